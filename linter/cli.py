@@ -1,0 +1,130 @@
+"""``promolint``: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from linter.systems import SYSTEMS, Operand, Refused, get_system
+from linter.tables import FORMATS, render_table
+
+
+class UsageError(Exception):
+    """A bad flag, file or config: reported in one line, exit status 2."""
+
+
+def _add_system_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--system", default="jax", choices=list(SYSTEMS), help="promotion system (default: jax)")
+    x64 = parser.add_mutually_exclusive_group()
+    x64.add_argument("--x64", dest="x64", action="store_true", default=False, help="JAX with jax_enable_x64")
+    x64.add_argument("--x32", dest="x64", action="store_false", help="JAX with x64 off (the default)")
+    parser.add_argument(
+        "--explicit-x64",
+        default="warn",
+        choices=["warn", "error", "allow"],
+        help="jax_explicit_x64_dtypes: what an explicit 64-bit dtype does with x64 off",
+    )
+
+
+def _system(args: argparse.Namespace):
+    return get_system(args.system, x64=args.x64, explicit_x64=args.explicit_x64)
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    system = _system(args)
+    labels = system.table_nodes()
+    cells = {(a, b): system.table_cell(a, b) for a in labels for b in labels}
+    sys.stdout.write(render_table(labels, cells, args.format))
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    system = _system(args)
+    try:
+        operands = [Operand.parse(text) for text in args.dtypes]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    unsupported = [op.dtype for op in operands if op.node not in system.table_nodes()]
+    if unsupported:
+        raise UsageError(f"{', '.join(unsupported)} is not a dtype of the {system.name} system")
+    result = system.result_type(*operands)
+    print(result)
+    if args.explain and system.lattice is not None and not isinstance(result, Refused):
+        print(system.lattice.explain(*dict.fromkeys(op.node for op in operands)))
+    return 1 if isinstance(result, Refused) else 0
+
+
+def cmd_lattice_check(args: argparse.Namespace) -> int:
+    from linter.lattice_io import LatticeFileError, check_file
+
+    try:
+        text, ok = check_file(args.file)
+    except LatticeFileError as error:
+        raise UsageError(str(error)) from None
+    sys.stdout.write(text)
+    return 0 if ok else 1
+
+
+def cmd_lattice_draw(args: argparse.Namespace) -> int:
+    from linter.draw import render
+    from linter.lattice_io import LatticeFileError, load_lattice
+
+    if args.file:
+        try:
+            lattice = load_lattice(args.file)
+        except LatticeFileError as error:
+            raise UsageError(str(error)) from None
+    else:
+        lattice = _system(args).lattice
+        if lattice is None:
+            raise UsageError(f"the {args.system} system is a table, not a lattice: it has no picture")
+    picture = render(lattice, args.format)
+    if args.output in (None, "-"):
+        sys.stdout.write(picture)
+    else:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(picture)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    table = commands.add_parser("table", help="print a system's full promotion table")
+    _add_system_options(table)
+    table.add_argument("--format", default="text", choices=FORMATS)
+    table.set_defaults(run=cmd_table)
+
+    join = commands.add_parser("join", help="the result of promoting dtypes, and why")
+    join.add_argument("dtypes", nargs="+", metavar="DTYPE", help="float32, f4, bfloat16, or int/float/complex (weak)")
+    _add_system_options(join)
+    join.add_argument("--explain", action="store_true", help="show the path through the lattice")
+    join.set_defaults(run=cmd_join)
+
+    lattice = commands.add_parser("lattice", help="check or draw a promotion lattice")
+    lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
+    check = lattice_commands.add_parser("check", help="is a DAG (TOML) or a table (CSV/TOML) a lattice?")
+    check.add_argument("file")
+    check.set_defaults(run=cmd_lattice_check)
+    draw = lattice_commands.add_parser("draw", help="draw a lattice as SVG or Graphviz dot")
+    draw.add_argument("file", nargs="?", help="a lattice file instead of a system")
+    _add_system_options(draw)
+    draw.add_argument("--format", default="svg", choices=["svg", "dot"])
+    draw.add_argument("-o", "--output", help="output file (default: standard output)")
+    draw.set_defaults(run=cmd_lattice_draw)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except UsageError as error:
+        print(f"promolint: error: {error}", file=sys.stderr)
+        return 2

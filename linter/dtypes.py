@@ -1,0 +1,195 @@
+"""The dtype catalog: every dtype promolint knows, as data.
+
+Names are NumPy's canonical names (``np.dtype(x).name``), which is also what JAX prints.
+The weak nodes of JAX's lattice are ``i*``, ``f*`` and ``c*``: the Python types ``int``,
+``float`` and ``complex`` and values weakly typed like them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str
+    kind: str  # NumPy's kind letter: b, u, i, f, c (V for ml_dtypes' own floats is not used)
+    bits: int
+    short: str  # bit-width abbreviation used in tables and messages: i8, u32, bf16, f8e4m3fn
+
+
+def _catalog() -> dict[str, DType]:
+    rows = [("bool", "b", 8, "b1")]
+    for bits in (1, 2, 4, 8, 16, 32, 64):
+        rows.append((f"uint{bits}", "u", bits, f"u{bits}"))
+        rows.append((f"int{bits}", "i", bits, f"i{bits}"))
+    for name, bits in (
+        ("float4_e2m1fn", 4),
+        ("float6_e2m3fn", 6),
+        ("float6_e3m2fn", 6),
+        ("float8_e3m4", 8),
+        ("float8_e4m3", 8),
+        ("float8_e8m0fnu", 8),
+        ("float8_e4m3b11fnuz", 8),
+        ("float8_e4m3fn", 8),
+        ("float8_e4m3fnuz", 8),
+        ("float8_e5m2", 8),
+        ("float8_e5m2fnuz", 8),
+    ):
+        rows.append((name, "f", bits, "f" + name[len("float") :].replace("_", "")))
+    rows += [
+        ("bfloat16", "f", 16, "bf16"),
+        ("float16", "f", 16, "f16"),
+        ("float32", "f", 32, "f32"),
+        ("float64", "f", 64, "f64"),
+        ("complex64", "c", 64, "c64"),
+        ("complex128", "c", 128, "c128"),
+    ]
+    return {name: DType(name, kind, bits, short) for name, kind, bits, short in rows}
+
+
+DTYPES: dict[str, DType] = _catalog()
+
+# Weak nodes: the lattice position of Python scalars and weakly typed values, by kind.
+WEAK_NODES: dict[str, str] = {"i": "i*", "f": "f*", "c": "c*"}
+WEAK_NODE_KIND: dict[str, str] = {node: kind for kind, node in WEAK_NODES.items()}
+# The Python type each weak node stands for, and the dtype NumPy/JAX give it with 64 bits.
+PYTHON_SCALAR_TYPES: dict[str, str] = {"bool": "bool", "int": "i*", "float": "f*", "complex": "c*"}
+DEFAULT_DTYPE_X64: dict[str, str] = {"b": "bool", "i": "int64", "u": "uint64", "f": "float64", "c": "complex128"}
+DEFAULT_DTYPE_X32: dict[str, str] = {"b": "bool", "i": "int32", "u": "uint32", "f": "float32", "c": "complex64"}
+
+# With x64 off JAX canonicalizes these before promotion (``dtypes.canonicalize_dtype``).
+X64_NARROWING: dict[str, str] = {
+    "int64": "int32",
+    "uint64": "uint32",
+    "float64": "float32",
+    "complex128": "complex64",
+}
+
+FLOAT8 = frozenset(n for n in DTYPES if n.startswith("float8_"))
+FLOAT6 = frozenset(n for n in DTYPES if n.startswith("float6_"))
+FLOAT4 = frozenset(n for n in DTYPES if n.startswith("float4_"))
+INTN = frozenset(f"{s}int{b}" for s in ("", "u") for b in (1, 2, 4))
+# Floats that ml_dtypes adds to NumPy (JAX calls them custom floats; weak ones act as f*).
+CUSTOM_FLOATS = frozenset(FLOAT8 | FLOAT6 | FLOAT4 | {"bfloat16"})
+
+# NumPy's own dtypes (the rest exist in NumPy only through ml_dtypes).
+NUMPY_NATIVE = frozenset(
+    ["bool", "float16", "float32", "float64", "complex64", "complex128"]
+    + [f"{s}int{b}" for s in ("", "u") for b in (8, 16, 32, 64)]
+)
+
+
+def narrow_x32(name: str) -> str:
+    """The dtype JAX uses for ``name`` with x64 off."""
+    return X64_NARROWING.get(name, name)
+
+
+def kind_of(node: str) -> str:
+    """Kind letter of a dtype name or a weak node."""
+    return WEAK_NODE_KIND.get(node) or DTYPES[node].kind
+
+
+def is_64bit(name: str) -> bool:
+    return name in X64_NARROWING
+
+
+# --- spellings ---------------------------------------------------------------------------
+_NUMPY_ALIASES: dict[str, str] = {
+    "bool_": "bool",
+    "half": "float16",
+    "single": "float32",
+    "double": "float64",
+    "csingle": "complex64",
+    "cdouble": "complex128",
+    "byte": "int8",
+    "ubyte": "uint8",
+    "short": "int16",
+    "ushort": "uint16",
+    "intc": "int32",
+    "uintc": "uint32",
+    "int_": "int64",
+    "intp": "int64",
+    "uintp": "uint64",
+    "uint": "uint64",
+    "long": "int64",
+    "ulong": "uint64",
+    "longlong": "int64",
+    "ulonglong": "uint64",
+}
+_JAX_NUMPY_ALIASES: dict[str, str] = {
+    **{k: _NUMPY_ALIASES[k] for k in ("bool_", "single", "double", "csingle", "cdouble", "int_", "uint")},
+    "float_": "float64",
+    "complex_": "complex128",
+}
+
+# Which attribute of which module is a dtype (scalar type): ``np.float32``, ``jnp.int4``.
+MODULE_DTYPE_ATTRIBUTES: dict[str, dict[str, str]] = {
+    "numpy": {**{n: n for n in NUMPY_NATIVE}, **_NUMPY_ALIASES},
+    "jax.numpy": {**{n: n for n in DTYPES}, **_JAX_NUMPY_ALIASES},
+    "ml_dtypes": {n: n for n in DTYPES if n in CUSTOM_FLOATS or n in INTN},
+}
+
+
+def resolve_attribute(module: str, attr: str) -> str | None:
+    """``<module>.<attr>`` (``numpy.float32``, ``jax.numpy.bfloat16``) as a dtype name, or None."""
+    return MODULE_DTYPE_ATTRIBUTES.get(module, {}).get(attr)
+
+
+# Python's builtin types used as dtypes: NumPy reads them as the 64-bit default of the kind;
+# JAX narrows them with x64 off *without* the explicit-64-bit warning.
+BUILTIN_TYPE_DTYPES: dict[str, str] = {
+    "bool": "bool",
+    "int": "int64",
+    "float": "float64",
+    "complex": "complex128",
+}
+
+# String spellings NumPy accepts (``np.dtype(s)``), besides the canonical names.
+_STRING_ALIASES: dict[str, str] = {
+    **{k: v for k, v in _NUMPY_ALIASES.items() if k != "bool_"},
+    **BUILTIN_TYPE_DTYPES,
+    "?": "bool",
+    "b1": "bool",
+    "b": "int8",
+    "B": "uint8",
+    "h": "int16",
+    "H": "uint16",
+    "i": "int32",
+    "I": "uint32",
+    "l": "int64",
+    "L": "uint64",
+    "q": "int64",
+    "Q": "uint64",
+    "p": "int64",
+    "P": "uint64",
+    "e": "float16",
+    "f": "float32",
+    "d": "float64",
+    "F": "complex64",
+    "D": "complex128",
+    "i1": "int8",
+    "i2": "int16",
+    "i4": "int32",
+    "i8": "int64",
+    "u1": "uint8",
+    "u2": "uint16",
+    "u4": "uint32",
+    "u8": "uint64",
+    "f2": "float16",
+    "f4": "float32",
+    "f8": "float64",
+    "c8": "complex64",
+    "c16": "complex128",
+}
+
+
+def resolve_string(text: str) -> str | None:
+    """A dtype written as a string (``'float32'``, ``'f4'``, ``'<f4'``), or None."""
+    spelled = text.strip()
+    if spelled in DTYPES:
+        return spelled
+    # Byte-order prefixes do not change the dtype; on one-byte types NumPy accepts them too.
+    if spelled[:1] in "<>=|" and len(spelled) > 1:
+        spelled = spelled[1:]
+    return spelled if spelled in DTYPES else _STRING_ALIASES.get(spelled)
