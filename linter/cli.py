@@ -88,6 +88,43 @@ def cmd_lattice_draw(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reveal(args: argparse.Namespace) -> int:
+    from linter.frontend.cst import Settings
+    from linter.frontend.source import ParseFailure
+    from linter.reveal import format_text, reveal_records
+
+    settings = Settings(x64=args.x64_mode, promotion=args.promotion)
+    status = 0
+    outputs = []
+    for path in args.files:
+        try:
+            with open(path, "rb") as source:
+                data = source.read()
+        except OSError as error:
+            raise UsageError(f"cannot read {path}: {error.strerror}") from None
+        records = reveal_records(data, settings)
+        if isinstance(records, ParseFailure):
+            print(f"{path}:{records.line}:{records.column}: {records.message}", file=sys.stderr)
+            status = 1
+            continue
+        outputs.append((path, records))
+    if args.format == "json":
+        import json
+
+        print(json.dumps([{"path": p, **r} for p, records in outputs for r in records], indent=1))
+    else:
+        for path, records in outputs:
+            sys.stdout.write(format_text(path, records))
+    return status
+
+
+def _add_mode_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--x64", dest="x64_mode", default="auto", choices=["on", "off", "auto"],
+                        help="jax_enable_x64 (auto: off unless the code enables it)")  # fmt: skip
+    parser.add_argument("--promotion", default="auto", choices=["standard", "strict", "auto"],
+                        help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -102,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_system_options(join)
     join.add_argument("--explain", action="store_true", help="show the path through the lattice")
     join.set_defaults(run=cmd_join)
+
+    reveal = commands.add_parser("reveal", help="show the inferred dtype of every expression")
+    reveal.add_argument("files", nargs="+", metavar="FILE")
+    _add_mode_options(reveal)
+    reveal.add_argument("--format", default="text", choices=["text", "json"])
+    reveal.set_defaults(run=cmd_reveal)
 
     lattice = commands.add_parser("lattice", help="check or draw a promotion lattice")
     lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)

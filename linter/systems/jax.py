@@ -212,3 +212,13 @@ def _table_operand(node: str) -> Operand:
     if node in WEAK_NODE_KIND:
         return Operand(DEFAULT_DTYPE_X64[WEAK_NODE_KIND[node]], weak=True, origin=Origin.DTYPE)
     return Operand(node, origin=Origin.DTYPE)
+
+
+# ``dtypes.to_inexact_dtype``: what true division, ``sin``, ``sqrt``, ``mean`` turn integers into.
+# Ints up to 32 bits give float32 even with x64 on.
+TO_INEXACT: dict[str, str] = {
+    "bool": "float32",
+    **{n: "float32" for n in ("uint4", "int4", "uint8", "int8", "uint16", "int16", "uint32", "int32")},
+    "uint64": "float64",
+    "int64": "float64",
+}

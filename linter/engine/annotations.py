@@ -1,0 +1,66 @@
+"""Parameter annotations as values: ``jax.Array``, ``NDArray[np.float32]``, jaxtyping's
+``Float32[Array, "n"]`` and ``Float[Array, ""]`` (some float), Python scalar types.
+
+The front end passes the annotation's head and the qualified names inside its brackets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from linter.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
+from linter.engine.context import Context
+from linter.engine.values import UNKNOWN, Array, Library, Value, python_scalar
+
+JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxlib.xla_extension.ArrayImpl", "chex.Array",
+                             "jax.core.Tracer"})  # fmt: skip
+NUMPY_ARRAY_TYPES = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})
+PYTHON_SCALARS = {"builtins.float": "float", "builtins.int": "int", "builtins.complex": "complex",
+                  "builtins.bool": "bool"}  # fmt: skip
+
+_FLOATS = ("bfloat16", "float16", "float32", "float64")
+_SIGNED = ("int8", "int16", "int32", "int64")
+_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+# jaxtyping's dtype annotations and the dtypes each admits (its ``_float_dtypes`` etc.).
+JAXTYPING_DTYPES: dict[str, tuple[str, ...]] = {
+    "Float": _FLOATS,
+    "Int": _SIGNED,
+    "UInt": _UNSIGNED,
+    "Integer": _SIGNED + _UNSIGNED,
+    "Bool": ("bool",),
+    "Complex": ("complex64", "complex128"),
+    "Inexact": _FLOATS + ("complex64", "complex128"),
+    "BFloat16": ("bfloat16",),
+    **{f"Float{b}": (f"float{b}",) for b in (16, 32, 64)},
+    **{f"Int{b}": (f"int{b}",) for b in (4, 8, 16, 32, 64)},
+    **{f"UInt{b}": (f"uint{b}",) for b in (4, 8, 16, 32, 64)},
+    **{f"Complex{b}": (f"complex{b}",) for b in (64, 128)},
+}
+
+
+def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Context) -> Value:
+    """The value a parameter annotated ``head[arguments...]`` holds, as far as types say."""
+    if head is None:
+        return UNKNOWN
+    if head in PYTHON_SCALARS:
+        return python_scalar(PYTHON_SCALARS[head], provenance=f"annotated {PYTHON_SCALARS[head]}")
+    if head in JAX_ARRAY_TYPES:
+        return Array(frozenset(), Library.JAX, None)
+    if head in NUMPY_ARRAY_TYPES:
+        dtype = next((_dtype_name(a) for a in arguments if _dtype_name(a)), None)
+        return Array(frozenset([dtype] if dtype else []), Library.NUMPY_ARRAY, False,
+                     provenance=f"annotated {dtype}" if dtype else "")  # fmt: skip
+    module, _, name = head.rpartition(".")
+    if module == "jaxtyping" and name in JAXTYPING_DTYPES:
+        library = Library.NUMPY_ARRAY if arguments and arguments[0] in NUMPY_ARRAY_TYPES else Library.JAX
+        dtypes = JAXTYPING_DTYPES[name]
+        if library is Library.JAX and not ctx.x64:
+            dtypes = tuple(dict.fromkeys(narrow_x32(d) for d in dtypes))  # 64-bit JAX arrays cannot exist
+        return Array(frozenset(dtypes), library, False, provenance=f"annotated {name}")
+    return UNKNOWN
+
+
+def _dtype_name(qualname: str | None) -> str | None:
+    if not qualname:
+        return None
+    module, _, attr = qualname.rpartition(".")
+    return MODULE_DTYPE_ATTRIBUTES.get(module, {}).get(attr)

@@ -1,0 +1,254 @@
+"""Operators and promotion as they really dispatch between Python, NumPy and JAX values.
+
+Measured on jax 0.10.2 / numpy 2.4: Python with Python stays Python; NumPy with NumPy uses
+NumPy's rules; anything with a JAX array uses JAX's rules in either order (NumPy's operator
+returns NotImplemented and JAX's reflected method runs), NumPy operands counting as strong.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Iterable, Sequence
+
+from linter.dtypes import DTYPES
+from linter.engine.context import Context
+from linter.engine.values import UNKNOWN, Array, Library, Refusal, Value, python_scalar
+from linter.systems.base import Operand, Origin, Promoted, Refused
+from linter.systems.jax import TO_INEXACT as JAX_TO_INEXACT
+
+ARITHMETIC = {"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"}
+COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+MAX_COMBINATIONS = 64
+
+# NumPy's float loops: the first one an integer safely casts to (``np.sqrt(int8)`` is float16).
+NUMPY_TO_INEXACT: dict[str, str] = {
+    "bool": "float16",
+    "int8": "float16",
+    "uint8": "float16",
+    "int16": "float32",
+    "uint16": "float32",
+    "int32": "float64",
+    "uint32": "float64",
+    "int64": "float64",
+    "uint64": "float64",
+}
+_INT_BOUNDS = {f"{s}int{b}": ((0, 2**b - 1) if s else (-(2 ** (b - 1)), 2 ** (b - 1) - 1))
+               for s in ("", "u") for b in (1, 2, 4, 8, 16, 32, 64)}  # fmt: skip
+_PY_FOLD = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+}
+
+
+def int_bounds(dtype: str) -> tuple[int, int] | None:
+    return _INT_BOUNDS.get(dtype)
+
+
+def result_library(values: Iterable[Array]) -> Library:
+    libraries = {v.library for v in values}
+    for library in (Library.JAX, Library.NUMPY_ARRAY, Library.NUMPY_SCALAR):
+        if library in libraries:
+            return library
+    return Library.PYTHON
+
+
+# --- promotion over candidate sets ------------------------------------------------------------
+def _weak_options(value: Array) -> tuple[bool, ...]:
+    return (False, True) if value.weak is None else (value.weak,)
+
+
+def _jax_operand(value: Array, dtype: str, weak: bool) -> Operand:
+    if value.library is Library.JAX:
+        return Operand(dtype, weak, Origin.ARRAY)
+    # NumPy values are strong inside JAX; Python scalars keep their weak flag.
+    return Operand(dtype, weak and value.library is Library.PYTHON, Origin.VALUE)
+
+
+def _combinations(values: Sequence[Array]) -> Iterable[tuple[tuple[str, bool], ...]]:
+    choices = [[(d, w) for d in sorted(v.dtypes) for w in _weak_options(v)] for v in values]
+    return itertools.islice(itertools.product(*choices), MAX_COMBINATIONS)
+
+
+def promote(values: Sequence[Array], library: Library, ctx: Context) -> list[Promoted | Refused]:
+    """Every (dtype, weak) outcome of promoting ``values`` under ``library``'s rules; none when
+    some operand's dtype is unknown."""
+    outcomes: list[Promoted | Refused] = []
+    for combination in _combinations(values):
+        if library is Library.JAX:
+            operands = [_jax_operand(v, d, w) for v, (d, w) in zip(values, combination)]
+            outcome = ctx.jax.result_type(*operands)
+        else:
+            operands = [Operand(d, w and v.library is Library.PYTHON) for v, (d, w) in zip(values, combination)]
+            outcome = ctx.numpy.result_type(*operands)
+        if outcome not in outcomes:
+            outcomes.append(outcome)
+    return outcomes
+
+
+def collect(outcomes: Sequence[Promoted | Refused], library: Library, provenance: str = "") -> Value:
+    """One value from the outcomes over all candidates: refused only if every candidate is."""
+    promoted = [o for o in outcomes if isinstance(o, Promoted)]
+    if not outcomes:
+        return Array(frozenset(), library, None, provenance=provenance)  # library known, dtype not
+    if not promoted:
+        refused = outcomes[0]
+        return Refusal("TypePromotionError" if library is Library.JAX else "TypeError", refused.message,
+                       refused.reason.value, provenance=provenance)  # fmt: skip
+    weaks = {o.weak for o in promoted}
+    return Array(
+        frozenset(o.dtype for o in promoted),
+        library,
+        weaks.pop() if len(weaks) == 1 else None,
+        provenance=provenance,
+    )
+
+
+def _overflow(values: Sequence[Array], result: Value, library: Library, ctx: Context, compare: bool) -> Value | None:
+    """An OverflowError raised by a Python int literal, as JAX and NumPy raise it."""
+    literals = [v.literal for v in values if v.library is Library.PYTHON and type(v.literal) is int]
+    if not literals:
+        return None
+    if library is Library.JAX:
+        # Any jitted jnp op parses the literal as the default int first.
+        low, high = _INT_BOUNDS["int64" if ctx.x64 else "int32"]
+        bad = [lit for lit in literals if not low <= lit <= high]
+        if bad:
+            return Refusal("OverflowError", f"Python int {bad[0]} too large to convert to "
+                           f"{'int64' if ctx.x64 else 'int32'}")  # fmt: skip
+        return None
+    if compare or not isinstance(result, Array) or result.dtype is None:
+        return None
+    bounds = _INT_BOUNDS.get(result.dtype)
+    bad = [lit for lit in literals if bounds and not bounds[0] <= lit <= bounds[1]]
+    if bad:
+        return Refusal("OverflowError", f"Python integer {bad[0]} out of bounds for {result.dtype}")
+    return None
+
+
+# --- operators --------------------------------------------------------------------------------
+def _fold_python(op: str, left: Array, right: Array) -> int | float | complex | bool | None:
+    if left.literal is None or right.literal is None or op not in _PY_FOLD:
+        return None
+    if op == "**" and isinstance(right.literal, int) and abs(right.literal) > 256:
+        return None  # folding 10**10**6 would hang the linter; the value stays unknown
+    try:
+        return _PY_FOLD[op](left.literal, right.literal)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _python_binary(op: str, left: Array, right: Array) -> Value:
+    kinds = {DTYPES[d].kind for d in left.dtypes | right.dtypes}
+    if len(left.dtypes) != 1 or len(right.dtypes) != 1:
+        return UNKNOWN
+    folded = _fold_python(op, left, right)
+    if folded is not None:
+        return python_scalar(type(folded).__name__, folded)
+    kind = "c" if "c" in kinds else "f" if "f" in kinds else "i" if kinds - {"b"} else "b"
+    if op == "/" and kind in "ib":
+        kind = "f"
+    if kind == "b" and op not in ("&", "|", "^"):
+        kind = "i"  # True + True is 2
+    name = {"b": "bool", "i": "int", "f": "float", "c": "complex"}[kind]
+    return python_scalar(name)
+
+
+def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
+    """``left <op> right`` for an arithmetic or bitwise operator."""
+    if not (isinstance(left, Array) and isinstance(right, Array)):
+        return UNKNOWN
+    library = result_library([left, right])
+    if library is Library.PYTHON:
+        return _python_binary(op, left, right)
+    if op == "**" and library is Library.JAX and right.library is Library.PYTHON and type(right.literal) is int:
+        # jnp.power with a concrete integer exponent is lax.integer_pow: the base's dtype stays.
+        base = promote([left], library, ctx)
+        return _with_overflow([left, right], collect(base, library), library, ctx)
+    outcomes = promote([left, right], library, ctx)
+    if op == "/":
+        outcomes = [_to_inexact(o, library) for o in outcomes]
+    result = collect(outcomes, library)
+    return _with_overflow([left, right], result, library, ctx)
+
+
+def _with_overflow(values, result: Value, library: Library, ctx: Context, compare: bool = False) -> Value:
+    overflow = _overflow(values, result, library, ctx, compare)
+    if overflow is not None:
+        return overflow
+    if isinstance(result, Array):
+        intended = [v for v in values if isinstance(v, Array) and v.intended64]
+        if result.dtype is not None and any(result.dtype in v.dtypes for v in intended):
+            return Array(result.dtypes, result.library, result.weak, intended64=True)
+    return result
+
+
+def _to_inexact(outcome: Promoted | Refused, library: Library) -> Promoted | Refused:
+    if isinstance(outcome, Refused):
+        return outcome
+    table = JAX_TO_INEXACT if library is Library.JAX else {k: "float64" for k in NUMPY_TO_INEXACT}
+    return Promoted(table.get(outcome.dtype, outcome.dtype), outcome.weak)
+
+
+def to_inexact(value: Value, library: Library) -> Value:
+    """What ``sin``/``sqrt``/``mean`` turn a value's dtype into, per library."""
+    if not isinstance(value, Array):
+        return UNKNOWN
+    table = JAX_TO_INEXACT if library is Library.JAX else NUMPY_TO_INEXACT
+    return Array(frozenset(table.get(d, d) for d in value.dtypes), value.library, value.weak)
+
+
+def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
+    """A comparison gives bool; in JAX it is weak when the promoted operands were weak."""
+    if not (isinstance(left, Array) and isinstance(right, Array)):
+        return UNKNOWN
+    library = result_library([left, right])
+    if library is Library.PYTHON:
+        return python_scalar("bool")
+    outcomes = promote([left, right], library, ctx)
+    promoted = collect(outcomes, library)
+    if isinstance(promoted, Refusal):
+        return promoted
+    overflow = _overflow([left, right], promoted, library, ctx, compare=True)
+    if overflow is not None:
+        return overflow
+    weak = promoted.weak if library is Library.JAX and isinstance(promoted, Array) else False
+    return Array(frozenset(["bool"]), library, weak)
+
+
+def unary(op: str, operand: Value, ctx: Context) -> Value:
+    if op == "not":
+        return python_scalar("bool")
+    if not isinstance(operand, Array):
+        return UNKNOWN
+    if operand.library is Library.PYTHON:
+        if operand.dtype == "bool" and op in ("-", "+", "~"):
+            return python_scalar("int", -int(operand.literal) if op == "-" and operand.literal is not None else None)
+        literal = operand.literal
+        if literal is not None and op == "-":
+            literal = -literal
+        elif literal is not None and op == "~" and type(literal) is int:
+            literal = ~literal
+        return Array(operand.dtypes, operand.library, operand.weak, literal)
+    return Array(operand.dtypes, operand.library, operand.weak, intended64=operand.intended64)
+
+
+_KIND_ORDER = "buifc"
+
+
+def in_place(target: Array, result: Array) -> Value:
+    """``A += x`` on a NumPy array keeps A's dtype when the result casts back 'same_kind';
+    otherwise NumPy raises UFuncTypeError (a TypeError)."""
+    kinds = {DTYPES[d].kind for d in result.dtypes}
+    target_kinds = {DTYPES[d].kind for d in target.dtypes}
+    if not kinds or not target_kinds:
+        return Array(target.dtypes, target.library, False)
+    if max(_KIND_ORDER.index(k) for k in kinds) > min(_KIND_ORDER.index(k) for k in target_kinds):
+        return Refusal("TypeError", f"Cannot cast ufunc output from {'|'.join(sorted(result.dtypes))} to "
+                       f"{'|'.join(sorted(target.dtypes))} with casting rule 'same_kind'")  # fmt: skip
+    return Array(target.dtypes, target.library, False, intended64=target.intended64)

@@ -1,0 +1,178 @@
+"""Abstract values: what the engine knows about an expression without running it.
+
+An ``Array`` is anything with a dtype: a Python scalar, a NumPy scalar or array, a JAX array
+(or tracer).  Its dtype is exact, a small set of candidates (after an ``if``/``else``, or from
+an annotation such as jaxtyping's ``Float[Array, ""]``), or unknown.  Other values (dtype
+objects, sequences, module references, refusals) are their own small classes.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+MAX_CANDIDATES = 8  # a join with more possibilities than this becomes unknown
+
+
+class Library(enum.Enum):
+    PYTHON = "python"
+    NUMPY_SCALAR = "numpy-scalar"
+    NUMPY_ARRAY = "numpy-array"
+    JAX = "jax"
+
+    @property
+    def is_numpy(self) -> bool:
+        return self in (Library.NUMPY_SCALAR, Library.NUMPY_ARRAY)
+
+
+PYTHON_TYPE_NAMES = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}
+
+
+@dataclass(frozen=True)
+class Value:
+    """Base of every abstract value; ``provenance`` says where it came from, for messages."""
+
+    provenance: str = field(default="", compare=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Unknown(Value):
+    """Nothing is known: rules never fire on it."""
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class Array(Value):
+    """A value with a dtype.
+
+    ``dtypes`` holds every dtype the value may have (one when exact; none when only the library
+    is known, as for a parameter annotated ``jax.Array``).  ``weak`` is None when the
+    candidates disagree.  ``literal`` is the Python value of a literal, for overflow checks.
+    ``intended64`` marks a 64-bit dtype the code asked for: by name (``dtype=np.float64``) or
+    through a JAX default with x64 on; not one a NumPy default or a promotion produced.
+    """
+
+    dtypes: frozenset[str]
+    library: Library
+    weak: bool | None = False
+    literal: int | float | complex | bool | None = None
+    intended64: bool = False
+
+    @property
+    def dtype(self) -> str | None:
+        """The dtype when it is exactly known."""
+        return next(iter(self.dtypes)) if len(self.dtypes) == 1 else None
+
+    @property
+    def exact(self) -> bool:
+        return len(self.dtypes) == 1 and self.weak is not None
+
+    def describe(self) -> str:
+        """``float32``, ``weak float32``, ``Python float``, ``float16|float32``."""
+        if self.library is Library.PYTHON and self.dtype in PYTHON_TYPE_NAMES:
+            return f"Python {PYTHON_TYPE_NAMES[self.dtype]}"
+        names = "|".join(sorted(self.dtypes))
+        return f"weak {names}" if self.weak else names
+
+
+@dataclass(frozen=True)
+class DTypeRef(Value):
+    """A dtype written in code: ``np.float32``, ``'f4'``, ``x.dtype``, or a builtin type.
+
+    ``builtin`` marks ``float``/``int``/...: JAX narrows them with x64 off without a warning.
+    """
+
+    name: str
+    builtin: bool = False
+    module: str = field(default="", compare=False)  # numpy, jax.numpy, ml_dtypes: what calling it makes
+
+
+@dataclass(frozen=True)
+class Items(Value):
+    """A list or tuple display whose items are known (for ``jnp.array([1, 2])``)."""
+
+    items: tuple[Value, ...]
+    is_tuple: bool = False
+
+
+@dataclass(frozen=True)
+class Reference(Value):
+    """A module, function or class, by qualified name (``jax.numpy.zeros``)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class Bound(Value):
+    """A method looked up on a value (``x.astype``), waiting for its call."""
+
+    receiver: Value
+    method: str
+
+
+@dataclass(frozen=True)
+class FInfo(Value):
+    """``np.finfo(dtype)`` / ``jnp.finfo`` / ``np.iinfo``: attributes are NumPy scalars."""
+
+    dtype: str
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Refusal(Value):
+    """An operation the target library rejects at run time; carries the reason for rules."""
+
+    error: str  # the exception class JAX/NumPy raise: TypePromotionError, OverflowError, TypeError
+    message: str
+    reason: str = ""  # the promotion system's reason class, when one applies
+
+
+@dataclass(frozen=True)
+class Function(Value):
+    """A function of the module being analyzed, or a lambda: the front end evaluates its calls."""
+
+    key: object  # the front end's handle on the definition
+
+
+def array(dtype: str, library: Library, weak: bool = False, **kwargs) -> Array:
+    return Array(frozenset([dtype]), library, weak, **kwargs)
+
+
+def python_scalar(kind: str, literal=None, provenance: str = "") -> Array:
+    """A Python ``bool``/``int``/``float``/``complex`` value; the last three are weak."""
+    dtype = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}[kind]
+    return Array(frozenset([dtype]), Library.PYTHON, kind != "bool", literal, provenance=provenance)
+
+
+def join(values: Iterable[Value]) -> Value:
+    """The value of a variable after control flow merges: equal values stay, different dtypes
+    of one library become a candidate set, anything else becomes unknown."""
+    values = list(values)
+    if not values:
+        return UNKNOWN
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if not all(isinstance(v, Array) for v in values):
+        return UNKNOWN
+    libraries = {v.library for v in values}
+    if len(libraries) != 1:
+        return UNKNOWN
+    dtypes = frozenset().union(*(v.dtypes for v in values))
+    if len(dtypes) > MAX_CANDIDATES:
+        return UNKNOWN
+    weaks = {v.weak for v in values}
+    return Array(
+        dtypes,
+        libraries.pop(),
+        weaks.pop() if len(weaks) == 1 else None,
+        intended64=all(v.intended64 for v in values),
+        provenance=first.provenance,
+    )
+
+
+def with_provenance(value: Value, provenance: str) -> Value:
+    return replace(value, provenance=provenance) if not isinstance(value, Unknown) else value

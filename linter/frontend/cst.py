@@ -1,0 +1,621 @@
+"""The libcst front end: walks a module's statements in order and asks the engine for values.
+
+Flow is modelled the way a reader would: assignments bind, ``if``/``else`` branches merge,
+loops run until their values settle, ``with`` blocks may switch JAX's modes, and functions of
+the module are evaluated at their call sites and once more on their own (parameters from
+annotations, else from the module's call sites).  Nothing here imports or runs the code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+
+from linter.engine import calls, operations
+from linter.engine.annotations import annotation_value
+from linter.engine.context import Context
+from linter.engine.records import Operation, Site
+from linter.engine.values import (
+    UNKNOWN,
+    Array,
+    Bound,
+    DTypeRef,
+    Function,
+    Items,
+    Library,
+    Reference,
+    Value,
+    join,
+    python_scalar,
+)
+from linter.dtypes import resolve_string
+
+_BINARY = {
+    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+    cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@", cst.BitAnd: "&", cst.BitOr: "|",
+    cst.BitXor: "^", cst.LeftShift: "<<", cst.RightShift: ">>",
+}  # fmt: skip
+_AUGMENTED = {
+    cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+    cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.MatrixMultiplyAssign: "@",
+    cst.BitAndAssign: "&", cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<",
+    cst.RightShiftAssign: ">>",
+}  # fmt: skip
+_COMPARE = {
+    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+    cst.Equal: "==", cst.NotEqual: "!=",
+}  # fmt: skip
+_UNARY = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+# Decorators that trace the function without changing what its body computes.
+_TRANSPARENT_DECORATORS = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat", "jax.named_call",
+                           "functools.wraps", "functools.cache", "functools.lru_cache", "staticmethod"}  # fmt: skip
+_MAX_CALL_DEPTH = 3
+_LOOP_PASSES = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Modes to analyze under: 'on'/'off' force them, 'auto' follows what the code sets."""
+
+    x64: str = "auto"
+    promotion: str = "auto"
+
+    def initial(self) -> Context:
+        return Context(x64=self.x64 == "on", strict=self.promotion == "strict")
+
+
+@dataclass
+class _Definition:
+    node: cst.FunctionDef | cst.Lambda
+    transparent: bool
+    call_args: list[dict[str, Value]] = field(default_factory=list)
+
+
+@dataclass
+class _Frame:
+    """The state that flows through statements: variables and the JAX modes in force."""
+
+    names: dict[str, Value]
+    ctx: Context
+    returns: list[Value] = field(default_factory=list)
+    in_function: bool = False
+
+    def copy(self) -> _Frame:
+        return _Frame(dict(self.names), self.ctx, self.returns, self.in_function)
+
+
+class Analysis:
+    """Values of every expression of one module, and the operations rules read."""
+
+    def __init__(self, module: cst.Module, settings: Settings = Settings()):
+        self.module = module
+        self.settings = settings
+        self.sites: dict[int, Site] = {}
+        self.operations: dict[int, Operation] = {}
+        self._definitions: list[_Definition] = []
+        self._module_names: dict[str, Value] = {}
+        self._recording = True
+        self._depth = 0
+        self._memo: dict[tuple, Value] = {}
+        self._active: set[tuple] = set()
+        self._final_ctx = settings.initial()
+
+    # --- driving ------------------------------------------------------------------------
+    def run(self) -> Analysis:
+        frame = _Frame(self._module_names, self.settings.initial())
+        self._block(self.module.body, frame)
+        self._final_ctx = frame.ctx
+        for index, definition in enumerate(self._definitions):
+            self._analyze_definition(index, definition)
+        return self
+
+    def _analyze_definition(self, index: int, definition: _Definition) -> None:
+        """Record a function's body once, its parameters seeded from annotations or call sites."""
+        seeds: dict[str, Value] = {}
+        for name, annotation, default in self._parameters(definition.node):
+            seen = [args[name] for args in definition.call_args if name in args]
+            if annotation is not None:
+                seeds[name] = self._annotation(annotation, self._final_ctx)
+            elif seen:
+                seeds[name] = join(seen)
+            elif default is not None:
+                seeds[name] = self._expr(default, _Frame(self._module_names, self._final_ctx))
+        self._invoke(index, seeds, record=True)
+
+    # --- statements ---------------------------------------------------------------------
+    def _block(self, body, frame: _Frame) -> None:
+        for statement in body:
+            self._statement(statement, frame)
+
+    def _statement(self, node: cst.CSTNode, frame: _Frame) -> None:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                self._small(small, frame)
+        elif isinstance(node, cst.If):
+            self._if(node, frame)
+        elif isinstance(node, (cst.For, cst.While)):
+            self._loop(node, frame)
+        elif isinstance(node, cst.With):
+            self._with(node, frame)
+        elif isinstance(node, cst.Try) or type(node).__name__ == "TryStar":
+            self._try(node, frame)
+        elif isinstance(node, cst.FunctionDef):
+            self._define(node, frame)
+        elif isinstance(node, cst.ClassDef):
+            self._block(node.body.body, _Frame(dict(frame.names), frame.ctx))
+        elif isinstance(node, cst.Match):
+            self._expr(node.subject, frame)
+            branches = []
+            for case in node.cases:
+                branch = frame.copy()
+                self._block(case.body.body, branch)
+                branches.append(branch)
+            self._merge(frame, branches + [frame.copy()])
+
+    def _small(self, node: cst.BaseSmallStatement, frame: _Frame) -> None:
+        if isinstance(node, cst.Expr):
+            self._config_update(node.value, frame)
+            self._expr(node.value, frame)
+        elif isinstance(node, cst.Assign):
+            value = self._expr(node.value, frame)
+            for target in node.targets:
+                self._assign(target.target, value, frame)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is not None:
+                value = self._expr(node.value, frame)
+            else:
+                value = self._annotation(node.annotation.annotation, frame.ctx)
+            self._assign(node.target, value, frame)
+        elif isinstance(node, cst.AugAssign):
+            self._augmented(node, frame)
+        elif isinstance(node, cst.Return):
+            frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
+        elif isinstance(node, cst.Import):
+            for alias in node.names:
+                dotted = _dotted(alias.name)
+                if alias.asname is not None:
+                    self._bind(alias.asname.name, Reference(dotted), frame)
+                else:
+                    head = dotted.split(".")[0]
+                    self._bind(cst.Name(head), Reference(head), frame)
+        elif isinstance(node, cst.ImportFrom):
+            self._import_from(node, frame)
+        elif isinstance(node, cst.Assert):
+            self._expr(node.test, frame)
+        elif isinstance(node, cst.Del):
+            for name in _names(node.target):
+                frame.names.pop(name, None)
+
+    def _import_from(self, node: cst.ImportFrom, frame: _Frame) -> None:
+        if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+            return
+        module = _dotted(node.module)
+        for alias in node.names:
+            name = _dotted(alias.name)
+            bound = alias.asname.name if alias.asname is not None else cst.Name(name)
+            self._bind(bound, calls.resolve_reference(f"{module}.{name}"), frame)
+
+    def _assign(self, target: cst.BaseExpression, value: Value, frame: _Frame) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target, value, frame)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = [e.value for e in target.elements]
+            starred = any(isinstance(e, cst.StarredElement) for e in target.elements)
+            items = value.items if isinstance(value, Items) and len(value.items) == len(elements) and not starred else None
+            for i, element in enumerate(elements):
+                self._assign(element, items[i] if items else UNKNOWN, frame)
+        else:
+            # Attributes and subscripts: evaluate their parts; the value is not tracked.
+            self._expr(target, frame)
+
+    def _bind(self, target: cst.Name, value: Value, frame: _Frame) -> None:
+        frame.names[target.value] = value
+        self._record(target, value, target=True)
+
+    def _augmented(self, node: cst.AugAssign, frame: _Frame) -> None:
+        op = _AUGMENTED[type(node.operator)]
+        current = self._expr(node.target, frame)
+        other = self._expr(node.value, frame)
+        result = operations.binary(op, current, other, frame.ctx)
+        if isinstance(current, Array) and current.library is Library.NUMPY_ARRAY and isinstance(result, Array):
+            result = operations.in_place(current, result)
+        self._operation("augassign", op, (current, other), result, frame, node)
+        if isinstance(node.target, cst.Name):
+            self._bind(node.target, result, frame)
+
+    def _if(self, node: cst.If, frame: _Frame) -> None:
+        self._expr(node.test, frame)
+        then = frame.copy()
+        self._block(node.body.body, then)
+        otherwise = frame.copy()
+        if isinstance(node.orelse, cst.If):
+            self._if(node.orelse, otherwise)
+        elif isinstance(node.orelse, cst.Else):
+            self._block(node.orelse.body.body, otherwise)
+        self._merge(frame, [then, otherwise])
+
+    def _loop(self, node: cst.For | cst.While, frame: _Frame) -> None:
+        entry = frame.copy()
+        states = [entry]
+        current = frame.copy()
+        for _ in range(_LOOP_PASSES):
+            before = dict(current.names)
+            if isinstance(node, cst.For):
+                self._assign(node.target, _element_of(self._expr(node.iter, current)), current)
+            else:
+                self._expr(node.test, current)
+            self._block(node.body.body, current)
+            states.append(current.copy())
+            self._merge(current, [entry, current.copy()])
+            if current.names == before:
+                break
+        self._merge(frame, states)
+        if node.orelse is not None:
+            self._block(node.orelse.body.body, frame)
+
+    def _with(self, node: cst.With, frame: _Frame) -> None:
+        outer = frame.ctx
+        for item in node.items:
+            value = self._expr(item.item, frame)
+            frame.ctx = _mode_switch(item.item, value, frame.ctx, self.settings, self)
+            if item.asname is not None:
+                self._assign(item.asname.name, UNKNOWN, frame)
+        self._block(node.body.body, frame)
+        frame.ctx = outer
+
+    def _try(self, node, frame: _Frame) -> None:
+        entry = frame.copy()
+        self._block(node.body.body, frame)
+        branches = [frame.copy()]
+        for handler in node.handlers:
+            branch = entry.copy()
+            self._merge(branch, [entry, frame.copy()])
+            self._block(handler.body.body, branch)
+            branches.append(branch)
+        if node.orelse is not None:
+            self._block(node.orelse.body.body, branches[0])
+        self._merge(frame, branches)
+        if node.finalbody is not None:
+            self._block(node.finalbody.body.body, frame)
+
+    @staticmethod
+    def _merge(frame: _Frame, branches: list[_Frame]) -> None:
+        names = set().union(*(b.names for b in branches))
+        frame.names.clear()
+        for name in names:
+            frame.names[name] = join(b.names.get(name, UNKNOWN) for b in branches)
+        frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
+
+    # --- functions ----------------------------------------------------------------------
+    def _define(self, node: cst.FunctionDef | cst.Lambda, frame: _Frame) -> Function:
+        decorators = [self._reference_of(_decorator_target(d.decorator)) for d in getattr(node, "decorators", ())]
+        transparent = all(d in _TRANSPARENT_DECORATORS for d in decorators)
+        self._definitions.append(_Definition(node, transparent))
+        function = Function(len(self._definitions) - 1)
+        if isinstance(node, cst.FunctionDef):
+            self._bind(node.name, function if transparent else UNKNOWN, frame)
+        return function
+
+    @staticmethod
+    def _parameters(node) -> Iterator[tuple[str, cst.BaseExpression | None, cst.BaseExpression | None]]:
+        params = node.params
+        for param in itertools.chain(params.posonly_params, params.params, params.kwonly_params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            yield param.name.value, annotation, param.default
+
+    def _call_local(self, function: Function, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        definition = self._definitions[function.key]
+        names = [name for name, _, _ in self._parameters(definition.node)]
+        bound = dict(zip(names, args))
+        bound.update({k: v for k, v in kwargs.items() if k in names})
+        if self._recording:
+            definition.call_args.append(bound)
+        return self._invoke(function.key, bound, record=False)
+
+    def _invoke(self, key: int, bound: dict[str, Value], record: bool) -> Value:
+        definition = self._definitions[key]
+        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), record)
+        if not record and memo_key in self._memo:
+            return self._memo[memo_key]
+        if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
+            return UNKNOWN
+        frame = _Frame(dict(self._module_names), self._final_ctx, [], in_function=True)
+        for name, _, _ in self._parameters(definition.node):
+            frame.names[name] = bound.get(name, UNKNOWN)
+            if record:
+                self._record_parameter(definition.node, name, frame.names[name])
+        saved = self._recording
+        self._recording, self._depth = record, self._depth + 1
+        self._active.add(memo_key)
+        try:
+            if isinstance(definition.node, cst.Lambda):
+                result = self._expr(definition.node.body, frame)
+            else:
+                body = definition.node.body
+                self._block(body.body if isinstance(body, cst.IndentedBlock) else [body], frame)
+                result = join(frame.returns) if frame.returns else UNKNOWN
+        finally:
+            self._recording, self._depth = saved, self._depth - 1
+            self._active.discard(memo_key)
+        if not record:
+            self._memo[memo_key] = result
+        return result
+
+    def _record_parameter(self, node, name: str, value: Value) -> None:
+        for param in itertools.chain(node.params.posonly_params, node.params.params, node.params.kwonly_params):
+            if param.name.value == name:
+                self._record(param.name, value, target=True)
+
+    # --- expressions --------------------------------------------------------------------
+    def _expr(self, node: cst.BaseExpression, frame: _Frame) -> Value:
+        value = self._evaluate(node, frame)
+        self._record(node, value)
+        return value
+
+    def _evaluate(self, node: cst.BaseExpression, frame: _Frame) -> Value:
+        if isinstance(node, cst.Integer):
+            return python_scalar("int", node.evaluated_value)
+        if isinstance(node, cst.Float):
+            return python_scalar("float", node.evaluated_value)
+        if isinstance(node, cst.Imaginary):
+            return python_scalar("complex", node.evaluated_value)
+        if isinstance(node, cst.SimpleString):
+            name = resolve_string(node.evaluated_value) if isinstance(node.evaluated_value, str) else None
+            return DTypeRef(name) if name else UNKNOWN
+        if isinstance(node, cst.Name):
+            return self._lookup(node.value, frame)
+        if isinstance(node, cst.Attribute):
+            return calls.attribute(self._expr(node.value, frame), node.attr.value)
+        if isinstance(node, cst.Call):
+            return self._call(node, frame)
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node, frame)
+        if isinstance(node, cst.Comparison):
+            return self._compare(node, frame)
+        if isinstance(node, cst.UnaryOperation):
+            operand = self._expr(node.expression, frame)
+            op = _UNARY[type(node.operator)]
+            result = operations.unary(op, operand, frame.ctx)
+            self._operation("unary", op, (operand,), result, frame, node)
+            return result
+        if isinstance(node, cst.BooleanOperation):
+            return join([self._expr(node.left, frame), self._expr(node.right, frame)])
+        if isinstance(node, cst.IfExp):
+            self._expr(node.test, frame)
+            return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
+        if isinstance(node, (cst.Tuple, cst.List)):
+            items = [self._expr(e.value, frame) for e in node.elements]
+            if any(isinstance(e, cst.StarredElement) for e in node.elements):
+                return UNKNOWN
+            return Items(tuple(items), is_tuple=isinstance(node, cst.Tuple))
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node, frame)
+        if isinstance(node, cst.Lambda):
+            return self._define(node, frame)
+        if isinstance(node, cst.NamedExpr):
+            value = self._expr(node.value, frame)
+            self._assign(node.target, value, frame)
+            return value
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            self._comprehension(node, frame)
+            return UNKNOWN
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self._expr(child, frame)
+        return UNKNOWN
+
+    def _lookup(self, name: str, frame: _Frame) -> Value:
+        if name in frame.names:
+            return frame.names[name]
+        if name in self._module_names:
+            return self._module_names[name]
+        if name in ("True", "False"):
+            return python_scalar("bool", name == "True")
+        return calls.resolve_reference(f"builtins.{name}")
+
+    def _comprehension(self, node, frame: _Frame) -> None:
+        inner = frame.copy()
+        clause = node.for_in
+        while clause is not None:
+            self._assign(clause.target, _element_of(self._expr(clause.iter, inner)), inner)
+            for condition in clause.ifs:
+                self._expr(condition.test, inner)
+            clause = clause.inner_for_in
+        if isinstance(node, cst.DictComp):
+            self._expr(node.key, inner)
+            self._expr(node.value, inner)
+        else:
+            self._expr(node.elt, inner)
+
+    def _call(self, node: cst.Call, frame: _Frame) -> Value:
+        func = self._expr(node.func, frame)
+        args: list[Value] = []
+        kwargs: dict[str, Value] = {}
+        positional = True
+        for arg in node.args:
+            value = self._expr(arg.value, frame)
+            if arg.star:
+                positional = False
+            elif arg.keyword is not None:
+                kwargs[arg.keyword.value] = value
+            elif positional:
+                args.append(value)
+        if isinstance(func, Function):
+            return self._call_local(func, args, kwargs)
+        if isinstance(func, Bound) and func.method.startswith("at."):
+            return func.receiver  # x.at[i].set(v) keeps x's dtype
+        result, call = calls.call(func, args, kwargs, frame.ctx)
+        if call is not None:
+            receiver = (func.receiver,) if isinstance(func, Bound) else ()
+            self._operation("call", call.name, (*receiver, *args), result, frame, node, call=call)
+        return result
+
+    def _subscript(self, node: cst.Subscript, frame: _Frame) -> Value:
+        base = self._expr(node.value, frame)
+        indices = [self._expr(e.slice.value, frame) for e in node.slice if isinstance(e.slice, cst.Index)]
+        for element in node.slice:
+            if isinstance(element.slice, cst.Slice):
+                for part in (element.slice.lower, element.slice.upper, element.slice.step):
+                    if part is not None:
+                        self._expr(part, frame)
+        if isinstance(base, Bound) and base.method == "at":
+            return Bound(base.receiver, "at.")
+        if isinstance(base, Items) and len(indices) == 1 and isinstance(indices[0], Array):
+            literal = indices[0].literal
+            if type(literal) is int and -len(base.items) <= literal < len(base.items):
+                return base.items[literal]
+            return UNKNOWN
+        if isinstance(base, Array) and base.library is not Library.PYTHON:
+            return replace(base, literal=None, provenance="")
+        return UNKNOWN
+
+    def _binary(self, node: cst.BinaryOperation, frame: _Frame) -> Value:
+        op = _BINARY[type(node.operator)]
+        left = self._expr(node.left, frame)
+        right = self._expr(node.right, frame)
+        result = operations.binary(op, left, right, frame.ctx)
+        chain, chain_text = (), ()
+        if isinstance(node.left, cst.BinaryOperation) and _BINARY[type(node.left.operator)] == op:
+            inner = self.operations.get(id(node.left))
+            if inner is not None:
+                chain = (inner.chain or inner.operands) + (right,)
+                chain_text = (inner.chain_text or (self._code(node.left.left), self._code(node.left.right)))
+                chain_text += (self._code(node.right),)
+        self._operation("binop", op, (left, right), result, frame, node, chain=chain, chain_text=chain_text)
+        return result
+
+    def _compare(self, node: cst.Comparison, frame: _Frame) -> Value:
+        left = self._expr(node.left, frame)
+        results = []
+        for target in node.comparisons:
+            right = self._expr(target.comparator, frame)
+            op = _COMPARE.get(type(target.operator))
+            result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
+            if op:
+                self._operation("compare", op, (left, right), result, frame, node)
+            results.append(result)
+            left = right
+        return results[0] if len(results) == 1 else UNKNOWN
+
+    # --- modes ------------------------------------------------------------------------
+    def _config_update(self, node: cst.BaseExpression, frame: _Frame) -> None:
+        """``jax.config.update('jax_enable_x64', True)`` changes the mode from here on."""
+        if not (isinstance(node, cst.Call) and len(node.args) == 2):
+            return
+        if self._reference_of(node.func) not in ("jax.config.update", "jax.config.config.update"):
+            return
+        key, setting = node.args[0].value, node.args[1].value
+        if not isinstance(key, cst.SimpleString):
+            return
+        frame.ctx = _apply_setting(frame.ctx, key.evaluated_value, _literal(setting), self.settings)
+
+    def _annotation(self, node: cst.BaseExpression, ctx: Context) -> Value:
+        """``head[arg, ...]`` translated to qualified names for the engine."""
+        if isinstance(node, cst.SimpleString):  # a string annotation: "jax.Array"
+            try:
+                node = cst.parse_expression(node.evaluated_value)
+            except cst.ParserSyntaxError:
+                return UNKNOWN
+        head, arguments = node, []
+        if isinstance(node, cst.Subscript):
+            head = node.value
+            arguments = [self._reference_of(e.slice.value) for e in node.slice if isinstance(e.slice, cst.Index)]
+        return annotation_value(self._reference_of(head), arguments, ctx)
+
+    def _reference_of(self, node: cst.BaseExpression | None) -> str | None:
+        """The qualified name an expression refers to, without recording it."""
+        if isinstance(node, cst.Name):
+            value = self._module_names.get(node.value) or calls.resolve_reference(f"builtins.{node.value}")
+        elif isinstance(node, cst.Attribute):
+            base = self._reference_of(node.value)
+            return f"{base}.{node.attr.value}" if base else None
+        else:
+            return None
+        if isinstance(value, Reference):
+            return value.qualname
+        if isinstance(value, DTypeRef):
+            return f"builtins.{node.value}" if value.builtin else None
+        return None
+
+    # --- records ----------------------------------------------------------------------
+    def _record(self, node: cst.CSTNode, value: Value, target: bool = False) -> None:
+        if self._recording:
+            self.sites[id(node)] = Site(node, value, "", target)
+
+    def _operation(self, kind, op, operands, result, frame: _Frame, node, **extra) -> None:
+        if self._recording:
+            self.operations[id(node)] = Operation(kind, op, operands, result, frame.ctx, node,
+                                                  in_function=frame.in_function, **extra)  # fmt: skip
+
+    def _code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+
+def _apply_setting(ctx: Context, key: str, setting, settings: Settings) -> Context:
+    if key == "jax_enable_x64" and isinstance(setting, bool) and settings.x64 == "auto":
+        return replace(ctx, x64=setting)
+    if key == "jax_numpy_dtype_promotion" and setting in ("strict", "standard") and settings.promotion == "auto":
+        return replace(ctx, strict=setting == "strict")
+    if key == "jax_explicit_x64_dtypes" and setting in ("warn", "error", "allow"):
+        return replace(ctx, explicit_x64=setting)
+    return ctx
+
+
+def _mode_switch(node: cst.BaseExpression, value: Value, ctx: Context, settings: Settings, analysis: Analysis) -> Context:
+    """``with jax.enable_x64(True):`` / ``with jax.numpy_dtype_promotion('strict'):``."""
+    if not isinstance(node, cst.Call):
+        return ctx
+    name = analysis._reference_of(node.func)
+    argument = _literal(node.args[0].value) if node.args else None
+    if name in ("jax.enable_x64", "jax.experimental.enable_x64"):
+        return _apply_setting(ctx, "jax_enable_x64", True if argument is None else argument, settings)
+    if name == "jax.experimental.disable_x64":
+        return _apply_setting(ctx, "jax_enable_x64", False, settings)
+    if name in ("jax.numpy_dtype_promotion", "jax.experimental.numpy_dtype_promotion"):
+        return _apply_setting(ctx, "jax_numpy_dtype_promotion", argument, settings)
+    return ctx
+
+
+def _literal(node: cst.BaseExpression):
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    return None
+
+
+def _element_of(value: Value) -> Value:
+    """One element of an iterated value."""
+    if isinstance(value, Items):
+        return join(value.items)
+    if isinstance(value, Array) and value.library is not Library.PYTHON:
+        return replace(value, literal=None)
+    return UNKNOWN
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _names(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names(e.value)]
+    return []
+
+
+def _decorator_target(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``@partial(jax.jit, static_argnums=0)`` decorates with ``jax.jit``."""
+    if isinstance(node, cst.Call):
+        if _dotted(node.func).endswith("partial") and node.args:
+            return node.args[0].value
+        return node.func
+    return node

@@ -1,0 +1,69 @@
+"""``promolint reveal``: every expression's inferred dtype, weak flag and library."""
+
+from __future__ import annotations
+
+from linter.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
+from linter.frontend.cst import Analysis, Settings
+from linter.frontend.source import ParseFailure, parse_bytes, positions
+
+
+def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
+    module = parse_bytes(data)
+    if isinstance(module, ParseFailure):
+        return module
+    analysis = Analysis(module, settings).run()
+    sites = [s for s in analysis.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))]
+    spans = positions(module, [s.node for s in sites])
+    records = []
+    for site in sites:
+        span = spans.get(id(site.node))
+        if span is None:
+            continue
+        records.append({
+            "line": span.line,
+            "column": span.column,
+            "end_line": span.end_line,
+            "end_column": span.end_column,
+            "text": module.code_for_node(site.node),
+            "target": site.target,
+            **describe(site.value),
+        })  # fmt: skip
+    records.sort(key=lambda r: (r["line"], r["column"], r["end_line"], r["end_column"], r["target"]))
+    return records
+
+
+def describe(value: Value) -> dict:
+    """The JSON fields of one value: dtype (NumPy name, or int/float/complex/bool for Python
+    scalars), weak, library, error."""
+    if isinstance(value, Refusal):
+        return {"dtype": None, "weak": None, "library": None, "error": value.error, "message": value.message}
+    if not isinstance(value, Array) or not value.dtypes:
+        library = value.library.value if isinstance(value, Array) else None
+        return {"dtype": None, "weak": None, "library": library, "error": None}
+    if value.library is Library.PYTHON:
+        dtype = "|".join(sorted(PYTHON_TYPE_NAMES.get(d, d) for d in value.dtypes))
+    else:
+        dtype = "|".join(sorted(value.dtypes))
+    return {
+        "dtype": dtype,
+        "weak": value.weak,
+        "library": value.library.value,
+        "error": None,
+        **({"provenance": value.provenance} if value.provenance else {}),
+    }
+
+
+def format_text(path: str, records: list[dict]) -> str:
+    lines = []
+    for r in records:
+        if r["error"]:
+            what = f"{r['error']}: {r['message']}"
+        elif r["dtype"] is None:
+            what = f"unknown ({r['library']})" if r["library"] else "unknown"
+        else:
+            what = f"{'weak ' if r['weak'] else ''}{r['dtype']} [{r['library']}]"
+            if r.get("provenance"):
+                what += f"  ({r['provenance']})"
+        text = r["text"] if len(r["text"]) <= 60 else r["text"][:57] + "..."
+        lines.append(f"{path}:{r['line']}:{r['column']}: {text!s}: {what}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,150 @@
+"""NumPy 2's promotion (NEP 50) as its operators apply it, ml_dtypes' types included.
+
+NumPy's promotion is a table, not a lattice, so this system is data: which dtype casts safely to
+which (``np.can_cast(a, b, "safe")``), the order of the ufunc loops, and what a Python scalar does
+beside a dtype of a lower kind.  Everything was measured on NumPy 2.4.6 with ml_dtypes 0.6.0 and is
+checked against them by ``tests/oracle/test_numpy_system.py``.  NumPy itself is not imported: the
+linter must start fast.
+"""
+
+from __future__ import annotations
+
+from linter.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
+from linter.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
+
+_BY_SHORT = {dtype.short: name for name, dtype in DTYPES.items()}
+
+# ml_dtypes declares the casts between these small floats and its 1/2/4-bit ints "safe" in both directions.
+_SMALL = "f4e2m1fn f6e2m3fn f6e3m2fn f8e3m4 f8e4m3 f8e4m3b11fnuz f8e4m3fn f8e4m3fnuz f8e5m2fnuz"
+_SMALL_BUT_F6E2M3 = _SMALL.replace(" f6e2m3fn", "")
+
+# np.can_cast(a, b, "safe"): each dtype (in short names) to every dtype it casts to safely, itself included.
+_SAFE_CASTS_TO: dict[str, str] = {
+    "bool": f"b1 u1 i1 u2 i2 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 {_SMALL} "
+    "f8e8m0fnu f8e5m2 bf16 f16 f32 f64 c64 c128",
+    "uint1": f"u1 u2 u4 u8 i8 u16 i16 u32 i32 u64 i64 {_SMALL} f16 f32 f64 c64 c128",
+    "int1": f"i1 i2 i4 i8 i16 i32 i64 {_SMALL} f16 f32 f64 c64 c128",
+    "uint2": f"u2 u4 u8 i8 u16 i16 u32 i32 u64 i64 {_SMALL} f16 f32 f64 c64 c128",
+    "int2": f"i2 i4 i8 i16 i32 i64 {_SMALL} f16 f32 f64 c64 c128",
+    "uint4": f"u4 u8 i8 u16 i16 u32 i32 u64 i64 {_SMALL_BUT_F6E2M3} f16 f32 f64 c64 c128",
+    "int4": f"i4 i8 i16 i32 i64 {_SMALL_BUT_F6E2M3} f16 f32 f64 c64 c128",
+    "uint8": f"u8 u16 i16 u32 i32 u64 i64 {_SMALL} f8e8m0fnu f8e5m2 bf16 f16 f32 f64 c64 c128",
+    "int8": f"i8 i16 i32 i64 {_SMALL} f8e8m0fnu f8e5m2 bf16 f16 f32 f64 c64 c128",
+    "uint16": "u16 u32 i32 u64 i64 f32 f64 c64 c128",
+    "int16": "i16 i32 i64 f32 f64 c64 c128",
+    "uint32": "u32 u64 i64 f64 c128",
+    "int32": "i32 i64 f64 c128",
+    "uint64": "u64 f64 c128",
+    "int64": "i64 f64 c128",
+    "float4_e2m1fn": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float6_e2m3fn": f"u1 i1 u2 i2 {_SMALL} f32 f64 c64 c128",
+    "float6_e3m2fn": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e3m4": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e4m3": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e8m0fnu": "f8e8m0fnu f32 f64 c64 c128",
+    "float8_e4m3b11fnuz": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e4m3fn": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e4m3fnuz": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "float8_e5m2": "f8e5m2 f32 f64 c64 c128",
+    "float8_e5m2fnuz": f"u1 i1 u2 i2 u4 i4 {_SMALL} f32 f64 c64 c128",
+    "bfloat16": "bf16 f32 f64 c64 c128",
+    "float16": "f16 f32 f64 c64 c128",
+    "float32": "f32 f64 c64 c128",
+    "float64": "f64 c128",
+    "complex64": "c64 c128",
+    "complex128": "c128",
+}
+SAFE_CASTS: dict[str, frozenset[str]] = {
+    name: frozenset(_BY_SHORT[short] for short in targets.split()) for name, targets in _SAFE_CASTS_TO.items()
+}
+
+# The loops of ``np.add`` in NumPy's order (``np.add.types`` less longdouble, datetimes and objects).
+# A ufunc runs in the first loop every operand casts to safely; on NumPy's own dtypes that is promote_types.
+LOOPS = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+         "float16", "float32", "float64", "complex64", "complex128")  # fmt: skip
+
+# NEP 50: a Python scalar takes the other dtype when that is of the scalar's kind or a higher one.
+# Beside a lower kind NumPy promotes with the stand-in below: the kind's default dtype, except that
+# a complex beside a float keeps the float's precision (float16 + 1j is complex64).
+_WEAK_STAND_INS: dict[str, dict[str, str]] = {
+    "i*": {"b": "int64"},
+    "f*": {"b": "float64", "u": "float64", "i": "float64"},
+    "c*": {"b": "complex128", "u": "complex128", "i": "complex128", "f": "complex64"},
+}
+
+# With an ml_dtypes operand NumPy falls back to its legacy resolver, where a Python scalar is not
+# weak in NEP 50's sense but fits some loops: an int fits NumPy's numbers and ml_dtypes' floats (not
+# its sub-byte ints: int4 + 1 is int8), a float only NumPy's floats (bfloat16 + 1.0 is float32).
+_PYTHON_SCALAR_FITS: dict[str, frozenset[str]] = {
+    "i*": frozenset(n for n in NUMPY_NATIVE if DTYPES[n].kind != "b") | CUSTOM_FLOATS,
+    "f*": frozenset(n for n in NUMPY_NATIVE if DTYPES[n].kind in "fc"),
+    "c*": frozenset(n for n in NUMPY_NATIVE if DTYPES[n].kind == "c"),
+}
+_FITS = {**SAFE_CASTS, **_PYTHON_SCALAR_FITS}
+
+
+def _first_loop(nodes: list[str], loops: tuple[str, ...] = LOOPS) -> str:
+    # Every supported dtype and Python scalar casts safely to complex128, so a loop is always found.
+    return next(loop for loop in loops if all(loop in _FITS[node] for node in nodes))
+
+
+class NumpySystem(PromotionSystem):
+    name = "numpy"
+    description = "NumPy 2 (NEP 50) with ml_dtypes: the dtype of an operator or ufunc on arrays and scalars"
+    lattice = None
+
+    def result_type(self, *operands: Operand) -> Result:
+        """The dtype of a NumPy ufunc (``a + b``, ``np.add(a, b)``) on ``operands``.
+
+        A weak operand is a Python scalar *value* (``Operand('float64', weak=True)`` is ``1.0``); NumPy
+        scalars, 0-d arrays and Python bools are strong.  Only a result of Python scalars alone is weak:
+        Python computes it.  On NumPy's own dtypes this is ``np.result_type`` of the same values.
+
+        The operands are combined at once, not pairwise: a chain ``a + b + c`` is two operations, and
+        the caller evaluates it pair by pair, which is where NumPy's order dependence shows:
+        ``(int8 + uint8) + float16`` is float32, ``int8 + (uint8 + float16)`` is float16.
+
+        With an ml_dtypes operand NumPy resolves the loop the legacy way, and the result can depend on
+        the operands' order (``uint1 + float4_e2m1fn`` is uint1, the reverse float4_e2m1fn); there
+        ``np.result_type`` disagrees with the operators or refuses, and is not what this models.
+
+        Not modelled, as it depends on the value: a Python int out of range of the result's dtype
+        raises ``OverflowError: Python integer 1000 out of bounds for int8``; the engine checks literals.
+        """
+        if not operands:
+            raise ValueError("at least one operand is required")
+        unsupported = tuple(op.dtype for op in operands if op.dtype not in SAFE_CASTS)
+        if unsupported:
+            return Refused(Reason.UNSUPPORTED, f"{', '.join(unsupported)}: not a NumPy dtype", unsupported)
+        nodes = [op.node for op in operands]
+        strong = [node for node in nodes if node not in WEAK_NODE_KIND]
+        if not strong:
+            highest = max(nodes, key=list(WEAK_NODE_KIND).index)
+            return Promoted(DEFAULT_DTYPE_X64[WEAK_NODE_KIND[highest]], weak=True)
+        if any(node not in NUMPY_NATIVE for node in strong):
+            # The legacy resolver tries each ml_dtypes operand's own loop first, in operand order.
+            own_loops = dict.fromkeys(node for node in strong if node not in NUMPY_NATIVE)
+            return Promoted(_first_loop(nodes, (*own_loops, *LOOPS)))
+        # NEP 50: the strong operands pick the dtype, then each Python scalar of a higher kind lifts it.
+        dtype = _first_loop(strong)
+        for weak in dict.fromkeys(node for node in nodes if node in WEAK_NODE_KIND):
+            stand_in = _WEAK_STAND_INS[weak].get(DTYPES[dtype].kind)
+            if stand_in:
+                dtype = _first_loop([dtype, stand_in])
+        return Promoted(dtype)
+
+    def table_nodes(self) -> list[str]:
+        return [*(name for name in DTYPES if name in SAFE_CASTS), *WEAK_NODE_KIND]
+
+    def table_cell(self, a: str, b: str) -> str:
+        """``a + b`` with ``a`` and ``b`` arrays of those dtypes or Python scalars (the weak nodes)."""
+        result = self.result_type(_table_operand(a), _table_operand(b))
+        if isinstance(result, Refused):
+            return "-"
+        return WEAK_NODES[DTYPES[result.dtype].kind] if result.weak else result.dtype
+
+
+def _table_operand(node: str) -> Operand:
+    if node in WEAK_NODE_KIND:
+        return Operand(DEFAULT_DTYPE_X64[WEAK_NODE_KIND[node]], weak=True)
+    return Operand(node)
