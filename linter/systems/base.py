@@ -58,6 +58,8 @@ class Operand:
     @property
     def node(self) -> str:
         """Lattice node: weak values sit at their kind's weak node (bool stays bool)."""
+        if self.dtype not in DTYPES:  # a system's own dtype (MAX's index): no weak form
+            return self.dtype
         kind = DTYPES[self.dtype].kind
         if self.weak and kind != "b":
             return WEAK_NODES["i" if kind == "u" else kind]
