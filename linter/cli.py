@@ -41,13 +41,19 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     system = _system(args)
-    try:
-        operands = [Operand.parse(text) for text in args.dtypes]
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    unsupported = [op.dtype for op in operands if op.node not in system.table_nodes()]
-    if unsupported:
-        raise UsageError(f"{', '.join(unsupported)} is not a dtype of the {system.name} system")
+    nodes = system.table_nodes()
+    operands = []
+    for text in args.dtypes:
+        if text in nodes and text not in ("i*", "f*", "c*"):  # the system's own names (MAX's index, ...)
+            operands.append(Operand(text))
+            continue
+        try:
+            operand = Operand.parse(text)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        if operand.node not in nodes:
+            raise UsageError(f"{text} is not a dtype of the {system.name} system")
+        operands.append(operand)
     result = system.result_type(*operands)
     print(result)
     if args.explain and system.lattice is not None and not isinstance(result, Refused):
@@ -125,9 +131,75 @@ def _add_mode_options(parser: argparse.ArgumentParser) -> None:
                         help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from linter.check import check_paths
+    from linter.config import ConfigError, load_config, validate_codes
+    from linter.report import render
+
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
+    try:
+        config = load_config(paths[0])
+        overrides = {key: validate_codes(f"--{key}", value.split(",")) for key, value in
+                     (("select", args.select), ("ignore", args.ignore)) if value}  # fmt: skip
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    if args.ignore:
+        overrides["ignore"] = config.ignore + overrides["ignore"]
+    for key in ("x64", "promotion"):
+        if getattr(args, f"{key}_mode") is not None:
+            overrides[key] = getattr(args, f"{key}_mode")
+    from dataclasses import replace
+
+    config = replace(config, **overrides)
+    diagnostics = check_paths(paths, config, jobs=args.jobs)
+    sys.stdout.write(render(diagnostics, args.format, statistics=args.statistics))
+    return 1 if diagnostics else 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from linter.rules import rule_by_code
+
+    rule = rule_by_code(args.code.upper())
+    if rule is None:
+        raise UsageError(f"unknown rule {args.code!r}; `promolint rules` lists them")
+    sys.stdout.write(rule.doc())
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from linter.rules import ALL_RULES
+
+    for rule in ALL_RULES:
+        print(f"{rule.code}  {rule.name:<22} {rule.summary.split(':')[0].split('. ')[0]}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="lint files for promotion problems (the default command)")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--select", help="comma-separated rule codes or prefixes to enable")
+    check.add_argument("--ignore", help="comma-separated rule codes or prefixes to disable")
+    check.add_argument("--x64", dest="x64_mode", choices=["on", "off", "auto"], help="jax_enable_x64 to assume")
+    check.add_argument("--promotion", dest="promotion_mode", choices=["standard", "strict", "auto"],
+                       help="jax_numpy_dtype_promotion to assume")  # fmt: skip
+    check.add_argument("--format", default="text", choices=["text", "json"])
+    check.add_argument("--statistics", action="store_true", help="count findings by rule and by file")
+    check.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    check.set_defaults(run=cmd_check)
+
+    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("code")
+    explain.set_defaults(run=cmd_explain)
+    rules = commands.add_parser("rules", help="list the rules")
+    rules.set_defaults(run=cmd_rules)
 
     table = commands.add_parser("table", help="print a system's full promotion table")
     _add_system_options(table)
@@ -162,6 +234,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
+        argv.insert(0, "check")  # `promolint src/` means `promolint check src/`
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -520,7 +520,8 @@ def _call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value,
         return (_builtin_conversion(kind, args[0]) if args else python_scalar(kind, kind != "bool" and 0 or False)), None
     library = Library.JAX if ref.module == "jax.numpy" else Library.NUMPY_SCALAR
     fn = Fn("scalar_type", library, ("x",))
-    bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, bind(fn, args, kwargs), ctx)
+    # The type called is the dtype requested: rules read it as if passed as dtype=.
+    bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, {**bind(fn, args, kwargs), "dtype": ref}, ctx)
     source = bound.bound.get("x")
     if library is Library.JAX and isinstance(source, Array) and source.library is Library.PYTHON:
         overflow = _python_int_overflow(source, ctx)

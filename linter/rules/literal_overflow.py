@@ -1,0 +1,81 @@
+"""PRM006 literal-overflow: Python int literals outside the dtype they are converted to."""
+
+from __future__ import annotations
+
+from linter.engine import operations
+from linter.engine.values import Array, Library, Refusal
+from linter.rules.base import Example, Rule, exact
+
+
+def wrapped(value: int, dtype: str) -> int:
+    low, high = operations.int_bounds(dtype)
+    return (value - low) % (high - low + 1) + low
+
+
+class LiteralOverflow(Rule):
+    code = "PRM006"
+    name = "literal-overflow"
+    summary = (
+        "Flags Python int literals outside the range of the dtype they are weakly converted to: JAX "
+        "wraps them silently, NumPy raises OverflowError, and JAX with x64 off raises for literals "
+        "outside int32."
+    )
+    why = """
+        A Python int beside an int8 array becomes an int8: in JAX `int8_array + 1000` is `-23` per
+        element with no warning, and `int8_array == 1000` is silently all False. NumPy raises
+        `OverflowError: Python integer 1000 out of bounds for int8`, and JAX with x64 off raises
+        `OverflowError` for any literal outside int32, even beside float32 arrays.
+    """
+    invalid = (
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.int8) + 1000
+        """),
+        Example("""
+            import numpy as np
+            x = np.ones(3, np.uint8) + (-1)
+        """),
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32) + 2**40
+        """),
+        Example("""
+            import jax.numpy as jnp
+            mask = jnp.ones(3, jnp.int8) == 1000
+        """),
+    )
+    valid = (
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.int8).astype(jnp.int32) + 1000
+        """),
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32) + 2**40
+        """, x64="on"),
+    )
+
+    def check(self, operation):
+        result = operation.result
+        if isinstance(result, Refusal) and result.error == "OverflowError":
+            yield self.finding(operation, f"OverflowError at run time: {result.message}.")
+            return
+        if operation.kind not in ("binop", "augassign", "compare", "call"):
+            return
+        literals = [v for v in operation.operands if isinstance(v, Array) and v.library is Library.PYTHON
+                    and type(v.literal) is int]  # fmt: skip
+        strong = [exact(v) for v in operation.operands if isinstance(v, Array) and v.library is not Library.PYTHON]
+        if not literals or not strong or None in strong:
+            return
+        # The literal is converted to the promoted dtype; for a comparison, to the array's dtype.
+        target = strong[0] if operation.kind == "compare" else exact(result)
+        if target is None or operations.int_bounds(target.dtype) is None or target.library is not Library.JAX:
+            return
+        low, high = operations.int_bounds(target.dtype)
+        for literal in literals:
+            if not low <= literal.literal <= high:
+                effect = ("the comparison is always the same" if operation.kind == "compare"
+                          else f"it wraps silently to {wrapped(literal.literal, target.dtype)}")  # fmt: skip
+                yield self.finding(operation, f"{literal.literal} does not fit {target.dtype} "
+                                   f"[{low}, {high}]; JAX converts it anyway: {effect}. Cast the array to a wider "
+                                   "dtype first.")  # fmt: skip

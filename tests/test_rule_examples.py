@@ -1,0 +1,33 @@
+"""Each rule's documented examples run: invalid ones fire that rule, valid ones stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from linter.check import lint_source
+from linter.frontend.cst import Settings
+from linter.rules import ALL_RULES
+
+CASES = [(rule, example, kind) for rule in ALL_RULES for kind in ("invalid", "valid")
+         for example in getattr(rule, kind)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "example", "kind"), CASES,
+                         ids=[f"{r.code}-{k}-{i}" for i, (r, _, k) in enumerate(CASES)])  # fmt: skip
+def test_documented_example(rule, example, kind) -> None:
+    source = textwrap.dedent(example.code).encode()
+    codes = {d.code for d in lint_source(source, "example.py", Settings(example.x64, example.promotion),
+                                         frozenset({rule.code}))}  # fmt: skip
+    if kind == "invalid":
+        assert rule.code in codes, f"{rule.code} did not fire on:\n{source.decode()}"
+    else:
+        assert rule.code not in codes, f"{rule.code} fired on valid example:\n{source.decode()}"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_doc_has_ruff_sections(rule) -> None:
+    doc = rule.doc()
+    for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety"):
+        assert section in doc
