@@ -2,21 +2,78 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import tokenize
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter.config import Config
+from linter.config import PARSE_ERROR, UNUSED_NOQA, Config, known_codes
 from linter.frontend.cst import Analysis, Settings
 from linter.frontend.source import ParseFailure, parse_bytes, positions
-from linter.rules import ALL_RULES
+from linter.rules import ALL_RULES, Example, Rule
 
-PARSE_ERROR = "PRM000"
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_CODE = r"[A-Z]+[0-9]+"
+_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
+_FILE_DISABLE = re.compile(rf"#\s*promolint:\s*disable=(?P<codes>{_CODE}(?:\s*,\s*{_CODE})*)", re.IGNORECASE)
+_DIRECTIVE_HINT = re.compile(rb"noqa|promolint\s*:", re.IGNORECASE)  # most files have neither: skip tokenizing
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+
+
+class ParseError(Rule):
+    code = PARSE_ERROR
+    name = "unparsable-file"
+    summary = (
+        "Reports a file that promolint cannot read, decode or parse: a syntax error, NUL bytes, an "
+        "encoding that does not decode. Nothing else in such a file is checked."
+    )
+    why = """
+        A file that does not parse is not analyzed at all, so its promotion problems would go
+        unreported. The run says so instead of skipping the file silently.
+    """
+    invalid = (Example("def f(:\n    pass"),)
+    valid = (Example("def f():\n    pass"),)
+
+
+class UnusedNoqa(Rule):
+    code = UNUSED_NOQA
+    name = "unused-noqa"
+    summary = (
+        "With `--report-unused-noqa` (or `report-unused-noqa = true`), flags `# noqa` directives that "
+        "suppress nothing on their line. The message lists the codes: unused (the rule is enabled and "
+        "did not fire there), non-enabled (the rule is not enabled for the file) and unknown."
+    )
+    why = """
+        A `# noqa` outlives the finding it was written for: once the code is fixed, the stale
+        directive silently hides the next real finding on that line. A `# noqa` for a rule that is
+        not enabled cannot be judged by this run; it is reported as non-enabled, not as unused.
+    """
+    fix_safety = """
+        Remove the codes the message lists, or the whole directive when it lists them all.
+    """
+    invalid = (
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32) + 1  # noqa: PRM006
+        """),
+    )
+    valid = (
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006
+        """),
+    )
+
+
+RULES: tuple[Rule, ...] = tuple(sorted((*ALL_RULES, ParseError(), UnusedNoqa()), key=lambda rule: rule.code))
+"""Every code `promolint check` reports: the rules, and the checker's own PRM000 and PRM100."""
+
+
+def rule_by_code(code: str) -> Rule | None:
+    return next((rule for rule in RULES if rule.code == code), None)
 
 
 @dataclass(frozen=True, order=True)
@@ -30,6 +87,63 @@ class Diagnostic:
     end_column: int = 0
 
 
+@dataclass
+class _Noqa:
+    line: int
+    column: int
+    end_column: int
+    codes: tuple[str, ...] | None  # None: a blanket noqa, which suppresses every code on its line
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, code: str) -> bool:
+        return self.codes is None or code in self.codes
+
+    def unused_message(self, enabled: frozenset[str]) -> str | None:
+        """What this directive suppresses in vain, judged like ruff's RUF100; None when it is all used.
+
+        Only an enabled rule can be judged unused: a rule that did not run might have fired."""
+        if self.codes is None:
+            return None if self.used else "unused blanket `noqa` directive"
+        known = set(known_codes())
+        groups = {
+            "unused": [c for c in self.codes if c in enabled and c not in self.used],
+            "non-enabled": [c for c in self.codes if c in known and c not in enabled],
+            "unknown": [c for c in self.codes if c not in known],
+        }
+        listed = "; ".join(f"{kind}: {', '.join(f'`{c}`' for c in codes)}" for kind, codes in groups.items() if codes)
+        return f"unused `noqa` directive ({listed})" if listed else None
+
+
+def _directives(data: bytes) -> tuple[dict[int, list[_Noqa]], frozenset[str]]:
+    """The `# noqa` directives by line, and the codes `# promolint: disable=...` comment lines turn off."""
+    noqas: dict[int, list[_Noqa]] = {}
+    disabled: set[str] = set()
+    if not _DIRECTIVE_HINT.search(data):
+        return noqas, frozenset()
+    for line, column, comment, own_line in _comments(data):
+        if own_line and (match := _FILE_DISABLE.match(comment)):
+            disabled |= {c.strip().upper() for c in match.group("codes").split(",")}
+        for match in _NOQA.finditer(comment):
+            codes = match.group("codes")
+            noqas.setdefault(line, []).append(_Noqa(
+                line, column + match.start(), column + match.end(),
+                None if codes is None else tuple(dict.fromkeys(c.upper() for c in re.split(r"[\s,]+", codes))),
+            ))  # fmt: skip
+    return noqas, frozenset(disabled)
+
+
+def _comments(data: bytes) -> Iterator[tuple[int, int, str, bool]]:
+    """(line, 1-based column, text, whether it is alone on its line) of each comment: tokens, so never a
+    `# noqa` inside a string."""
+    try:
+        for token in tokenize.tokenize(io.BytesIO(data).readline):
+            if token.type == tokenize.COMMENT:
+                column = token.start[1]
+                yield token.start[0], column + 1, token.string, not token.line[:column].strip()
+    except (tokenize.TokenError, SyntaxError):
+        return  # libcst accepted what this Python's tokenizer does not: keep the comments seen so far
+
+
 def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]) -> list[Diagnostic]:
     module = parse_bytes(data)
     if isinstance(module, ParseFailure):
@@ -39,33 +153,35 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
     analysis = Analysis(module, settings).run()
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
-    if not findings:
+    if not findings and UNUSED_NOQA not in codes:
         return []
+    noqas, disabled = _directives(data)
+    enabled = codes - disabled
     spans = positions(module, [f.node for f in findings])
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    diagnostics = []
-    for finding in findings:
+    diagnostics = set()
+    for finding in (f for f in findings if f.code in enabled):
         span = spans[id(finding.node)]
-        if _suppressed(lines[span.line - 1] if span.line <= len(lines) else "", finding.code):
-            continue
-        diagnostics.append(Diagnostic(path, span.line, span.column, finding.code, finding.message,
-                                      span.end_line, span.end_column))  # fmt: skip
-    return sorted(set(diagnostics))
-
-
-def _suppressed(line: str, code: str) -> bool:
-    for match in _NOQA.finditer(line):
-        codes = match.group("codes")
-        if codes is None or code in {c.strip().upper() for c in codes.split(",")}:
-            return True
-    return False
+        covering = [noqa for noqa in noqas.get(span.line, ()) if noqa.covers(finding.code)]
+        for noqa in covering:  # each one counts as used, not only the first
+            noqa.used.add(finding.code)
+        if not covering:
+            diagnostics.add(Diagnostic(path, span.line, span.column, finding.code, finding.message,
+                                       span.end_line, span.end_column))  # fmt: skip
+    if UNUSED_NOQA in enabled:
+        for noqa in (noqa for line in noqas.values() for noqa in line):
+            if message := noqa.unused_message(enabled):
+                diagnostics.add(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
+                                           noqa.line, noqa.end_column))  # fmt: skip
+    return sorted(diagnostics)
 
 
 def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
-    """Python files under ``paths``, minus excluded ones; files named explicitly always count."""
+    """Python files under ``paths``, minus excluded ones; files named explicitly count unless
+    ``force_exclude`` (pre-commit names every file, and the project's excludes must still hold)."""
     for path in paths:
         if path.is_file():
-            yield path
+            if not (config.force_exclude and config.excluded(path)):
+                yield path
             continue
         for root, dirs, files in os.walk(path):
             root_path = Path(root)

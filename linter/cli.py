@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from linter.report import FORMATS as REPORT_FORMATS
 from linter.systems import SYSTEMS, Operand, Refused, get_system
 from linter.tables import FORMATS, render_table
 
@@ -131,38 +133,76 @@ def _add_mode_options(parser: argparse.ArgumentParser) -> None:
                         help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _add_config_options(parser: argparse.ArgumentParser) -> None:
+    """The flags that override [tool.promolint]: `check` and `config` share them."""
+    codes = "comma-separated rule codes or prefixes"
+    parser.add_argument("--select", help=f"{codes} to enable (replaces `select`)")
+    parser.add_argument("--extend-select", help=f"{codes} to enable on top of `select`")
+    parser.add_argument("--ignore", help=f"{codes} to disable")
+    parser.add_argument("--x64", dest="x64_mode", choices=["on", "off", "auto"], help="jax_enable_x64 to assume")
+    parser.add_argument("--promotion", dest="promotion_mode", choices=["standard", "strict", "auto"],
+                        help="jax_numpy_dtype_promotion to assume")  # fmt: skip
+    parser.add_argument("--exclude", help="comma-separated glob patterns to skip (replaces `exclude`)")
+    parser.add_argument("--extend-exclude", help="comma-separated glob patterns to skip as well")
+    parser.add_argument("--force-exclude", action="store_true", default=None,
+                        help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
+    parser.add_argument("--report-unused-noqa", action="store_true", default=None,
+                        help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
 
+
+def _config(args: argparse.Namespace, start: Path):
+    """[tool.promolint] found from ``start`` upward, overridden by the flags given."""
+    from linter.config import ConfigError, apply_flags, load_config
+
+    keys = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude", "report-unused-noqa")
+    flags = {key: getattr(args, key.replace("-", "_")) for key in keys}
+    flags |= {"x64": args.x64_mode, "promotion": args.promotion_mode}
+    try:
+        return apply_flags(load_config(start), {key: value for key, value in flags.items() if value is not None})
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
     from linter.check import check_paths
-    from linter.config import ConfigError, load_config, validate_codes
     from linter.report import render
 
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or directory: {missing[0]}")
-    try:
-        config = load_config(paths[0])
-        overrides = {key: validate_codes(f"--{key}", value.split(",")) for key, value in
-                     (("select", args.select), ("ignore", args.ignore)) if value}  # fmt: skip
-    except ConfigError as error:
-        raise UsageError(str(error)) from None
-    if args.ignore:
-        overrides["ignore"] = config.ignore + overrides["ignore"]
-    for key in ("x64", "promotion"):
-        if getattr(args, f"{key}_mode") is not None:
-            overrides[key] = getattr(args, f"{key}_mode")
-    from dataclasses import replace
-
-    config = replace(config, **overrides)
+    if args.statistics and args.format != "text":
+        raise UsageError(f"--statistics goes with --format text, not {args.format}")
+    config = _config(args, paths[0])
     diagnostics = check_paths(paths, config, jobs=args.jobs)
-    sys.stdout.write(render(diagnostics, args.format, statistics=args.statistics))
-    return 1 if diagnostics else 0
+    _write(render(diagnostics, args.format, statistics=args.statistics), args.output_file)
+    return 1 if diagnostics and not args.exit_zero else 0
+
+
+def _write(text: str, output_file: str | None) -> None:
+    if output_file is None:
+        sys.stdout.write(text)
+        return
+    path = Path(output_file)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {output_file}: {error.strerror}") from None
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from linter.config import render
+
+    start = Path(args.path)
+    if not start.exists():
+        raise UsageError(f"no such file or directory: {args.path}")
+    sys.stdout.write(render(_config(args, start)))
+    return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from linter.rules import rule_by_code
+    from linter.check import rule_by_code
 
     rule = rule_by_code(args.code.upper())
     if rule is None:
@@ -172,10 +212,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from linter.rules import ALL_RULES
+    from linter.check import RULES
+    from linter.docs import headline
 
-    for rule in ALL_RULES:
-        print(f"{rule.code}  {rule.name:<22} {rule.summary.split(':')[0].split('. ')[0]}")
+    for rule in RULES:
+        print(f"{rule.code}  {rule.name:<22} {headline(rule)}")
     return 0
 
 
@@ -185,15 +226,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="lint files for promotion problems (the default command)")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--select", help="comma-separated rule codes or prefixes to enable")
-    check.add_argument("--ignore", help="comma-separated rule codes or prefixes to disable")
-    check.add_argument("--x64", dest="x64_mode", choices=["on", "off", "auto"], help="jax_enable_x64 to assume")
-    check.add_argument("--promotion", dest="promotion_mode", choices=["standard", "strict", "auto"],
-                       help="jax_numpy_dtype_promotion to assume")  # fmt: skip
-    check.add_argument("--format", default="text", choices=["text", "json"])
+    _add_config_options(check)
+    check.add_argument("--format", "--output-format", dest="format", default="text", choices=REPORT_FORMATS,
+                       help="text (default); github: annotations in GitHub Actions; sarif: code scanning")  # fmt: skip
+    check.add_argument("-o", "--output-file", metavar="PATH", help="write the report there instead of to stdout")
     check.add_argument("--statistics", action="store_true", help="count findings by rule and by file")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (a report-only step)")
     check.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     check.set_defaults(run=cmd_check)
+
+    config = commands.add_parser("config", help="print the effective configuration and where each value came from")
+    config.add_argument("path", nargs="?", default=".", metavar="PATH", help="where to look for pyproject.toml")
+    _add_config_options(config)
+    config.set_defaults(run=cmd_config)
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
+import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -14,12 +16,18 @@ else:  # pragma: no cover - Python 3.10
 
 from linter.rules import ALL_RULES
 
+PARSE_ERROR = "PRM000"  # the file could not be read or parsed
+UNUSED_NOQA = "PRM100"  # a noqa comment that suppresses nothing; opt-in, like ruff's RUF100
+
 MODES = {"x64": ("on", "off", "auto"), "promotion": ("standard", "strict", "auto")}
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",
                    "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache",
                    ".promolint_cache", "*.egg-info", ".eggs")  # fmt: skip
-_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-_KNOWN_KEYS = frozenset((*_LIST_KEYS, "x64", "promotion", "per-file-ignores"))
+_CODE_KEYS = ("select", "ignore", "extend-select")
+_GLOB_KEYS = ("exclude", "extend-exclude")
+_SWITCH_KEYS = ("report-unused-noqa", "force-exclude")
+KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores")  # also `promolint config`'s order
+_EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude")  # on the command line these add to the config
 
 
 class ConfigError(Exception):
@@ -35,19 +43,25 @@ class Config:
     promotion: str = "auto"
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
+    report_unused_noqa: bool = False
+    force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     root: Path = field(default_factory=Path.cwd)
-    source: str = ""  # the file the settings came from, for `promolint config`
+    source: Path | None = None  # the pyproject.toml the settings came from
+    origins: Mapping[str, str] = field(default_factory=dict)  # key -> where its value came from; absent: default
 
     def enabled_codes(self, path: Path | None = None) -> frozenset[str]:
-        codes = {r.code for r in ALL_RULES if _matches(r.code, self.select + self.extend_select)}
+        selected = self.select + self.extend_select
+        codes = {r.code for r in ALL_RULES if _matches(r.code, selected)} | {PARSE_ERROR}
+        if self.report_unused_noqa or UNUSED_NOQA in selected or "ALL" in selected:
+            codes.add(UNUSED_NOQA)
         ignored = self.ignore
         if path is not None:
             relative = _relative(path, self.root)
             for pattern, extra in self.per_file_ignores.items():
                 if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
                     ignored += extra
-        return frozenset(c for c in codes if not _matches(c, ignored)) | ({"PRM000"} if "PRM000" not in ignored else set())
+        return frozenset(c for c in codes if not _matches(c, ignored))
 
     def excluded(self, path: Path) -> bool:
         relative = _relative(path, self.root)
@@ -56,6 +70,10 @@ class Config:
             if any(fnmatch.fnmatch(part, pattern) for part in parts) or fnmatch.fnmatch(relative, pattern):
                 return True
         return False
+
+
+def known_codes() -> list[str]:
+    return sorted([r.code for r in ALL_RULES] + [PARSE_ERROR, UNUSED_NOQA])
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -72,61 +90,100 @@ def _matches(code: str, selectors: tuple[str, ...]) -> bool:
 def validate_codes(key: str, values) -> tuple[str, ...]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise ConfigError(f"{key} must be a list of rule codes")
-    known = [r.code for r in ALL_RULES] + ["PRM000"]
+    known = known_codes()
     for value in values:
         if value != "ALL" and not any(code.startswith(value) for code in known):
             raise ConfigError(f"unknown rule code {value!r} in {key} (known: {', '.join(known)}, or ALL)")
     return tuple(values)
 
 
+def _parse(key: str, value, label: str):
+    """One setting's value, checked by the same rules in pyproject.toml and on the command line;
+    ``label`` names the setting in messages."""
+    if key in _CODE_KEYS:
+        return validate_codes(label, value)
+    if key in _GLOB_KEYS:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{label} must be a list of glob patterns")
+        return tuple(value)
+    if key in MODES:
+        if value not in MODES[key]:
+            raise ConfigError(f"{label} = {value!r} is not one of {', '.join(MODES[key])}")
+        return value
+    if key in _SWITCH_KEYS:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{label} = {value!r} is not one of true, false")
+        return value
+    if not isinstance(value, dict):
+        raise ConfigError(f"{label} must be a table of glob = [codes]")
+    return {glob: validate_codes(f"{label} {glob!r}", codes) for glob, codes in value.items()}
+
+
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml above ``start`` that has a [tool.promolint] table."""
     start = start.resolve()
-    for directory in [start if start.is_dir() else start.parent, *(start if start.is_dir() else start.parent).parents]:
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
-                raise ConfigError(f"{candidate}: invalid TOML: {error}") from None
-            if "promolint" in data.get("tool", {}):
-                return candidate
+    directory = start if start.is_dir() else start.parent
+    for candidate in (d / "pyproject.toml" for d in (directory, *directory.parents)):
+        if candidate.is_file() and "promolint" in _read_toml(candidate).get("tool", {}):
+            return candidate
     return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
 
 
 def load_config(start: Path) -> Config:
     pyproject = find_pyproject(start)
     if pyproject is None:
         return Config(root=(start if start.is_dir() else start.parent).resolve())
-    table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["promolint"]
-    return parse_table(table, pyproject)
+    return parse_table(_read_toml(pyproject)["tool"]["promolint"], pyproject)
 
 
 def parse_table(table: dict, origin: Path) -> Config:
     where = f"{origin}: [tool.promolint]"
-    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_KNOWN_KEYS))})")
-    config = Config(root=origin.parent.resolve(), source=str(origin))
-    changes: dict = {}
-    for key in ("select", "ignore", "extend-select"):
-        if key in table:
-            changes[key.replace("-", "_")] = validate_codes(f"{where} {key}", table[key])
-    for key in ("exclude", "extend-exclude"):
-        if key in table:
-            values = table[key]
-            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-                raise ConfigError(f"{where}: {key} must be a list of glob patterns")
-            changes[key.replace("-", "_")] = tuple(values)
-    for key, allowed in MODES.items():
-        if key in table:
-            if table[key] not in allowed:
-                raise ConfigError(f"{where}: {key} = {table[key]!r} is not one of {', '.join(allowed)}")
-            changes[key] = table[key]
-    if "per-file-ignores" in table:
-        raw = table["per-file-ignores"]
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes]")
-        changes["per_file_ignores"] = {glob: validate_codes(f"{where} per-file-ignores {glob!r}", codes)
-                                       for glob, codes in raw.items()}  # fmt: skip
-    return replace(config, **changes)
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(KEYS))})")
+    changes = {key.replace("-", "_"): _parse(key, value, f"{where} {key}") for key, value in table.items()}
+    return Config(root=origin.parent.resolve(), source=origin, origins=dict.fromkeys(table, origin.name), **changes)
+
+
+def apply_flags(config: Config, flags: Mapping[str, object]) -> Config:
+    """``config`` overridden by command-line flags (keys as in pyproject.toml; lists as comma-separated text).
+
+    Like ruff: ``--select`` and ``--exclude`` replace the configured list; ``--ignore``,
+    ``--extend-select`` and ``--extend-exclude`` add to it."""
+    changes, origins = {}, dict(config.origins)
+    for key, value in flags.items():
+        if isinstance(value, str) and key in (*_CODE_KEYS, *_GLOB_KEYS):
+            value = [item.strip() for item in value.split(",") if item.strip()]
+        attribute, flag = key.replace("-", "_"), f"--{key}"
+        parsed = _parse(key, value, flag)
+        if key in _EXTENDING_FLAGS:
+            parsed = getattr(config, attribute) + parsed
+            flag = f"{origins[key]}, {flag}" if key in origins else flag
+        changes[attribute], origins[key] = parsed, flag
+    return replace(config, origins=origins, **changes)
+
+
+def render(config: Config) -> str:
+    """The effective configuration as TOML, each setting commented with where it came from."""
+    lines = [f"# settings from {config.source}" if config.source else "# no [tool.promolint] table found: defaults",
+             "[tool.promolint]"]  # fmt: skip
+    for key in KEYS:
+        value = getattr(config, key.replace("-", "_"))
+        if isinstance(value, bool):
+            text = str(value).lower()
+        elif isinstance(value, dict):
+            text = "{" + ", ".join(f"{json.dumps(glob)} = {json.dumps(list(c))}" for glob, c in value.items()) + "}"
+        else:
+            text = json.dumps(list(value) if isinstance(value, tuple) else value)
+        lines.append(f"{key} = {text}  # {config.origins.get(key, 'default')}")
+    lines.append(f"# enabled: {' '.join(sorted(config.enabled_codes()))}")
+    return "\n".join(lines) + "\n"

@@ -6,11 +6,14 @@ import json
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
+from linter.check import lint_source, rule_by_code
 from linter.cli import main
+from linter.frontend.cst import Settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
@@ -65,6 +68,70 @@ def test_noqa_suppresses(tmp_path, capsys) -> None:
     assert status == 1 and out.count("PRM006") == 1 and ":4:5:" in out
 
 
+def test_noqa_inside_a_string_is_not_a_directive(tmp_path, capsys) -> None:
+    (tmp_path / "s.py").write_text(BAD.replace("1000\n", '1000; s = "# noqa"\n'))
+    assert ":2:5: PRM006" in run(capsys, "check", str(tmp_path))[1]
+
+
+def test_file_level_disable_comment(tmp_path, capsys) -> None:
+    lines = BAD.splitlines()
+    (tmp_path / "off.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001, PRM006", lines[1]]) + "\n")
+    (tmp_path / "other.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001", lines[1]]) + "\n")
+    (tmp_path / "trailing.py").write_text(BAD.replace("1000\n", "1000  # promolint: disable=PRM006\n"))
+    status, out, _ = run(capsys, "check", str(tmp_path))
+    assert status == 1 and "off.py" not in out  # disabled for the whole file
+    assert "other.py:3:5: PRM006" in out  # other codes stay on
+    assert "trailing.py:2:5: PRM006" in out  # only a comment line disables a file
+
+
+def test_unused_noqa_is_reported_by_kind(tmp_path, capsys) -> None:
+    (tmp_path / "u.py").write_text(
+        "import jax.numpy as jnp\n"
+        "a = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"  # used
+        "b = jnp.ones(3, jnp.float32) + 1  # noqa: PRM006\n"  # enabled, silent here: unused
+        "c = jnp.ones(3, jnp.float32) + 1  # noqa: PRM002, XYZ123\n"  # PRM002 ignored below; XYZ123 unknown
+        "d = jnp.ones(3, jnp.float32) + 1  # noqa\n"  # blanket, suppresses nothing
+        "e = jnp.ones(3, jnp.int8) + 1000  # noqa\n"  # blanket, used
+        "f = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006, PRM001\n"  # partly used
+    )
+    assert run(capsys, "check", str(tmp_path))[0] == 0  # off by default, like ruff's RUF100
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--ignore", "PRM002")
+    assert status == 1
+    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [
+        "PRM100 unused `noqa` directive (unused: `PRM006`)",
+        "PRM100 unused `noqa` directive (non-enabled: `PRM002`; unknown: `XYZ123`)",
+        "PRM100 unused blanket `noqa` directive",
+        "PRM100 unused `noqa` directive (unused: `PRM001`)",
+    ]
+    assert out.startswith(f"{tmp_path / 'u.py'}:3:35: PRM100")  # at the directive
+
+
+def test_noqa_for_a_rule_disabled_in_the_file_is_non_enabled_not_unused(tmp_path, capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nper-file-ignores = {"gen.py" = ["PRM006"]}\n')
+    line = "x = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"
+    (tmp_path / "gen.py").write_text("import jax.numpy as jnp\n" + line)
+    (tmp_path / "off.py").write_text("import jax.numpy as jnp\n# promolint: disable=PRM006\n" + line)
+    (tmp_path / "on.py").write_text("import jax.numpy as jnp\n" + line)
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "on.py" not in out
+    assert out.count("(non-enabled: `PRM006`)") == 2 and "unused:" not in out
+
+
+def test_unused_noqa_can_itself_be_disabled(tmp_path, capsys) -> None:
+    (tmp_path / "u.py").write_text("# promolint: disable=PRM100\nx = 1  # noqa\n")
+    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa")[0] == 0
+
+
+@pytest.mark.parametrize("code", ["PRM000", "PRM100"])
+def test_checker_codes_are_documented_and_their_examples_hold(code) -> None:
+    rule = rule_by_code(code)
+    codes = frozenset({"PRM000", "PRM006", "PRM100"})
+    for kind, fires in (("invalid", True), ("valid", False)):
+        for example in getattr(rule, kind):
+            found = lint_source(textwrap.dedent(example.code).encode(), "example.py", Settings(), codes)
+            assert (code in {d.code for d in found}) is fires, f"{code} {kind} example:\n{example.code}"
+
+
 def test_select_and_ignore(tmp_path, capsys) -> None:
     (tmp_path / "bad.py").write_text(BAD)
     assert run(capsys, "check", str(tmp_path), "--ignore", "PRM006")[0] == 0
@@ -96,7 +163,7 @@ def test_pyproject_configuration(tmp_path, capsys) -> None:
 def test_bad_configuration_exits_two_with_one_line(tmp_path, capsys, toml, needle) -> None:
     (tmp_path / "pyproject.toml").write_text(toml)
     (tmp_path / "a.py").write_text("x = 1\n")
-    status, out, err = run(capsys, "check", str(tmp_path))
+    status, _, err = run(capsys, "check", str(tmp_path))
     assert status == 2 and needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
@@ -119,10 +186,13 @@ def test_explain_and_rules(capsys) -> None:
     assert status == 0 and "## Why is this bad?" in out
     assert run(capsys, "explain", "PRM404")[0] == 2
     status, out, _ = run(capsys, "rules")
-    assert status == 0 and "PRM007  x64-truncation" in out
+    assert status == 0 and "PRM007  x64-truncation" in out and "PRM100  unused-noqa" in out
+    assert "## What it does" in run(capsys, "explain", "prm100")[1]
 
 
 def test_installed_console_script_runs(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(BAD)
-    result = subprocess.run([sys.executable, "-m", "linter", "check", str(tmp_path)], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "linter", "check", str(tmp_path)], check=False, capture_output=True, text=True
+    )
     assert result.returncode == 1 and "PRM006" in result.stdout

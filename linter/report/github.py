@@ -1,0 +1,33 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request's diff.
+
+https://docs.github.com/actions/reference/workflow-commands-for-github-actions#setting-an-error-message"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from linter.check import Diagnostic
+from linter.report.location import relative_path
+
+
+def render(diagnostics: Sequence[Diagnostic]) -> str:
+    return "".join(f"{_annotation(d)}\n" for d in diagnostics)
+
+
+def _annotation(d: Diagnostic) -> str:
+    properties = {"file": relative_path(d.path), "line": d.line, "col": d.column}
+    if d.end_line:
+        properties |= {"endLine": d.end_line, "endColumn": d.end_column}
+    properties["title"] = f"promolint ({d.code})"
+    listed = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties.items())
+    return f"::error {listed}::{_escape_data(d.message)}"
+
+
+# The escapes of GitHub's own toolkit (@actions/core): a raw newline would end the command, and
+# ':' or ',' inside a property would end the property.
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")

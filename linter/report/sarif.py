@@ -1,0 +1,64 @@
+"""SARIF 2.1.0, the format code scanning services (GitHub's among them) ingest: one run, the rules
+that fired with their documentation, a result per finding."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import quote
+
+from linter.check import Diagnostic, rule_by_code
+from linter.report.location import relative_path
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_SOURCE_ROOT = "%SRCROOT%"
+
+
+def render(diagnostics: Sequence[Diagnostic]) -> str:
+    codes = sorted({d.code for d in diagnostics})
+    run = {
+        "tool": {"driver": {**_tool(), "rules": [_rule_descriptor(code) for code in codes]}},
+        "originalUriBaseIds": {_SOURCE_ROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",  # libcst columns count code points; SARIF's default is UTF-16 units
+        "results": [_result(d, codes.index(d.code)) for d in diagnostics],
+    }
+    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1) + "\n"
+
+
+def _tool() -> dict:
+    try:
+        version, urls = metadata.version("promolint"), metadata.metadata("promolint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return {"name": "promolint"}
+    homepage = next((url.split(",", 1)[1].strip() for url in urls if url.lower().startswith("homepage,")), None)
+    return {"name": "promolint", "version": version, **({"informationUri": homepage} if homepage else {})}
+
+
+def _rule_descriptor(code: str) -> dict:
+    rule = rule_by_code(code)
+    doc = rule.doc()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary.split(". ")[0].rstrip(".") + "."},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": doc, "markdown": doc},
+    }
+
+
+def _result(d: Diagnostic, rule_index: int) -> dict:
+    path = relative_path(d.path)
+    location = ({"uri": quote(path), "uriBaseId": _SOURCE_ROOT} if not Path(path).is_absolute()
+                else {"uri": Path(path).as_uri()})  # fmt: skip
+    region = {"startLine": d.line, "startColumn": d.column}
+    if d.end_line:
+        region |= {"endLine": d.end_line, "endColumn": d.end_column}
+    return {
+        "ruleId": d.code,
+        "ruleIndex": rule_index,
+        "level": "error",
+        "message": {"text": d.message},
+        "locations": [{"physicalLocation": {"artifactLocation": location, "region": region}}],
+    }
