@@ -184,12 +184,15 @@ _STRING_ALIASES: dict[str, str] = {
 }
 
 
+_TYPE_CODES = frozenset(k for k in _STRING_ALIASES if len(k) == 1 or (k[0] in "biufc" and k[1:].isdigit()))
+
+
 def resolve_string(text: str) -> str | None:
     """A dtype written as a string (``'float32'``, ``'f4'``, ``'<f4'``), or None."""
     spelled = text.strip()
     if spelled in DTYPES:
         return spelled
-    # Byte-order prefixes do not change the dtype; on one-byte types NumPy accepts them too.
-    if spelled[:1] in "<>=|" and len(spelled) > 1:
+    # NumPy takes a byte-order prefix on type codes only ('<f4', '|b1'), never on names.
+    if spelled[:1] in "<>=|" and spelled[1:] in _TYPE_CODES:
         spelled = spelled[1:]
-    return spelled if spelled in DTYPES else _STRING_ALIASES.get(spelled)
+    return _STRING_ALIASES.get(spelled)

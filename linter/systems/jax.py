@@ -136,8 +136,12 @@ class JaxSystem(PromotionSystem):
         return (DEFAULT_DTYPE_X64 if self.x64 else DEFAULT_DTYPE_X32)[kind]
 
     def _node_dtype(self, node: str) -> str:
-        """``dtypes.dtype(node)``: a weak node becomes its kind's default dtype."""
-        return self.default_dtype(WEAK_NODE_KIND[node]) if node in WEAK_NODE_KIND else node
+        """``dtypes.dtype(node)``: a weak node becomes its kind's default dtype; a dtype counts as
+        explicitly requested, so with x64 off a 64-bit join (of 64-bit arrays) narrows unless
+        explicit x64 is 'allow'."""
+        if node in WEAK_NODE_KIND:
+            return self.default_dtype(WEAK_NODE_KIND[node])
+        return self.canonical_dtype(Operand(node, origin=Origin.DTYPE))
 
     # --- promotion -------------------------------------------------------------------------
     def join(self, *nodes: str) -> str | Refused:
@@ -166,7 +170,18 @@ class JaxSystem(PromotionSystem):
         return DEFAULT_DTYPE_X64[WEAK_NODE_KIND[joined]] if joined in WEAK_NODE_KIND else joined
 
     def result_type(self, *operands: Operand) -> Result:
-        """``jax.dtypes.result_type(..., return_weak_type_flag=True)``."""
+        """``jax.dtypes.result_type(..., return_weak_type_flag=True)``: the lattice result, a weak
+        one given its kind's default dtype."""
+        result = self.lattice_result_type(*operands)
+        if isinstance(result, Promoted) and result.weak:
+            kind = "f" if result.dtype in CUSTOM_FLOATS else DTYPES[result.dtype].kind
+            return Promoted(self.default_dtype(kind), True)
+        return result
+
+    def lattice_result_type(self, *operands: Operand) -> Result:
+        """``dtypes.lattice_result_type``: what jnp operators and functions promote to
+        (``promote_dtypes``). A weak result keeps the dtype of its join: weak float32 and weak
+        int64 arrays give weak float32 even with x64 on, where ``result_type`` says float64."""
         if not operands:
             raise ValueError("at least one array or dtype is required")
         canonical = [Operand(self.canonical_dtype(op), op.weak, op.origin) for op in operands]
@@ -187,11 +202,7 @@ class JaxSystem(PromotionSystem):
             if isinstance(joined, Refused):
                 return joined
             dtype, weak = self._node_dtype(joined), joined in WEAK_NODE_KIND
-        if dtype == "bool":
-            return Promoted("bool", False)
-        if weak:
-            dtype = self.default_dtype("f" if dtype in CUSTOM_FLOATS else DTYPES[dtype].kind)
-        return Promoted(dtype, weak)
+        return Promoted(dtype, weak and dtype != "bool")
 
     # --- tables ----------------------------------------------------------------------------
     def table_nodes(self) -> list[str]:
