@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 import os
 import re
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import libcst as cst
+
 from linter.config import PARSE_ERROR, UNUSED_NOQA, Config, known_codes
 from linter.frontend.cst import Analysis, Settings
+from linter.frontend.fix import apply_fixes, attach_syntax
 from linter.frontend.source import ParseFailure, parse_bytes, positions
 from linter.rules import ALL_RULES, Example, Rule
+from linter.rules.base import Fix
 
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 _FILE_DISABLE = re.compile(rf"#\s*promolint:\s*disable=(?P<codes>{_CODE}(?:\s*,\s*{_CODE})*)", re.IGNORECASE)
 _DIRECTIVE_HINT = re.compile(rb"noqa|promolint\s*:", re.IGNORECASE)  # most files have neither: skip tokenizing
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+_MAX_FIX_PASSES = 5  # a fix can expose another (a cast makes the next operator of a chain refuse)
 
 
 class ParseError(Rule):
@@ -76,6 +82,14 @@ def rule_by_code(code: str) -> Rule | None:
     return next((rule for rule in RULES if rule.code == code), None)
 
 
+@dataclass(frozen=True)
+class FixSummary:
+    """What `--fix` would do about a diagnostic: the fix's title, and whether it is safe."""
+
+    title: str
+    safe: bool
+
+
 @dataclass(frozen=True, order=True)
 class Diagnostic:
     path: str
@@ -85,6 +99,7 @@ class Diagnostic:
     message: str
     end_line: int = 0
     end_column: int = 0
+    fix: FixSummary | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -150,29 +165,57 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
         if PARSE_ERROR not in codes:
             return []
         return [Diagnostic(path, module.line, module.column, PARSE_ERROR, module.message)]
+    return sorted(_lint_module(module, data, path, settings, codes))
+
+
+def _lint_module(module: cst.Module, data: bytes, path: str, settings: Settings,
+                 codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:  # fmt: skip
+    """The diagnostics of a parsed file, each with the fix its rule offers."""
     analysis = Analysis(module, settings).run()
+    attach_syntax(module, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
     if not findings and UNUSED_NOQA not in codes:
-        return []
+        return {}
     noqas, disabled = _directives(data)
     enabled = codes - disabled
     spans = positions(module, [f.node for f in findings])
-    diagnostics = set()
+    diagnostics: dict[Diagnostic, Fix | None] = {}
     for finding in (f for f in findings if f.code in enabled):
         span = spans[id(finding.node)]
         covering = [noqa for noqa in noqas.get(span.line, ()) if noqa.covers(finding.code)]
         for noqa in covering:  # each one counts as used, not only the first
             noqa.used.add(finding.code)
         if not covering:
-            diagnostics.add(Diagnostic(path, span.line, span.column, finding.code, finding.message,
-                                       span.end_line, span.end_column))  # fmt: skip
+            summary = FixSummary(finding.fix.title, finding.fix.safe) if finding.fix else None
+            diagnostics.setdefault(Diagnostic(path, span.line, span.column, finding.code, finding.message,
+                                              span.end_line, span.end_column, summary), finding.fix)  # fmt: skip
     if UNUSED_NOQA in enabled:
         for noqa in (noqa for line in noqas.values() for noqa in line):
             if message := noqa.unused_message(enabled):
-                diagnostics.add(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
-                                           noqa.line, noqa.end_column))  # fmt: skip
-    return sorted(diagnostics)
+                diagnostics.setdefault(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
+                                                  noqa.line, noqa.end_column), None)  # fmt: skip
+    return diagnostics
+
+
+def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
+               unsafe: bool = False) -> tuple[bytes, int, list[Diagnostic]]:  # fmt: skip
+    """``data`` with the fixes of its diagnostics applied (the unsafe ones too with ``unsafe``),
+    analyzed again after each pass until no fix applies; the number of fixes applied and the
+    diagnostics left."""
+    module = parse_bytes(data)
+    if isinstance(module, ParseFailure):
+        return data, 0, lint_source(data, path, settings, codes)
+    applied = 0
+    for _ in range(_MAX_FIX_PASSES):
+        diagnostics = _lint_module(module, data, path, settings, codes)
+        fixes = [fix for fix in diagnostics.values() if fix is not None and (fix.safe or unsafe)]
+        fixed, count = apply_fixes(module, fixes) if fixes else (module, 0)
+        reparsed = parse_bytes(fixed.bytes) if count else None
+        if reparsed is None or isinstance(reparsed, ParseFailure):  # nothing to do, or a fix gone wrong
+            return data, applied, sorted(diagnostics)
+        module, data, applied = reparsed, fixed.bytes, applied + count
+    return data, applied, sorted(_lint_module(module, data, path, settings, codes))
 
 
 def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
@@ -204,10 +247,53 @@ def _lint_path(job: tuple[str, Settings, frozenset[str]]) -> list[Diagnostic]:
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
     settings = Settings(x64=config.x64, promotion=config.promotion)
     work = [(str(p), settings, config.enabled_codes(p)) for p in iter_files(paths, config)]
+    return sorted(d for result in _map(_lint_path, work, jobs) for d in result)
+
+
+@dataclass
+class FixReport:
+    """What `promolint check --fix` (or `--diff`) did: the diagnostics left, the number of fixes
+    applied, and a unified diff per changed file."""
+
+    diagnostics: list[Diagnostic]
+    fixed: int
+    diffs: list[str]
+
+
+def _fix_path(job: tuple[str, Settings, frozenset[str], bool, bool]) -> tuple[list[Diagnostic], int, str]:
+    path, settings, codes, unsafe, write = job
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return [Diagnostic(path, 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}")], 0, ""
+    fixed, count, diagnostics = fix_source(data, path, settings, codes, unsafe)
+    if fixed == data:
+        return diagnostics, 0, ""
+    if write:
+        Path(path).write_bytes(fixed)
+    return diagnostics, count, _unified_diff(data, fixed, path)
+
+
+def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bool = True,
+              jobs: int | None = None) -> FixReport:  # fmt: skip
+    """Apply the fixes to the files under ``paths`` (with ``write``), else only say what they would change."""
+    settings = Settings(x64=config.x64, promotion=config.promotion)
+    work = [(str(p), settings, config.enabled_codes(p), unsafe, write) for p in iter_files(paths, config)]
+    results = list(_map(_fix_path, work, jobs))
+    return FixReport(sorted(d for diagnostics, _, _ in results for d in diagnostics), sum(n for _, n, _ in results),
+                     [diff for _, _, diff in results if diff])  # fmt: skip
+
+
+def _unified_diff(before: bytes, after: bytes, path: str) -> str:
+    encoding = tokenize.detect_encoding(io.BytesIO(before).readline)[0]
+    lines = difflib.unified_diff(before.decode(encoding).splitlines(keepends=True),
+                                 after.decode(encoding).splitlines(keepends=True), path, path)  # fmt: skip
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _map(function: Callable, work: list, jobs: int | None) -> Iterable:
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
-        results = map(_lint_path, work)
-        return sorted(d for result in results for d in result)
+        return map(function, work)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(_lint_path, work, chunksize=max(1, len(work) // (workers * 8)))
-        return sorted(d for result in results for d in result)
+        return list(pool.map(function, work, chunksize=max(1, len(work) // (workers * 8))))

@@ -164,7 +164,7 @@ def _config(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from linter.check import check_paths
+    from linter.check import check_paths, fix_paths
     from linter.report import render
 
     paths = [Path(p) for p in args.paths]
@@ -174,8 +174,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.statistics and args.format != "text":
         raise UsageError(f"--statistics goes with --format text, not {args.format}")
     config = _config(args, paths[0])
-    diagnostics = check_paths(paths, config, jobs=args.jobs)
-    _write(render(diagnostics, args.format, statistics=args.statistics), args.output_file)
+    if args.diff:
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs)
+        sys.stdout.write("".join(report.diffs))
+        print(f"Would fix {report.fixed} finding{'s' if report.fixed != 1 else ''}.", file=sys.stderr)
+        return 1 if report.diffs else 0
+    fixed = 0
+    if args.fix:
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs)
+        diagnostics, fixed = report.diagnostics, report.fixed
+    else:
+        diagnostics = check_paths(paths, config, jobs=args.jobs)
+    _write(render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes),
+           args.output_file)  # fmt: skip
     return 1 if diagnostics and not args.exit_zero else 0
 
 
@@ -233,6 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="count findings by rule and by file")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (a report-only step)")
     check.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes to the files, report what is left")
+    check.add_argument("--unsafe-fixes", action="store_true",
+                       help="include the unsafe fixes (with --fix or --diff; else mark them fixable)")  # fmt: skip
+    check.add_argument("--diff", action="store_true",
+                       help="print a unified diff of what --fix would change and write nothing; exit 1 if it "
+                       "would change something")  # fmt: skip
     check.set_defaults(run=cmd_check)
 
     config = commands.add_parser("config", help="print the effective configuration and where each value came from")

@@ -1,6 +1,7 @@
-"""The pre-commit hook as users run it: the real `pre-commit` installs this checkout into a
-virtualenv of its own with pip (the dependencies come from PyPI), then fails on a finding and
-passes once the code is fixed by hand. The config is the one docs/ci.md tells users to copy."""
+"""The pre-commit hooks as users run them: the real `pre-commit` installs this checkout into a
+virtualenv of its own with pip (the dependencies come from PyPI); `promolint` fails on a finding
+and passes once the code is fixed by hand, `promolint-fix` fails while it rewrites a file and
+passes on the next run. The config is the one docs/ci.md tells users to copy."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def test_manifest_declares_the_hooks() -> None:
     assert all(set(hook["types_or"]) == {"python", "pyi"} for hook in hooks.values())
 
 
-def test_hook_fails_on_a_finding_and_passes_once_fixed(tmp_path) -> None:
+def test_hooks_fail_on_a_finding_and_pass_once_fixed(tmp_path) -> None:
     hooks_repo, project = tmp_path / "promolint", tmp_path / "project"
     hooks_repo.mkdir()
     project.mkdir()
@@ -87,3 +88,19 @@ def test_hook_fails_on_a_finding_and_passes_once_fixed(tmp_path) -> None:
     passed = pre_commit(project, tmp_path / "pre-commit-home")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert re.search(r"^promolint\.+Passed$", passed.stdout, re.MULTILINE)
+
+    # The fixing hook, from the environment installed above: pre-commit fails the run in which
+    # the hook rewrites a file, and the next run passes.
+    config = users_config(hooks_repo, rev).replace("- id: promolint\n", "- id: promolint-fix\n")
+    (project / ".pre-commit-config.yaml").write_text(config)
+    (project / "model.py").write_text("import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float64)\n")
+    git(project, "add", "-A")
+    fixing = pre_commit(project, tmp_path / "pre-commit-home")
+    assert fixing.returncode == 1, fixing.stdout + fixing.stderr
+    assert re.search(r"^promolint \(fix\)\.+Failed$", fixing.stdout, re.MULTILINE)
+    assert "files were modified by this hook" in fixing.stdout
+    assert (project / "model.py").read_text().startswith("import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float32)")
+    git(project, "add", "-A")
+    fixed = pre_commit(project, tmp_path / "pre-commit-home")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert re.search(r"^promolint \(fix\)\.+Passed$", fixed.stdout, re.MULTILINE)

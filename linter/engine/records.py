@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from linter.engine.calls import Call
 from linter.engine.context import Context
@@ -22,7 +23,8 @@ class Operation:
     """One evaluated operation: an operator, a comparison, a call or an augmented assignment.
 
     ``chain`` holds the leaves of a left-associated chain of one operator (``a + b + c``) so
-    rules can weigh other associations; ``node`` is the front end's handle on the syntax.
+    rules can weigh other associations; ``node`` is the front end's handle on the syntax, and
+    ``syntax`` (when the front end offers it) answers questions about it for fixes.
     """
 
     kind: str  # binop, compare, unary, call, augassign
@@ -36,6 +38,25 @@ class Operation:
     chain: tuple[Value, ...] = ()
     chain_text: tuple[str, ...] = ()
     in_function: bool = False
+    syntax: Syntax | None = field(default=None, repr=False, compare=False)
+
+
+class Syntax(Protocol):
+    """What a front end tells rules about the syntax behind operations, so that they can build
+    fixes without knowing the syntax tree: every node is the front end's opaque handle."""
+
+    def operand_nodes(self, operation: Operation) -> tuple[object, ...]:
+        """One node per operand, in order; () when the front end cannot say."""
+
+    def argument_node(self, operation: Operation, param: str) -> object | None:
+        """The syntax a call binds to ``param``; for a scalar type called (``jnp.float64(1)``),
+        ``dtype`` is the type itself."""
+
+    def operation_at(self, node: object) -> Operation | None:
+        """The operation evaluated at ``node``: how an operand was computed."""
+
+    def text(self, node: object) -> str:
+        """The source code of ``node``."""
 
 
 @dataclass

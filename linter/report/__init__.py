@@ -13,6 +13,11 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
 
-def render(diagnostics: Sequence[Diagnostic], fmt: str, statistics: bool = False) -> str:
+def render(diagnostics: Sequence[Diagnostic], fmt: str, statistics: bool = False, fixed: int = 0,
+           unsafe_fixes: bool = False) -> str:  # fmt: skip
+    """``fixed`` fixes were applied before ``diagnostics`` were found; ``unsafe_fixes`` counts the
+    unsafe fixes as applicable (text output marks and counts what `--fix` would do)."""
     renderer = import_module(f"linter.report.{fmt}").render
-    return renderer(diagnostics, statistics=statistics) if fmt == "text" else renderer(diagnostics)
+    if fmt == "text":
+        return renderer(diagnostics, statistics=statistics, fixed=fixed, unsafe_fixes=unsafe_fixes)
+    return renderer(diagnostics)

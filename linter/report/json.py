@@ -1,4 +1,5 @@
-"""A JSON array of the diagnostics, one object each with the Diagnostic's fields."""
+"""A JSON array of the diagnostics, one object each with the Diagnostic's fields (``fix`` only
+where there is one)."""
 
 from __future__ import annotations
 
@@ -10,4 +11,11 @@ from linter.check import Diagnostic
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps([asdict(d) for d in diagnostics], indent=1) + "\n"
+    return json.dumps([_fields(d) for d in diagnostics], indent=1) + "\n"
+
+
+def _fields(diagnostic: Diagnostic) -> dict:
+    fields = asdict(diagnostic)
+    if fields["fix"] is None:
+        del fields["fix"]
+    return fields

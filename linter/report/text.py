@@ -1,4 +1,5 @@
-"""``path:line:col: CODE message``, like ruff's concise output, and a count."""
+"""``path:line:col: CODE message``, like ruff's concise output (``[*]`` before the message when
+`--fix` would fix it), and a count."""
 
 from __future__ import annotations
 
@@ -8,13 +9,32 @@ from collections.abc import Sequence
 from linter.check import Diagnostic
 
 
-def render(diagnostics: Sequence[Diagnostic], statistics: bool = False) -> str:
-    lines = [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in diagnostics]
+def render(diagnostics: Sequence[Diagnostic], statistics: bool = False, fixed: int = 0,
+           unsafe_fixes: bool = False) -> str:  # fmt: skip
+    def fixable(d: Diagnostic) -> bool:
+        return d.fix is not None and (d.fix.safe or unsafe_fixes)
+
+    lines = [f"{d.path}:{d.line}:{d.column}: {d.code} {'[*] ' if fixable(d) else ''}{d.message}" for d in diagnostics]
     if statistics:
         lines += ["", *_statistics(diagnostics)]
-    if diagnostics:
-        lines.append(f"Found {len(diagnostics)} finding{'s' if len(diagnostics) != 1 else ''}.")
+    total = len(diagnostics) + fixed
+    if fixed:
+        lines.append(f"Found {_plural(total, 'finding')} ({fixed} fixed, {len(diagnostics)} remaining).")
+    elif diagnostics:
+        lines.append(f"Found {_plural(total, 'finding')}.")
+    shown = sum(fixable(d) for d in diagnostics)
+    hidden = sum(d.fix is not None and not fixable(d) for d in diagnostics)
+    hint = f" ({_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
+    option = "`--fix --unsafe-fixes`" if unsafe_fixes else "`--fix`"
+    if shown:
+        lines.append(f"[*] {shown} fixable with the {option} option{hint}.")
+    elif hidden:
+        lines.append(f"No fixes available{hint}.")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 'es' if noun.endswith('x') else 's'}"
 
 
 def _statistics(diagnostics: Sequence[Diagnostic]) -> list[str]:

@@ -22,10 +22,36 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Replace the syntax at ``node`` with the expression ``code``, in which ``{0}``, ``{1}``...
+    stand for the syntax at ``args`` (the front end adds the parentheses either needs)."""
+
+    node: object  # the front end's handle, as rules get it from Operation.syntax
+    code: str
+    args: tuple[object, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Edits that make a finding go away; ``safe`` when the program behaves as before.
+
+    ``imports`` are statements the new code needs (``import math``): added when missing, and
+    the fix is dropped when their name means something else in the file.  ``note`` becomes a
+    trailing comment on the line of the first edit."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool
+    imports: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
     node: object  # the front end's handle on the reported syntax
+    fix: Fix | None = None
 
 
 class Rule:
@@ -40,8 +66,8 @@ class Rule:
     def check(self, operation: Operation) -> Iterator[Finding]:
         raise NotImplementedError
 
-    def finding(self, operation: Operation, message: str) -> Finding:
-        return Finding(self.code, message, operation.node)
+    def finding(self, operation: Operation, message: str, fix: Fix | None = None) -> Finding:
+        return Finding(self.code, message, operation.node, fix)
 
     @classmethod
     def doc(cls) -> str:

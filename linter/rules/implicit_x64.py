@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from linter.dtypes import is_64bit
-from linter.engine.values import Array, Library
-from linter.rules.base import Example, Rule, exact
+from linter.engine.values import Array, Library, python_scalar
+from linter.rules.base import Edit, Example, Fix, Rule, exact
+from linter.rules.rewrites import reevaluate
+
+# NumPy ufuncs of one float with a Python equivalent in ``math`` (same value, a Python float).
+_MATH = {name: name for name in ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+                                 "sinh", "cosh", "tanh")} | {
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "deg2rad": "radians", "rad2deg": "degrees", "radians": "radians", "degrees": "degrees",
+}  # fmt: skip
 
 
 class ImplicitX64(Rule):
@@ -24,8 +32,12 @@ class ImplicitX64(Rule):
     fix_safety = """
         The fix depends on intent: write the Python scalar (`math.sqrt(n)`, `float(c)`), give the
         NumPy array a dtype (`np.ones(3, np.float32)`), or cast explicitly (`.astype(jnp.float32)`).
-        `promolint check --fix` rewrites strong NumPy scalars to Python scalars where that keeps the
-        intended dtype.
+        `promolint check --fix` rewrites a strong NumPy scalar computed from a Python number beside
+        a JAX array to the Python float of the same value (`np.sqrt(n)` to `math.sqrt(n)`, adding
+        `import math`) when the result then keeps the JAX array's dtype. It does so only where the
+        engine knows the argument is a Python int or float, so the value is the same; the fix is
+        safe. (`math` raises ValueError where NumPy returns nan, e.g. the square root of a
+        negative number.)
     """
     invalid = (
         Example("""
@@ -88,7 +100,8 @@ class ImplicitX64(Rule):
                 return
             yield self.finding(operation, f"result is {result.describe()} ({operation.ctx.describe()}) although no "
                                f"operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
-                               "Cast explicitly or use Python scalars / float32 NumPy values.")  # fmt: skip
+                               "Cast explicitly or use Python scalars / float32 NumPy values.",
+                               _python_scalars_fix(operation))  # fmt: skip
         elif result.library.is_numpy and strong and not any(is_64bit(d) for v in strong for d in v.dtypes):
             yield self.finding(operation, f"NumPy promotes {_sources(arrays)} to {result.describe()} (always, "
                                "whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.")  # fmt: skip
@@ -100,3 +113,46 @@ def _sources(values) -> str:
         + (f" [{v.library.value}]" if v.library is not Library.PYTHON else "")
         for v in values
     )
+
+
+def _python_scalars_fix(operation) -> Fix | None:
+    """NumPy scalars made from Python scalars written as Python scalars, if the result then has
+    the dtype of the JAX arrays beside them."""
+    syntax = operation.syntax
+    nodes = syntax.operand_nodes(operation) if syntax else ()
+    if len(nodes) != len(operation.operands):
+        return None
+    edits, replacements, imports = [], {}, []
+    for i, (value, node) in enumerate(zip(operation.operands, nodes)):
+        if isinstance(value, Array) and value.library is Library.NUMPY_SCALAR:
+            rewrite = _as_python_scalar(syntax.operation_at(node))
+            if rewrite:
+                code, argument, needs = rewrite
+                edits.append(Edit(node, code, (argument,)))
+                replacements[i] = python_scalar("float")
+                imports += needs
+    if not edits:
+        return None
+    intended = {v.dtype for v in operation.operands if isinstance(v, Array) and v.library is Library.JAX}
+    fixed = exact(reevaluate(operation, replacements, operation.ctx))
+    if fixed is None or fixed.dtype not in intended:
+        return None
+    return Fix(f"Use Python scalars so the result stays {fixed.dtype}", tuple(edits), safe=True,
+               imports=tuple(dict.fromkeys(imports)))  # fmt: skip
+
+
+def _as_python_scalar(producer) -> tuple[str, object, tuple[str, ...]] | None:
+    """``np.sqrt(n)`` as ``math.sqrt(n)`` for a Python int or float ``n``: the code, the
+    argument's node and the imports.  (``np.float64(c)`` needs no fix: it asks for 64 bits.)"""
+    call = producer.call if producer is not None and producer.kind == "call" else None
+    result = exact(producer.result) if call else None
+    if result is None or result.library is not Library.NUMPY_SCALAR or not call.fn.params:
+        return None
+    param = call.fn.params[0]
+    argument = exact(call.bound.get(param))
+    if argument is None or argument.library is not Library.PYTHON or argument.dtype not in ("int64", "float64"):
+        return None  # bools and complex numbers have no same-valued math counterpart
+    node = producer.syntax.argument_node(producer, param)
+    if node is None or not call.name.startswith("numpy.") or call.short not in _MATH or set(call.bound) != {param}:
+        return None
+    return f"math.{_MATH[call.short]}({{0}})", node, ("import math",)

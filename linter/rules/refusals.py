@@ -3,11 +3,19 @@ inplace-cast: operations the library rejects at run time."""
 
 from __future__ import annotations
 
-from linter.engine.values import Array, Refusal
-from linter.rules.base import Example, Rule
+from dataclasses import replace
+
+from linter.engine import operations
+from linter.engine.values import Array, Library, Refusal
+from linter.rules.base import Edit, Example, Fix, Rule, exact
+from linter.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
 from linter.systems.base import Reason
 
 _SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
+
+
+def _strength(weak: bool) -> str:
+    return "weak" if weak else "strong"
 
 
 def _operands(operation) -> str:
@@ -28,8 +36,16 @@ class StrictPromotion(Rule):
         raise. Code that passes in standard mode breaks as soon as a caller enables strict mode.
     """
     fix_safety = """
-        `promolint check --fix` inserts the casts standard mode performs implicitly
-        (`.astype(...)`, typed scalars), which keeps every dtype as it was.
+        `promolint check --fix` migrates the code to strict mode by writing out the casts standard
+        mode performs implicitly: each typed operand whose dtype differs from the dtype standard
+        promotion meets at becomes `x.astype(jnp.float32)` (a JAX array) or
+        `jnp.asarray(v, dtype=jnp.float32)` (a NumPy or Python value); weak Python scalars that
+        strict mode accepts stay as they are. The fix is safe when the result keeps standard
+        mode's dtype and weak flag. It is unsafe when only the weak flag changes (`int8_array +
+        1.0` is a weak float32 in standard mode, a strong one once the array is cast), since a
+        strong result promotes differently later; the fix's title says so. Such a cast to the
+        default dtype of a kind is spelled `float` (`int`, `complex`), which follows x64 as the
+        weak result did.
     """
     invalid = (
         Example("""
@@ -60,7 +76,39 @@ class StrictPromotion(Rule):
         result = operation.result
         if isinstance(result, Refusal) and result.reason == Reason.STRICT.value:
             yield self.finding(operation, f"TypePromotionError under strict promotion: {_operands(operation)} have "
-                               "no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.")  # fmt: skip
+                               "no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.",
+                               self._fix(operation))  # fmt: skip
+
+    @staticmethod
+    def _fix(operation) -> Fix | None:
+        """Casts to the dtype the operands meet at in standard mode, if strict mode then gives
+        standard mode's result."""
+        nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
+        if len(nodes) != len(operation.operands):
+            return None
+        standard_ctx = replace(operation.ctx, strict=False)
+        standard = exact(reevaluate(operation, {}, standard_ctx))
+        positions = promoted_operands(operation)
+        values = [exact(operation.operands[i]) for i in positions]
+        if standard is None or not values or None in values:
+            return None
+        meet = exact(operations.collect(operations.promote(values, Library.JAX, standard_ctx), Library.JAX))
+        if meet is None:
+            return None
+        spelled, ref = jax_dtype(meet.dtype, meet.weak, operation.ctx)
+        casts = {i: jax_cast(v, spelled, ref, operation.ctx) for i, v in zip(positions, values)
+                 if not v.weak and v.dtype != meet.dtype}  # fmt: skip
+        if not casts or (operation.kind == "augassign" and 0 in casts):  # an augmented target cannot be cast
+            return None
+        fixed = exact(reevaluate(operation, {i: value for i, (_, value) in casts.items()}, operation.ctx))
+        if fixed is None or fixed.dtype != standard.dtype:
+            return None
+        title = f"Cast to {spelled} explicitly, as standard promotion does"
+        if fixed.weak != standard.weak:
+            title += f" (the result becomes {_strength(fixed.weak)}; standard mode's is {_strength(standard.weak)})"
+        edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, (code, _) in sorted(casts.items()))
+        needs_jnp = any("jnp." in code for code, _ in casts.values())
+        return Fix(title, edits, safe=fixed.weak == standard.weak, imports=(JNP_IMPORT,) if needs_jnp else ())
 
 
 class NoPromotionPath(Rule):

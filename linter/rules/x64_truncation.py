@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from linter.dtypes import is_64bit, narrow_x32
-from linter.engine.values import Library
-from linter.rules.base import Example, Rule
+import re
+
+from linter.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, is_64bit, narrow_x32, resolve_string
+from linter.engine.values import DTypeRef, Library
+from linter.rules.base import Edit, Example, Fix, Rule
+
+_QUOTED = re.compile(r"(?P<quote>'|\")(?P<spelled>[^'\"\\]*)(?P=quote)")
+_TYPE_CODE = re.compile(r"(?P<prefix>[<>=|]?[biufc])\d+")
 
 
 class X64Truncation(Rule):
@@ -20,8 +25,11 @@ class X64Truncation(Rule):
         reads as float64 but computes in float32.
     """
     fix_safety = """
-        `promolint check --fix` writes the dtype JAX really uses (`jnp.float32`) with a comment; if
-        64 bits were meant, enable x64 instead.
+        `promolint check --fix` writes the dtype JAX really uses, spelled as before (`jnp.float64`
+        becomes `jnp.float32`, `"float64"` becomes `"float32"`, `"f8"` becomes `"f4"`), with a
+        trailing `# promolint: was float64, ...` comment. The fix is safe: with x64 off JAX
+        computes in 32 bits either way, only without the warning. If 64 bits were meant, enable
+        x64 instead of applying it.
     """
     invalid = (
         Example("""
@@ -67,4 +75,31 @@ class X64Truncation(Rule):
             return
         yield self.finding(operation, f"{ref.name} requested while x64 is off: JAX truncates it to "
                            f"{narrow_x32(ref.name)} (with a UserWarning). Write {narrow_x32(ref.name)}, or enable "
-                           "jax_enable_x64 if 64 bits are needed.")  # fmt: skip
+                           "jax_enable_x64 if 64 bits are needed.", _narrowing_fix(operation, ref))  # fmt: skip
+
+
+def _narrowing_fix(operation, ref: DTypeRef) -> Fix | None:
+    param = next((p for p in ("dtype", "new_dtype") if operation.call.bound.get(p) == ref), None)
+    node = operation.syntax.argument_node(operation, param) if operation.syntax and param else None
+    spelled = _narrowed_spelling(operation.syntax.text(node), ref) if node is not None else None
+    if spelled is None:
+        return None
+    narrowed = narrow_x32(ref.name)
+    return Fix(f"Write {narrowed}, the dtype JAX uses with x64 off", (Edit(node, spelled),), safe=True,
+               note=f"promolint: was {ref.name}, which JAX truncates to {narrowed} with x64 off")  # fmt: skip
+
+
+def _narrowed_spelling(text: str, ref: DTypeRef) -> str | None:
+    """``text`` (a dtype spelled as a module attribute or a string) naming the narrowed dtype in
+    the same style; None for other spellings (a bare name, ``x.dtype``)."""
+    narrowed = narrow_x32(ref.name)
+    quoted = _QUOTED.fullmatch(text)
+    if quoted:
+        code = _TYPE_CODE.fullmatch(quoted["spelled"])
+        spelled = f"{code['prefix']}{DTYPES[narrowed].bits // 8}" if code else narrowed
+        return f"{quoted['quote']}{spelled}{quoted['quote']}" if resolve_string(spelled) == narrowed else None
+    head, _, attribute = text.rpartition(".")
+    attributes = MODULE_DTYPE_ATTRIBUTES.get(ref.module, {})
+    if head and attributes.get(attribute) == ref.name and attributes.get(narrowed) == narrowed:
+        return f"{head}.{narrowed}"
+    return None

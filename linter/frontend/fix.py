@@ -1,0 +1,294 @@
+"""Fixes through libcst: rules describe edits on opaque nodes; here those nodes are found, new code
+is parsed and put in their place, and everything else (formatting, comments) stays as written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import libcst as cst
+
+from linter.engine.records import Operation
+from linter.rules.base import Edit, Fix
+
+_PLACEHOLDER = "__promolint_{}__"
+# Syntax that needs no parentheses before `.attr`, `[i]` or `(args)`.
+_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.SimpleString, cst.FormattedString, cst.List,
+          cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp)  # fmt: skip
+
+
+class CstSyntax:
+    """The libcst answers to ``linter.engine.records.Syntax`` for one analyzed module."""
+
+    def __init__(self, module: cst.Module, operations: dict[int, Operation]):
+        self._module = module
+        self._operations = operations
+
+    def operand_nodes(self, operation: Operation) -> tuple[cst.CSTNode, ...]:
+        node = operation.node
+        if isinstance(node, cst.BinaryOperation):
+            return node.left, node.right
+        if isinstance(node, cst.AugAssign):
+            return node.target, node.value
+        if isinstance(node, cst.Comparison):
+            # A chained comparison records one operation for several pairs: which one is unknown.
+            return (node.left, node.comparisons[0].comparator) if len(node.comparisons) == 1 else ()
+        if isinstance(node, cst.UnaryOperation):
+            return (node.expression,)
+        if isinstance(node, cst.Call):
+            positional = []
+            for arg in node.args:
+                if arg.star:
+                    break  # the engine stops binding positions at the first *args
+                if arg.keyword is None:
+                    positional.append(arg.value)
+            if len(operation.operands) == len(positional) + 1 and isinstance(node.func, cst.Attribute):
+                return (node.func.value, *positional)  # a method: the receiver comes first
+            return tuple(positional) if len(operation.operands) == len(positional) else ()
+        return ()
+
+    def argument_node(self, operation: Operation, param: str) -> cst.CSTNode | None:
+        node, call = operation.node, operation.call
+        if not isinstance(node, cst.Call) or call is None:
+            return None
+        keyword = next((arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == param), None)
+        if keyword is not None:
+            return keyword
+        if call.fn.rule == "scalar_type" and param == "dtype":
+            return node.func
+        nodes = self.operand_nodes(operation)
+        index = call.fn.params.index(param) if param in call.fn.params else len(nodes)
+        return nodes[index] if index < len(nodes) else None
+
+    def operation_at(self, node: object) -> Operation | None:
+        return self._operations.get(id(node))
+
+    def text(self, node: object) -> str:
+        return self._module.code_for_node(node)
+
+
+def attach_syntax(module: cst.Module, operations: dict[int, Operation]) -> None:
+    syntax = CstSyntax(module, operations)
+    for operation in operations.values():
+        operation.syntax = syntax
+
+
+def apply_fixes(module: cst.Module, fixes: Iterable[Fix]) -> tuple[cst.Module, int]:
+    """``module`` with ``fixes`` applied, and how many were.
+
+    A fix whose edits overlap those of a fix taken before is left for the next pass (the caller
+    analyzes the result again).  A fix whose import would clash with a name the module already
+    uses is dropped."""
+    bindings, used = _module_bindings(module), _names_used(module)
+    taken: set[int] = set()
+    replacements: dict[int, cst.CSTNode] = {}
+    noted: list[tuple[cst.CSTNode, str]] = []
+    imports: dict[str, cst.SimpleStatementLine] = {}
+    applied = 0
+    for fix in fixes:
+        needed = _imports_needed(fix.imports, bindings, used)
+        covered = set().union(*(_subtree(edit.node) for edit in fix.edits))
+        if needed is None or covered & taken:
+            continue
+        taken |= covered
+        imports.update(needed)
+        replacements.update((id(edit.node), _render(edit)) for edit in fix.edits)
+        if fix.note:
+            noted.append((fix.edits[0].node, fix.note))
+        applied += 1
+    if not applied:
+        return module, 0
+    notes: dict[int, list[str]] = {}
+    owners = _line_owners(module, {id(node) for node, _ in noted})
+    for node, note in noted:
+        notes.setdefault(id(owners[id(node)]), []).append(note)
+    fixed = module.visit(_Apply(replacements, notes))
+    return _with_imports(fixed, list(imports.values())), applied
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, cst.CSTNode], notes: dict[int, list[str]]):
+        super().__init__()
+        self._replacements = replacements
+        self._notes = notes
+
+    def on_leave(self, original_node, updated_node):
+        if id(original_node) in self._replacements:
+            return self._replacements[id(original_node)]
+        notes = self._notes.get(id(original_node))
+        return _with_notes(updated_node, notes) if notes else updated_node
+
+
+def _render(edit: Edit) -> cst.BaseExpression:
+    """The edit's code as syntax, the nodes of ``args`` in place of its placeholders; in
+    parentheses unless it is an atom, since the place it goes may bind tighter."""
+    args = {_PLACEHOLDER.format(i): node for i, node in enumerate(edit.args)}
+    return _atom(cst.parse_expression(edit.code.format(*args)).visit(_Substitute(args)))
+
+
+def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
+    if node.lpar or isinstance(node, _ATOMS):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+class _Substitute(cst.CSTTransformer):
+    def __init__(self, args: dict[str, cst.CSTNode]):
+        super().__init__()
+        self._args = args
+        self._parents: list[cst.CSTNode] = []
+
+    def on_visit(self, node) -> bool:
+        self._parents.append(node)
+        return True
+
+    def on_leave(self, original_node, updated_node):
+        self._parents.pop()
+        if not (isinstance(original_node, cst.Name) and original_node.value in self._args):
+            return updated_node
+        node = self._args[original_node.value]
+        parent = self._parents[-1] if self._parents else None
+        return _atom(node) if _binds_tighter(parent, original_node) else node
+
+
+def _binds_tighter(parent: cst.CSTNode | None, child: cst.CSTNode) -> bool:
+    """Whether ``child`` sits where anything but an atom needs parentheses."""
+    if isinstance(parent, (cst.Attribute, cst.Subscript)):
+        return parent.value is child
+    if isinstance(parent, cst.Call):
+        return parent.func is child
+    return isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation))
+
+
+def _subtree(node: cst.CSTNode) -> set[int]:
+    ids, stack = set(), [node]
+    while stack:
+        current = stack.pop()
+        ids.add(id(current))
+        stack.extend(current.children)
+    return ids
+
+
+# --- imports ---------------------------------------------------------------------------------
+def _module_bindings(module: cst.Module) -> dict[str, str]:
+    """Names the module's top-level imports bind, to the module or object they mean."""
+    bindings = {}
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    dotted = _dotted(alias.name)
+                    if alias.asname is not None:
+                        bindings[alias.asname.name.value] = dotted
+                    else:
+                        bindings[dotted.split(".")[0]] = dotted.split(".")[0]
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+                for alias in () if isinstance(small.names, cst.ImportStar) else small.names:
+                    name = _dotted(alias.name)
+                    bound = alias.asname.name.value if alias.asname is not None else name
+                    bindings[bound] = f"{_dotted(small.module)}.{name}"
+    return bindings
+
+
+def _names_used(module: cst.Module) -> set[str]:
+    """Every name the module mentions (not attribute names): where an import would clash."""
+
+    class Names(cst.CSTVisitor):
+        def __init__(self):
+            super().__init__()
+            self.names: set[str] = set()
+
+        def visit_Name(self, node: cst.Name) -> None:
+            self.names.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+    names = Names()
+    module.visit(names)
+    return names.names
+
+
+def _imports_needed(statements: Sequence[str], bindings: dict[str, str],
+                    used: set[str]) -> dict[str, cst.SimpleStatementLine] | None:  # fmt: skip
+    """The import statements to add for a fix, by the name each binds; None when a name is
+    taken by something else."""
+    needed = {}
+    for text in statements:
+        line = cst.parse_statement(text)
+        (alias,) = line.body[0].names
+        name = alias.asname.name.value if alias.asname is not None else _dotted(alias.name)
+        if bindings.get(name) == _dotted(alias.name):
+            continue
+        if name in bindings or name in used:
+            return None
+        needed[name] = line
+    return needed
+
+
+def _with_imports(module: cst.Module, imports: list[cst.SimpleStatementLine]) -> cst.Module:
+    """``imports`` added after the module's docstring and leading imports."""
+    if not imports:
+        return module
+    body = list(module.body)
+    position = 0
+    for statement in body:
+        smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+        is_docstring = position == 0 and len(smalls) == 1 and isinstance(smalls[0], cst.Expr) and isinstance(
+            smalls[0].value, (cst.SimpleString, cst.ConcatenatedString))  # fmt: skip
+        if not (is_docstring or (smalls and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in smalls))):
+            break
+        position += 1
+    return module.with_changes(body=body[:position] + imports + body[position:])
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+# --- notes -----------------------------------------------------------------------------------
+def _line_owners(module: cst.Module, wanted: set[int]) -> dict[int, cst.CSTNode]:
+    """For each wanted node, the statement whose line ends with the comment about it: the simple
+    statement holding it, or the compound statement whose header does."""
+
+    class Owners(cst.CSTVisitor):
+        def __init__(self):
+            super().__init__()
+            self.stack: list[cst.CSTNode] = []
+            self.found: dict[int, cst.CSTNode] = {}
+
+        def on_visit(self, node) -> bool:
+            if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                self.stack.append(node)
+            if id(node) in wanted and self.stack:
+                self.found[id(node)] = self.stack[-1]
+            return True
+
+        def on_leave(self, original_node) -> None:
+            if self.stack and self.stack[-1] is original_node:
+                self.stack.pop()
+
+    owners = Owners()
+    module.visit(owners)
+    return owners.found
+
+
+def _with_notes(owner: cst.CSTNode, notes: list[str]) -> cst.CSTNode:
+    if isinstance(owner, cst.SimpleStatementLine):
+        return owner.with_changes(trailing_whitespace=_commented(owner.trailing_whitespace, notes))
+    body = owner.body
+    if isinstance(body, cst.IndentedBlock):
+        return owner.with_changes(body=body.with_changes(header=_commented(body.header, notes)))
+    return owner.with_changes(body=body.with_changes(trailing_whitespace=_commented(body.trailing_whitespace, notes)))
+
+
+def _commented(trailing: cst.TrailingWhitespace, notes: list[str]) -> cst.TrailingWhitespace:
+    existing = trailing.comment.value if trailing.comment else ""
+    added = "  ".join(f"# {note}" for note in dict.fromkeys(notes) if note not in existing)
+    if not added:
+        return trailing
+    if existing:
+        return trailing.with_changes(comment=cst.Comment(f"{existing}  {added}"))
+    return trailing.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(added))

@@ -1,0 +1,122 @@
+"""How fast promolint lints a 600k-line JAX code base, against baselines measured in the same run.
+
+    python tests/benchmarks/bench.py [--repeat 3] [--quick]
+
+Measures (medians over --repeat runs): libcst parse-only of every file in one process (the floor),
+flake8 over the same tree, `promolint check` cold with one worker and with all cores, warm (cache
+hit, nothing changed) and after touching one file; a pre-commit style run on one ~500-line file
+with interpreter start; peak memory per worker. Prints figures and same-run ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
+
+PARSE_ONLY = """
+import sys, time, libcst
+from pathlib import Path
+files = sorted(Path(sys.argv[1]).rglob("*.py"))
+start = time.process_time()
+for f in files:
+    try:
+        libcst.parse_module(f.read_bytes())
+    except Exception:
+        pass
+print(time.process_time() - start)
+"""
+
+
+def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds of the children, peak RSS in MiB of the largest child, output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed ({result.returncode}):\n{result.stderr[-2000:]}")
+    return wall, cpu, after.ru_maxrss / 1024, result.stdout
+
+
+def median(runs: list[float]) -> float:
+    return statistics.median(runs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="lint only optax and equinox (a smoke run)")
+    args = parser.parse_args()
+
+    source = fetch(DEFAULT_CACHE) if not args.quick else fetch(DEFAULT_CACHE, ["optax", "equinox"])
+    tree = source if not args.quick else source / "optax"
+    files = python_files(tree)
+    lines = sum(f.read_bytes().count(b"\n") for f in files)
+    cores = os.cpu_count() or 1
+    work = Path(tempfile.mkdtemp(prefix="promolint-bench-"))
+    cache_dir = work / "cache"
+    promolint = [sys.executable, "-m", "linter", "check", str(tree), "--cache-dir", str(cache_dir)]
+    print(f"corpus: {len(files)} files, {lines:,} lines, {cores} cores")
+
+    parse = [float(timed([sys.executable, "-c", PARSE_ONLY, str(tree)])[3]) for _ in range(args.repeat)]
+    flake8 = [timed([sys.executable, "-m", "flake8", "--jobs", str(cores), "--exit-zero", str(tree)])[0]
+              for _ in range(args.repeat)]  # fmt: skip
+
+    def cold(jobs: int) -> tuple[list[float], list[float], float]:
+        walls, cpus, peak = [], [], 0.0
+        for _ in range(args.repeat):
+            shutil.rmtree(cache_dir, ignore_errors=True)
+            wall, cpu, rss, _ = timed([*promolint, "--jobs", str(jobs)])
+            walls.append(wall)
+            cpus.append(cpu)
+            peak = max(peak, rss)
+        return walls, cpus, peak
+
+    one_wall, one_cpu, one_peak = cold(1)
+    all_wall, _, all_peak = cold(cores)
+    warm = [timed([*promolint])[0] for _ in range(args.repeat)]
+    touched_file = max(files, key=lambda f: f.stat().st_size)
+    original = touched_file.read_bytes()
+    touched = []
+    try:
+        for i in range(args.repeat):
+            touched_file.write_bytes(original + f"\n# touched {i}\n".encode())
+            touched.append(timed([*promolint])[0])
+    finally:
+        touched_file.write_bytes(original)
+
+    typical = min(files, key=lambda f: abs(f.read_bytes().count(b"\n") - 500))
+    typical_lines = typical.read_bytes().count(b"\n")
+    latency = [timed([sys.executable, "-m", "linter", "check", str(typical), "--no-cache"])[0]
+               for _ in range(args.repeat)]  # fmt: skip
+
+    parse_s, flake8_s = median(parse), median(flake8)
+    print(f"libcst parse-only (1 process, CPU): {parse_s:8.2f} s  ({lines / parse_s:,.0f} lines/s)")
+    print(f"flake8 --jobs {cores} (wall):              {flake8_s:8.2f} s")
+    print(f"promolint cold, 1 worker (CPU):      {median(one_cpu):8.2f} s  = {median(one_cpu) / parse_s:.2f}x parse-only")
+    print(f"promolint cold, 1 worker (wall):     {median(one_wall):8.2f} s  ({lines / median(one_wall):,.0f} lines/s)")
+    print(f"promolint cold, {cores} workers (wall):    {median(all_wall):8.2f} s  = {median(all_wall) / flake8_s:.2f}x flake8")
+    print(f"promolint warm, nothing changed:     {median(warm):8.2f} s")
+    print(f"promolint warm, one file touched:    {median(touched):8.2f} s  ({touched_file.name})")
+    print(f"pre-commit latency, one file:        {median(latency):8.2f} s  ({typical.name}, {typical_lines} lines, "
+          "interpreter start included)")  # fmt: skip
+    print(f"peak memory per worker:              {one_peak:8.0f} MiB (1 worker), {all_peak:.0f} MiB ({cores} workers)")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
