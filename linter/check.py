@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import difflib
 import io
-import os
 import re
 import tokenize
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
 
+from linter.diagnostics import Diagnostic, FixSummary
+from linter.runner import iter_files, parallel_map
 from linter.config import PARSE_ERROR, UNUSED_NOQA, Config, known_codes
 from linter.frontend.cst import Analysis, Settings
 from linter.frontend.fix import apply_fixes, attach_syntax
@@ -25,7 +25,6 @@ _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 _FILE_DISABLE = re.compile(rf"#\s*promolint:\s*disable=(?P<codes>{_CODE}(?:\s*,\s*{_CODE})*)", re.IGNORECASE)
 _DIRECTIVE_HINT = re.compile(rb"noqa|promolint\s*:", re.IGNORECASE)  # most files have neither: skip tokenizing
-_PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _MAX_FIX_PASSES = 5  # a fix can expose another (a cast makes the next operator of a chain refuse)
 
 
@@ -80,26 +79,6 @@ RULES: tuple[Rule, ...] = tuple(sorted((*ALL_RULES, ParseError(), UnusedNoqa()),
 
 def rule_by_code(code: str) -> Rule | None:
     return next((rule for rule in RULES if rule.code == code), None)
-
-
-@dataclass(frozen=True)
-class FixSummary:
-    """What `--fix` would do about a diagnostic: the fix's title, and whether it is safe."""
-
-    title: str
-    safe: bool
-
-
-@dataclass(frozen=True, order=True)
-class Diagnostic:
-    path: str
-    line: int
-    column: int
-    code: str
-    message: str
-    end_line: int = 0
-    end_column: int = 0
-    fix: FixSummary | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -218,23 +197,6 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
     return data, applied, sorted(_lint_module(module, data, path, settings, codes))
 
 
-def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
-    """Python files under ``paths``, minus excluded ones; files named explicitly count unless
-    ``force_exclude`` (pre-commit names every file, and the project's excludes must still hold)."""
-    for path in paths:
-        if path.is_file():
-            if not (config.force_exclude and config.excluded(path)):
-                yield path
-            continue
-        for root, dirs, files in os.walk(path):
-            root_path = Path(root)
-            dirs[:] = sorted(d for d in dirs if not config.excluded(root_path / d))
-            for name in sorted(files):
-                candidate = root_path / name
-                if name.endswith((".py", ".pyi")) and not config.excluded(candidate):
-                    yield candidate
-
-
 def _lint_path(job: tuple[str, Settings, frozenset[str]]) -> list[Diagnostic]:
     path, settings, codes = job
     try:
@@ -245,9 +207,9 @@ def _lint_path(job: tuple[str, Settings, frozenset[str]]) -> list[Diagnostic]:
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
-    settings = Settings(x64=config.x64, promotion=config.promotion)
-    work = [(str(p), settings, config.enabled_codes(p)) for p in iter_files(paths, config)]
-    return sorted(d for result in _map(_lint_path, work, jobs) for d in result)
+    from linter.runner import run_check
+
+    return run_check(paths, config, jobs, cache=False).diagnostics
 
 
 @dataclass
@@ -279,7 +241,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
     """Apply the fixes to the files under ``paths`` (with ``write``), else only say what they would change."""
     settings = Settings(x64=config.x64, promotion=config.promotion)
     work = [(str(p), settings, config.enabled_codes(p), unsafe, write) for p in iter_files(paths, config)]
-    results = list(_map(_fix_path, work, jobs))
+    results = list(parallel_map(_fix_path, work, jobs))
     return FixReport(sorted(d for diagnostics, _, _ in results for d in diagnostics), sum(n for _, n, _ in results),
                      [diff for _, _, diff in results if diff])  # fmt: skip
 
@@ -289,11 +251,3 @@ def _unified_diff(before: bytes, after: bytes, path: str) -> str:
     lines = difflib.unified_diff(before.decode(encoding).splitlines(keepends=True),
                                  after.decode(encoding).splitlines(keepends=True), path, path)  # fmt: skip
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
-def _map(function: Callable, work: list, jobs: int | None) -> Iterable:
-    workers = jobs or os.cpu_count() or 1
-    if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
-        return map(function, work)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, work, chunksize=max(1, len(work) // (workers * 8))))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -164,7 +165,8 @@ def _config(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from linter.check import check_paths, fix_paths
+    from linter.check import fix_paths
+    from linter.runner import run_check
     from linter.report import render
 
     paths = [Path(p) for p in args.paths]
@@ -179,14 +181,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(report.diffs))
         print(f"Would fix {report.fixed} finding{'s' if report.fixed != 1 else ''}.", file=sys.stderr)
         return 1 if report.diffs else 0
-    fixed = 0
+    fixed, summary = 0, ""
     if args.fix:
         report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs)
         diagnostics, fixed = report.diagnostics, report.fixed
     else:
-        diagnostics = check_paths(paths, config, jobs=args.jobs)
-    _write(render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes),
-           args.output_file)  # fmt: skip
+        if args.cache_dir:
+            config = replace(config, cache_dir=str(Path(args.cache_dir).resolve()))
+        run = run_check(paths, config, jobs=args.jobs, cache=not args.no_cache)
+        diagnostics = run.diagnostics
+        summary = (f"{run.files} files: {run.files - run.skipped - run.cached} analyzed, {run.cached} unchanged "
+                   f"(from the cache), {run.skipped} skipped (no NumPy/JAX names; syntax checked only)\n")  # fmt: skip
+    text = render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes)
+    _write(text + (summary if args.statistics else ""), args.output_file)
     return 1 if diagnostics and not args.exit_zero else 0
 
 
@@ -243,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-o", "--output-file", metavar="PATH", help="write the report there instead of to stdout")
     check.add_argument("--statistics", action="store_true", help="count findings by rule and by file")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (a report-only step)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    check.add_argument("--cache-dir", help="where the result cache lives (default: .promolint_cache in the project)")
     check.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     check.add_argument("--fix", action="store_true", help="apply the safe fixes to the files, report what is left")
     check.add_argument("--unsafe-fixes", action="store_true",

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
+import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -26,7 +29,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
 _CODE_KEYS = ("select", "ignore", "extend-select")
 _GLOB_KEYS = ("exclude", "extend-exclude")
 _SWITCH_KEYS = ("report-unused-noqa", "force-exclude")
-KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores")  # also `promolint config`'s order
+KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "cache-dir")  # also `promolint config`'s order
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude")  # on the command line these add to the config
 
 
@@ -46,30 +49,38 @@ class Config:
     report_unused_noqa: bool = False
     force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cache_dir: str = ".promolint_cache"  # relative to the project root, like .ruff_cache
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None  # the pyproject.toml the settings came from
     origins: Mapping[str, str] = field(default_factory=dict)  # key -> where its value came from; absent: default
 
     def enabled_codes(self, path: Path | None = None) -> frozenset[str]:
-        selected = self.select + self.extend_select
-        codes = {r.code for r in ALL_RULES if _matches(r.code, selected)} | {PARSE_ERROR}
-        if self.report_unused_noqa or UNUSED_NOQA in selected or "ALL" in selected:
-            codes.add(UNUSED_NOQA)
         ignored = self.ignore
-        if path is not None:
+        if path is not None and self.per_file_ignores:
             relative = _relative(path, self.root)
             for pattern, extra in self.per_file_ignores.items():
                 if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
                     ignored += extra
-        return frozenset(c for c in codes if not _matches(c, ignored))
+        return _enabled(self.select + self.extend_select, ignored, self.report_unused_noqa)
 
     def excluded(self, path: Path) -> bool:
         relative = _relative(path, self.root)
-        parts = Path(relative).parts
-        for pattern in self.exclude + self.extend_exclude:
-            if any(fnmatch.fnmatch(part, pattern) for part in parts) or fnmatch.fnmatch(relative, pattern):
-                return True
-        return False
+        pattern = _glob_regex(self.exclude + self.extend_exclude)
+        return any(pattern.match(part) for part in relative.split("/")) or bool(pattern.match(relative))
+
+
+@functools.lru_cache(maxsize=64)
+def _enabled(selected: tuple[str, ...], ignored: tuple[str, ...], unused_noqa: bool) -> frozenset[str]:
+    codes = {r.code for r in ALL_RULES if _matches(r.code, selected)} | {PARSE_ERROR}
+    if unused_noqa or UNUSED_NOQA in selected or "ALL" in selected:
+        codes.add(UNUSED_NOQA)
+    return frozenset(c for c in codes if not _matches(c, ignored))
+
+
+@functools.lru_cache(maxsize=16)
+def _glob_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """All exclude globs as one regex: walking a tree tests every name against every glob."""
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns) or "(?!)")
 
 
 def known_codes() -> list[str]:
@@ -77,10 +88,15 @@ def known_codes() -> list[str]:
 
 
 def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """``path`` relative to the project root, with forward slashes (symlinks are not followed:
+    excludes apply to the paths as walked)."""
+    relative = os.path.relpath(os.path.abspath(path), _absolute(root))
+    return path.as_posix() if relative.startswith("..") else relative.replace(os.sep, "/")
+
+
+@functools.lru_cache(maxsize=16)
+def _absolute(root: Path) -> str:
+    return os.path.abspath(root)
 
 
 def _matches(code: str, selectors: tuple[str, ...]) -> bool:
@@ -113,6 +129,10 @@ def _parse(key: str, value, label: str):
     if key in _SWITCH_KEYS:
         if not isinstance(value, bool):
             raise ConfigError(f"{label} = {value!r} is not one of true, false")
+        return value
+    if key == "cache-dir":
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{label} must be a directory path")
         return value
     if not isinstance(value, dict):
         raise ConfigError(f"{label} must be a table of glob = [codes]")

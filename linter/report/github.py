@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linter.check import Diagnostic
+from linter.diagnostics import Diagnostic
 from linter.report.location import relative_path
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from linter.check import Diagnostic
+from linter.diagnostics import Diagnostic
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from linter.check import Diagnostic
+from linter.diagnostics import Diagnostic
 from linter.report.location import relative_path
 
 PACKAGE = "org.promolint"

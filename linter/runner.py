@@ -1,0 +1,114 @@
+"""Running `promolint check` over many files: cache, prefilter, workers.
+
+Kept free of libcst and the engine, which load only in a worker that has a file to analyze, so
+a run served from the cache starts and ends fast.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from linter.cache import ResultCache, content_key
+from linter.config import PARSE_ERROR, UNUSED_NOQA, Config
+from linter.diagnostics import Diagnostic, FixSummary
+from linter.prefilter import may_have_findings, parses_with_ast
+
+_PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+
+
+def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
+    """Python files under ``paths``, minus excluded ones; files named explicitly count unless
+    ``force_exclude`` (pre-commit names every file, and the project's excludes must still hold)."""
+    for path in paths:
+        if path.is_file():
+            if not (config.force_exclude and config.excluded(path)):
+                yield path
+            continue
+        for root, dirs, files in os.walk(path):
+            root_path = Path(root)
+            dirs[:] = sorted(d for d in dirs if not config.excluded(root_path / d))
+            for name in sorted(files):
+                candidate = root_path / name
+                if name.endswith((".py", ".pyi")) and not config.excluded(candidate):
+                    yield candidate
+
+
+@dataclass
+class CheckRun:
+    """One `promolint check` over many files: the findings and how the files were handled."""
+
+    diagnostics: list[Diagnostic]
+    files: int = 0
+    skipped: int = 0  # provably finding-free: only checked for syntax errors, not analyzed
+    cached: int = 0
+
+
+def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[list[Diagnostic], bool]:
+    """Lint one file's bytes; True when it was skipped as finding-free."""
+    path, data, (x64, promotion), codes = job
+    if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses_with_ast(data):
+        return [], True
+    from linter.check import lint_source
+    from linter.frontend.cst import Settings
+
+    try:
+        return lint_source(data, path, Settings(x64, promotion), codes), False
+    except Exception as error:  # one file's internal error must not end the run
+        return [Diagnostic(path, 1, 1, PARSE_ERROR, f"promolint could not analyze this file: internal error "
+                           f"{type(error).__name__}: {error} (please report it)")], False  # fmt: skip
+
+
+def _cache_row(d: Diagnostic) -> list:
+    fix = [d.fix.title, d.fix.safe] if d.fix else []
+    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, *fix]
+
+
+def _from_cache_row(path: str, row: list) -> Diagnostic:
+    line, column, code, message, end_line, end_column, *fix = row
+    return Diagnostic(path, line, column, code, message, end_line, end_column, FixSummary(*fix) if fix else None)
+
+
+def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache: bool = True) -> CheckRun:
+    """Lint ``paths``; unchanged files come from the content-hash cache unless ``cache`` is off."""
+    settings = (config.x64, config.promotion)
+    store = ResultCache(config.root / config.cache_dir, "|".join(settings)) if cache else None
+    run = CheckRun([])
+    work, keys = [], {}
+    for path in iter_files(paths, config):
+        run.files += 1
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            run.diagnostics.append(Diagnostic(str(path), 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
+            continue
+        codes = config.enabled_codes(path)
+        key = content_key(data + b"\0" + ",".join(sorted(codes)).encode())
+        rows = store.get(key) if store else None
+        if rows is not None:
+            run.cached += 1
+            run.diagnostics += [_from_cache_row(str(path), row) for row in rows]
+            continue
+        keys[str(path)] = key
+        work.append((str(path), data, settings, codes))
+    for (path, *_), (diagnostics, skipped) in zip(work, parallel_map(_lint_job, work, jobs)):
+        run.skipped += skipped
+        run.diagnostics += diagnostics
+        internal_error = any(d.message.startswith("promolint could not analyze") for d in diagnostics)
+        if store and not internal_error:
+            store.put(keys[path], [_cache_row(d) for d in diagnostics])
+    if store:
+        store.save()
+    run.diagnostics.sort()
+    return run
+
+
+def parallel_map(function: Callable, work: list, jobs: int | None) -> Iterable:
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
+        return map(function, work)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(function, work, chunksize=max(1, len(work) // (workers * 8))))
