@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from linter.report import FORMATS as REPORT_FORMATS
+from linter.dtypes import DTYPES
 from linter.systems import SYSTEMS, Operand, Refused, get_system
 from linter.tables import FORMATS, render_table
 
@@ -38,6 +39,10 @@ def cmd_table(args: argparse.Namespace) -> int:
     system = _system(args)
     labels = system.table_nodes()
     cells = {(a, b): system.table_cell(a, b) for a in labels for b in labels}
+    if args.format == "text":  # bit-width abbreviations (i8, bf16, f8e4m3fn) keep 35 columns readable
+        short = {n: DTYPES[n].short if n in DTYPES else n for n in labels}
+        cells = {(short[a], short[b]): short.get(c, c) for (a, b), c in cells.items()}
+        labels = [short[n] for n in labels]
     sys.stdout.write(render_table(labels, cells, args.format))
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Generic, TypeVar, cast
 from dataclasses import dataclass, field
 
 
@@ -102,15 +103,18 @@ class Lattice:
         return f"{' ∨ '.join(nodes)} = {result}: " + "; ".join(paths)
 
 
+Node = TypeVar("Node", bound=Hashable)
+
+
 @dataclass
-class OperationReport:
+class OperationReport(Generic[Node]):
     """Where a binary operation fails to behave as a lattice join."""
 
-    no_result: list[tuple[str, str]] = field(default_factory=list)
-    ambiguous: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
-    not_commutative: list[tuple[str, str, object, object]] = field(default_factory=list)
-    not_associative: list[tuple[str, str, str, object, object]] = field(default_factory=list)
-    not_idempotent: list[tuple[str, object]] = field(default_factory=list)
+    no_result: list[tuple[Node, Node]] = field(default_factory=list)
+    ambiguous: list[tuple[Node, Node, frozenset]] = field(default_factory=list)
+    not_commutative: list[tuple[Node, Node, object, object]] = field(default_factory=list)
+    not_associative: list[tuple[Node, Node, Node, object, object]] = field(default_factory=list)
+    not_idempotent: list[tuple[Node, object]] = field(default_factory=list)
 
     @property
     def is_lattice(self) -> bool:
@@ -120,18 +124,18 @@ class OperationReport:
 
 
 def check_operation(
-    nodes: Sequence[Hashable],
-    op: Callable[[Hashable, Hashable], object],
+    nodes: Sequence[Node],
+    op: Callable[[Node, Node], object],
     *,
     is_failure: Callable[[object], bool] = lambda r: r is None or isinstance(r, NoJoin),
-) -> OperationReport:
+) -> OperationReport[Node]:
     """Check a binary operation (a lattice's join, a printed table, NumPy's promotion) for the
     properties of a join: defined, unique, commutative, associative, idempotent.
 
     Every failing pair or triple is listed; a triple counts as non-associative only when both
     groupings are defined and differ, or exactly one of them fails.
     """
-    report = OperationReport()
+    report: OperationReport[Node] = OperationReport()
     table = {(a, b): op(a, b) for a in nodes for b in nodes}
     for a in nodes:
         if table[a, a] != a:
@@ -148,7 +152,8 @@ def check_operation(
     def apply(x: object, y: object) -> object:
         if is_failure(x) or is_failure(y):
             return None
-        return table[x, y] if (x, y) in table else op(x, y)
+        pair = cast(tuple[Node, Node], (x, y))  # a result that is no failure is a node
+        return table[pair] if pair in table else op(*pair)
 
     for a, b, c in itertools.product(nodes, repeat=3):
         left, right = apply(table[a, b], c), apply(a, table[b, c])
