@@ -6,6 +6,7 @@ a run served from the cache starts and ends fast.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -110,5 +111,9 @@ def parallel_map(function: Callable, work: list, jobs: int | None) -> Iterable:
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
         return map(function, work)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers start from a clean server process, never a fork of the caller: forking a process
+    # that has imported JAX (the pytest plugin, the runtime shim) can deadlock.
+    context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                          else "spawn")  # fmt: skip
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         return list(pool.map(function, work, chunksize=max(1, len(work) // (workers * 8))))
