@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from linter.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
 from linter.frontend.cst import Analysis, Settings
 from linter.frontend.source import ParseFailure, parse_bytes, positions
 
 
 def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
+    records = reveal_records_many(data, [settings])
+    return records if isinstance(records, ParseFailure) else records[0]
+
+
+def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[dict]] | ParseFailure:
+    """``reveal_records`` under several settings at once: the file is parsed and its positions
+    computed once (the oracle tests reveal every snippet in three modes)."""
     module = parse_bytes(data)
     if isinstance(module, ParseFailure):
         return module
-    analysis = Analysis(module, settings).run()
-    sites = [s for s in analysis.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))]
-    spans = positions(module, [s.node for s in sites])
+    analyses = [Analysis(module, one).run() for one in settings]
+    sites_of = [[s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))] for a in analyses]
+    spans = positions(module, [s.node for sites in sites_of for s in sites])
+    return [_records(module, sites, spans) for sites in sites_of]
+
+
+def _records(module, sites, spans) -> list[dict]:
     records = []
     for site in sites:
         span = spans.get(id(site.node))

@@ -7,22 +7,40 @@ from dataclasses import dataclass, field
 
 from linter.dtypes import (
     BUILTIN_TYPE_DTYPES,
+    CUSTOM_FLOATS,
+    INTN,
     DEFAULT_DTYPE_X64,
     DTYPES,
     MODULE_DTYPE_ATTRIBUTES,
+    WEAK_NODES,
     is_64bit,
     narrow_x32,
     resolve_string,
 )
 from linter.engine import operations
-from linter.engine.catalog import CATALOG, CONSTANTS, METHODS, NUMPY_FORWARDED, Fn
+from linter.engine.catalog import (
+    CATALOG,
+    CONSTANTS,
+    SCALAR_CONSTANTS,
+    METHODS,
+    NUMPY_FORWARDED,
+    NUMPY_IN_PLACE_METHODS,
+    NUMPY_INT_TO_FLOAT64,
+    JAX_WEAK_PREDICATES,
+    NUMPY_METHOD_BOOL_RESULTS,
+    NUMPY_NATIVE_LOOPS_ONLY,
+    NUMPY_RESULT_TYPE_FUNCTIONS,
+    RANK_KEEPING,
+    Fn,
+)
 from linter.engine.context import Context
-from linter.systems.base import Operand
+from linter.systems.base import Operand, Origin, Refused
 from linter.engine.values import (
     UNKNOWN,
     Array,
     Bound,
     DTypeRef,
+    Elements,
     FInfo,
     Items,
     Library,
@@ -30,8 +48,12 @@ from linter.engine.values import (
     Refusal,
     Value,
     array,
+    broadcast_rank,
+    numpy_library,
     python_scalar,
 )
+
+from dataclasses import replace
 
 
 @dataclass
@@ -42,6 +64,15 @@ class Call:
     fn: Fn
     bound: dict[str, Value] = field(default_factory=dict)
     ctx: Context = field(default_factory=Context)
+
+    @property
+    def short(self) -> str:
+        """The function's own name: ``power`` for ``numpy.power``, ``sum`` for a method."""
+        return self.name.rsplit(".", 1)[-1]
+
+    def first(self) -> Value | None:
+        """The first parameter's value: the array a reduction or a method works on."""
+        return self.bound.get(self.fn.params[0]) if self.fn.params else None
 
     def arrays(self) -> list[Array]:
         out: list[Array] = []
@@ -60,7 +91,13 @@ class Call:
 
 
 def bind(fn: Fn, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:
-    bound = dict(zip(fn.params, args))
+    """Arguments by parameter name; a last parameter ``*name`` collects the rest as Items."""
+    params = fn.params
+    if params and params[-1].startswith("*"):
+        bound = dict(zip(params[:-1], args))
+        bound[params[-1][1:]] = Items(tuple(args[len(params) - 1 :]), is_tuple=True)
+    else:
+        bound = dict(zip(params, args))
     bound.update(kwargs)
     return bound
 
@@ -76,7 +113,7 @@ def as_dtype(value: Value | None) -> DTypeRef | None:
     return None
 
 
-def requested(ref: DTypeRef, library: Library, ctx: Context) -> Array:
+def requested(ref: DTypeRef, library: Library, ctx: Context, ndim: int | None = None) -> Array:
     """The array an explicit ``dtype=`` produces: JAX narrows 64-bit requests with x64 off
     (warning unless the request was a builtin type, keeping them with explicit x64 'allow')."""
     name = ref.name
@@ -84,10 +121,11 @@ def requested(ref: DTypeRef, library: Library, ctx: Context) -> Array:
         keeps = ctx.explicit_x64 == "allow" and not ref.builtin
         name = name if keeps else narrow_x32(name)
     intended = is_64bit(name) and not ref.builtin
-    return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)))
+    return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)),
+                 ndim=ndim)  # fmt: skip
 
 
-def default(kind: str, library: Library, ctx: Context, what: str) -> Array:
+def default(kind: str, library: Library, ctx: Context, what: str, ndim: int | None = None) -> Array:
     if kind in DTYPES:
         name = kind
     elif library is Library.JAX:
@@ -98,23 +136,15 @@ def default(kind: str, library: Library, ctx: Context, what: str) -> Array:
         name,
         library,
         intended64=library is Library.JAX and is_64bit(name),
-        provenance=f"{what} defaults to {name}",
+        ndim=ndim,
+        provenance=f"{what} defaults to {name}" if what else "",
     )
-
-
-def _scalar_or_array(value: Array, fn_library: Library, inputs: Sequence[Array]) -> Library:
-    """NumPy functions of scalars give NumPy scalars; of any array, arrays."""
-    if fn_library is not Library.NUMPY_ARRAY:
-        return fn_library
-    if any(v.library in (Library.NUMPY_ARRAY, Library.JAX) for v in inputs):
-        return Library.NUMPY_ARRAY
-    return Library.NUMPY_SCALAR
 
 
 def _as_numpy(value: Array) -> Array:
     """A JAX array passed to a NumPy function is converted through ``__array__``."""
     if value.library is Library.JAX:
-        return Array(value.dtypes, Library.NUMPY_ARRAY, False)
+        return Array(value.dtypes, Library.NUMPY_ARRAY, False, ndim=value.ndim)
     return value
 
 
@@ -130,54 +160,120 @@ def _library_inputs(call: Call) -> list[Array]:
 
 
 def _as_jax(value: Array, ctx: Context) -> Array:
-    if value.library is Library.JAX or value.library is Library.PYTHON or ctx.x64:
+    """A NumPy value passed to a JAX function becomes a strong JAX array (narrowed with x64
+    off); Python scalars stay weak."""
+    if value.library is Library.JAX or value.library is Library.PYTHON:
         return value
-    return Array(frozenset(narrow_x32(d) for d in value.dtypes), value.library, False)
+    dtypes = value.dtypes if ctx.x64 else frozenset(narrow_x32(d) for d in value.dtypes)
+    return Array(dtypes, Library.JAX, False, ndim=value.rank)
 
 
 def _promote(call: Call, inputs: Sequence[Array]) -> Value:
-    library = _scalar_or_array(inputs[0], call.fn.library, inputs) if inputs else call.fn.library
-    rules = Library.JAX if library is Library.JAX else Library.NUMPY_ARRAY
-    outcome = operations.collect(operations.promote(inputs, rules, call.ctx), library)
+    """The inputs promoted by the function's library (NumPy results are strong; whether one is
+    a scalar or an array is decided afterwards, from the function's shape)."""
+    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    outcome = operations.collect(operations.promote(inputs, library, call.ctx), library,
+                                 ndim=broadcast_rank(inputs))  # fmt: skip
     if isinstance(outcome, Array) and library is not Library.JAX:
-        outcome = Array(outcome.dtypes, library, False)
+        outcome = replace(outcome, weak=False)
+    return _bool_loops(call, inputs, outcome)
+
+
+def _bool_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
+    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    if call.fn.params[:1] == ("self",):  # a method: ndarray.conjugate() of bools stays bool
+        return _method_loops(call, outcome)
+    outcome = operations.bool_loops(call.short, library, outcome, _short(call.name))
+    if library is Library.JAX or not isinstance(outcome, Array):
+        return outcome
+    custom = [d for v in inputs for d in v.dtypes if d in CUSTOM_FLOATS or d in INTN]
+    if custom and call.short in NUMPY_RESULT_TYPE_FUNCTIONS and len({d for v in inputs for d in v.dtypes}) > 1:
+        # LIMITATION: np.result_type with ml_dtypes' types follows ml_dtypes' own table, which the
+        # NumPy promotion system (linter/systems/numpy.py) does not carry: dtype left unknown.
+        return Array(frozenset(), outcome.library, None, ndim=outcome.ndim)
+    if call.short in NUMPY_NATIVE_LOOPS_ONLY:
+        return operations.native_loop(outcome)
     return outcome
 
 
 # --- rules ------------------------------------------------------------------------------------
+def _shape_rank(value: Value | None) -> int | None:
+    """Dimensions of an array made with ``shape``: ``3`` is one, ``(2, 3)`` two."""
+    if isinstance(value, Array) and value.library is Library.PYTHON and value.dtypes == {"int64"}:
+        return 1
+    if isinstance(value, Items):
+        return len(value.items)
+    return None
+
+
+def _data_rank(value: Value | None) -> int | None:
+    """Dimensions of ``np.array(value)``: nested lists add one each."""
+    if isinstance(value, Array):
+        return value.rank
+    if isinstance(value, Items) and value.items:
+        inner = _data_rank(value.items[0])
+        return None if inner is None else inner + 1
+    return None
+
+
+def _created_rank(call: Call) -> int | None:
+    for param in ("shape", "size"):
+        if param in call.fn.params:
+            return _shape_rank(call.bound.get(param))
+    return 2 if {"N", "n"} & set(call.fn.params) else None  # eye, identity
+
+
 def _rule_create(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
+    ndim = _created_rank(call)
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    return default(call.fn.default, call.fn.library, call.ctx, _short(call.name))
+        return requested(ref, call.fn.library, call.ctx, ndim)
+    return default(call.fn.default, call.fn.library, call.ctx, _short(call.name), ndim)
 
 
 def _rule_full(call: Call) -> Value:
+    ndim = _shape_rank(call.bound.get("shape"))
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
+        return requested(ref, call.fn.library, call.ctx, ndim)
     fill = call.bound.get("fill_value")
-    return _rule_asarray(Call(call.name, call.fn, {"object": fill}, call.ctx)) if fill is not None else UNKNOWN
+    if fill is None:
+        return UNKNOWN
+    if call.fn.library is Library.JAX and isinstance(fill, Array) and fill.library is Library.PYTHON:
+        # jnp.full converts the fill with lax: weak like the literal, and an int beyond the
+        # default int wraps silently instead of raising (measured: jnp.full(3, 2**40)).
+        dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in fill.dtypes)
+        return Array(dtypes, Library.JAX, fill.weak, ndim=ndim)
+    value = _rule_asarray(Call(call.name, call.fn, {"object": fill}, call.ctx))
+    return replace(value, ndim=ndim) if isinstance(value, Array) else value
 
 
 def _rule_like(call: Call) -> Value:
+    source = call.first()
+    ndim = source.rank if isinstance(source, Array) else None
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    inputs = call.arrays()
-    if not inputs:
+        return requested(ref, call.fn.library, call.ctx, ndim)
+    if not isinstance(source, Array):
         return UNKNOWN
-    source = inputs[0]
     if call.fn.library is Library.JAX:
+        if source.library is Library.PYTHON:  # only its dtype is read: a big int does not raise
+            dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in source.dtypes)
+            return Array(dtypes, Library.JAX, source.weak, ndim=0)
         return _rule_asarray(Call(call.name, call.fn, {"object": source}, call.ctx))
-    return Array(source.dtypes, Library.NUMPY_ARRAY, False)
+    return Array(source.dtypes, Library.NUMPY_ARRAY, False, ndim=ndim)
 
 
 def _rule_asarray(call: Call) -> Value:
+    data = call.bound.get("object", call.bound.get("a"))
+    ndim = _data_rank(data)
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    data = call.bound.get("object", call.bound.get("a"))
+        value = requested(ref, call.fn.library, call.ctx, ndim)
+        # Python ints convert to the requested dtype itself: np.asarray(300, dtype=np.uint8) raises.
+        literals = _leaves(data) if isinstance(data, Items) else [data] if isinstance(data, Array) else []
+        overflow = _list_overflow([v for v in literals or () if v.library is Library.PYTHON], value)
+        return overflow or value
     library = call.fn.library
     if isinstance(data, Items):
         leaves = _leaves(data)
@@ -186,12 +282,16 @@ def _rule_asarray(call: Call) -> Value:
         if library is Library.JAX:
             # jnp.array of a list: the elements' result type, strong; NumPy elements are narrowed.
             outcome = operations.collect(operations.promote(leaves, Library.JAX, call.ctx), Library.JAX)
-            return Array(outcome.dtypes, Library.JAX, False) if isinstance(outcome, Array) else outcome
-        # np.array of a list: Python scalars count as their default dtypes, not as weak.
-        strong = [Array(v.dtypes, Library.NUMPY_SCALAR, False) if v.library is Library.PYTHON else _as_numpy(v)
-                  for v in leaves]  # fmt: skip
-        outcome = operations.collect(operations.promote(strong, Library.NUMPY_ARRAY, call.ctx), Library.NUMPY_ARRAY)
-        return Array(outcome.dtypes, Library.NUMPY_ARRAY, False) if isinstance(outcome, Array) else outcome
+        else:
+            # np.array of a list: Python scalars count as their default dtypes, not as weak.
+            strong = [Array(v.dtypes, Library.NUMPY_SCALAR, False) if v.library is Library.PYTHON else _as_numpy(v)
+                      for v in leaves]  # fmt: skip
+            outcome = operations.collect(operations.promote(strong, Library.NUMPY_ARRAY, call.ctx),
+                                         Library.NUMPY_ARRAY)  # fmt: skip
+        if not isinstance(outcome, Array):
+            return outcome
+        overflow = _list_overflow(leaves, outcome) if library is Library.JAX else None
+        return overflow or Array(outcome.dtypes, library, False, ndim=ndim)
     if not isinstance(data, Array):
         return UNKNOWN
     if library is Library.JAX:
@@ -202,10 +302,10 @@ def _rule_asarray(call: Call) -> Value:
             if overflow:
                 return overflow
             dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in data.dtypes)
-            return Array(dtypes, Library.JAX, data.weak, provenance=data.provenance)
+            return Array(dtypes, Library.JAX, data.weak, ndim=0, provenance=data.provenance)
         dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
-        return Array(dtypes, Library.JAX, False)
-    return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64)
+        return Array(dtypes, Library.JAX, False, ndim=ndim)
+    return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
 
 
 def _python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
@@ -216,6 +316,23 @@ def _python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
         return Refusal("OverflowError", f"Python int {value.literal} too large to convert to "
                        f"{'int64' if ctx.x64 else 'int32'}")  # fmt: skip
     return None
+
+
+def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
+    """NumPy's conversion of a Python int literal to an integer dtype it does not fit."""
+    bounds = operations.int_bounds(dtype)
+    if type(value.literal) is int and bounds and not bounds[0] <= value.literal <= bounds[1]:
+        return Refusal("OverflowError", f"Python integer {value.literal} out of bounds for {dtype}")
+    return None
+
+
+def _list_overflow(leaves: Sequence[Array], outcome: Array) -> Refusal | None:
+    """``jnp.array([1, 2**40])`` converts the list with NumPy to the result dtype: an integer
+    literal that does not fit raises."""
+    if outcome.dtype is None:
+        return None
+    return next((r for v in leaves if v.library is Library.PYTHON for r in [_out_of_bounds(v, outcome.dtype)] if r),
+                None)  # fmt: skip
 
 
 def _leaves(items: Items) -> list[Array] | None:
@@ -235,23 +352,26 @@ def _leaves(items: Items) -> list[Array] | None:
 
 def _rule_arange(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
+    if ref and ref.name == "bool":
+        return Refusal("TypeError", f"{_short(call.name)} does not accept dtype bool")  # measured, both libraries
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
+        return requested(ref, call.fn.library, call.ctx, 1)
     bounds = [call.bound[p] for p in ("start", "stop", "step") if p in call.bound]
     if not all(isinstance(b, Array) for b in bounds):
         return UNKNOWN
     kinds = {DTYPES[d].kind for b in bounds for d in b.dtypes}
     kind = "f" if kinds & {"f", "c"} else "i"
     if any(b.library is not Library.PYTHON for b in bounds):
-        return Array(frozenset(), call.fn.library, None)  # arange of arrays: left to promotion, not modelled
-    return default(kind, call.fn.library, call.ctx, _short(call.name))
+        # arange of arrays or NumPy scalars: left to promotion, not modelled
+        return Array(frozenset(), call.fn.library, None, ndim=1)
+    return default(kind, call.fn.library, call.ctx, _short(call.name), 1)
 
 
 def _rule_linspace(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    return default("f", call.fn.library, call.ctx, _short(call.name))
+        return requested(ref, call.fn.library, call.ctx, 1)
+    return default("f", call.fn.library, call.ctx, _short(call.name), 1)
 
 
 def _rule_promote(call: Call) -> Value:
@@ -268,11 +388,12 @@ def _rule_inexact(call: Call) -> Value:
     promoted = _promote(call, inputs) if len(inputs) > 1 else _promote(call, inputs[:1])
     if not isinstance(promoted, Array):
         return promoted
+    if call.fn.default == "strong":
+        promoted = replace(promoted, weak=False)
     if call.fn.library is Library.JAX:
         return operations.to_inexact(promoted, Library.JAX)
-    if len(inputs) > 1:  # NumPy's binary float functions have no float16 loop for ints
-        return Array(frozenset("float64" if DTYPES[d].kind in "biu" else d for d in promoted.dtypes),
-                     promoted.library, False)  # fmt: skip
+    if call.short in NUMPY_INT_TO_FLOAT64:
+        return replace(promoted, dtypes=frozenset("float64" if DTYPES[d].kind in "biu" else d for d in promoted.dtypes))
     return operations.to_inexact(promoted, Library.NUMPY_ARRAY)
 
 
@@ -282,24 +403,92 @@ def _rule_same(call: Call) -> Value:
         return UNKNOWN
     if call.fn.library is Library.PYTHON:
         return inputs[0]
-    return _promote(call, inputs[:1])
+    value = _promote(call, inputs[:1])
+    if call.fn.shape == "array" and isinstance(value, Array):
+        # reshape/ravel/... change the dimensions; transpose/flip/sort/... keep them.
+        keeps = call.short in RANK_KEEPING
+        value = replace(value, ndim=inputs[0].rank if keeps else 1 if call.short in ("ravel", "flatten") else None)
+    return value
+
+
+# The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.
+_REAL_OF = {"complex64": "float32", "complex128": "float64"}
+
+
+def _rule_abs(call: Call) -> Value:
+    inputs = _library_inputs(call)
+    if not inputs:
+        return UNKNOWN
+    value = inputs[0] if call.fn.library is Library.PYTHON else _promote(call, inputs[:1])
+    if not isinstance(value, Array):
+        return value
+    if value.library is Library.PYTHON:
+        literal = abs(value.literal) if value.literal is not None else None
+        kinds = {"complex128": "float", "float64": "float", "int64": "int", "bool": "int"}
+        return python_scalar(kinds[value.dtype], literal) if value.dtype in kinds else UNKNOWN
+    return replace(value, dtypes=frozenset(_REAL_OF.get(d, d) for d in value.dtypes), literal=None)
 
 
 def _rule_bool(call: Call) -> Value:
     inputs = _library_inputs(call)
-    library = _scalar_or_array(inputs[0], call.fn.library, inputs) if inputs else call.fn.library
-    if len(inputs) > 1:
-        promoted = _promote(call, inputs)
-        if isinstance(promoted, Refusal):
-            return promoted
-    return array("bool", library)
+    promoted = _promote(call, inputs) if inputs else UNKNOWN
+    if isinstance(promoted, Refusal):
+        return promoted
+    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
+    # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
+    kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
+    weak = (isinstance(promoted, Array) and bool(promoted.dtypes) and all(v.weak is True for v in inputs)
+            and all(DTYPES[d].kind in kinds for d in promoted.dtypes))  # fmt: skip
+    return array("bool", library, weak)
+
+
+_COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
+                "greater_equal": ">="}  # fmt: skip
+
+
+def _rule_compare(call: Call) -> Value:
+    """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
+    inputs = _library_inputs(call)
+    if len(inputs) != 2:
+        return UNKNOWN
+    if call.fn.library is Library.JAX and not any(v.library is Library.JAX for v in inputs):
+        # Python scalars only: jnp makes the first an array, keeping it weak.
+        first = inputs[0]
+        dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in first.dtypes)
+        inputs = [replace(first, library=Library.JAX, dtypes=dtypes, literal=None), inputs[1]]
+    result = operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
+    if call.fn.library is not Library.JAX and isinstance(result, Array) and result.library is Library.PYTHON:
+        result = replace(result, library=Library.NUMPY_ARRAY, weak=False)  # np.less(1, 2) is np.True_
+    return result
 
 
 def _rule_index(call: Call) -> Value:
-    return default("i", call.fn.library, call.ctx, _short(call.name))
+    result = default(call.fn.default or "i", call.fn.library, call.ctx, "")
+    source = call.first()
+    if call.fn.library is Library.JAX and isinstance(source, Array):
+        # jnp.argmax has no complex implementation: check the input's kind
+        checked = operations.bool_loops(call.short, Library.JAX, replace(source, library=Library.JAX),
+                                        _short(call.name))  # fmt: skip
+        if isinstance(checked, Refusal):
+            return checked
+    return result
+
+
+def _method_loops(call: Call, outcome: Value) -> Value:
+    """NumPy's array methods on bools: ``round`` computes in float16 (no bool loop); the rest
+    keep the dtype."""
+    if call.fn.library is Library.JAX or not isinstance(outcome, Array):
+        return outcome
+    target = NUMPY_METHOD_BOOL_RESULTS.get(call.short)
+    if target and "bool" in outcome.dtypes:
+        return replace(outcome, dtypes=frozenset(target if d == "bool" else d for d in outcome.dtypes))
+    return outcome
 
 
 def _rule_sum(call: Call) -> Value:
+    """Sums and products widen small integers to the default integer of their signedness
+    (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int."""
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
@@ -311,30 +500,30 @@ def _rule_sum(call: Call) -> Value:
     result = set()
     for d in source.dtypes:
         kind = DTYPES[d].kind
-        if kind in "bi" and (library is not Library.JAX or DTYPES[d].bits < 32 or kind == "b"):
-            result.add(default("i", library, call.ctx, "").dtype)
-        elif kind == "u" and (library is not Library.JAX or DTYPES[d].bits < 32):
-            result.add(default("u", library, call.ctx, "").dtype)
+        if kind in "biu":
+            wide = default("u" if kind == "u" else "i", library, call.ctx, "").dtype
+            result.add(wide if kind == "b" or DTYPES[d].bits < DTYPES[wide].bits else d)
         else:
             result.add(d)
-    return Array(frozenset(result), _reduction_library(call, source), False)
-
-
-def _reduction_library(call: Call, source: Array) -> Library:
-    if call.fn.library is Library.JAX:
-        return Library.JAX
-    return Library.NUMPY_SCALAR if "axis" not in call.bound else Library.NUMPY_ARRAY
+    return Array(frozenset(result), library if library is Library.JAX else Library.NUMPY_ARRAY, False)
 
 
 def _rule_cumsum(call: Call) -> Value:
+    """Cumulative sums: NumPy widens like ``sum``; JAX keeps integers and makes bools the
+    default int.  Without an axis the input is flattened."""
+    source = call.first()
+    ndim = 1 if "axis" not in call.bound else source.rank if isinstance(source, Array) else None
     if call.fn.library is Library.JAX:
         ref = as_dtype(call.bound.get("dtype"))
         if ref:
-            return requested(ref, Library.JAX, call.ctx)
-        inputs = call.arrays()
-        return Array(inputs[0].dtypes, Library.JAX, False) if inputs else UNKNOWN
+            return requested(ref, Library.JAX, call.ctx, ndim)
+        inputs = _library_inputs(call)
+        if not inputs:
+            return UNKNOWN
+        integer = call.ctx.jax.default_dtype("i")
+        return Array(frozenset(integer if d == "bool" else d for d in inputs[0].dtypes), Library.JAX, False, ndim=ndim)
     summed = _rule_sum(call)
-    return Array(summed.dtypes, Library.NUMPY_ARRAY, False) if isinstance(summed, Array) else summed
+    return replace(summed, ndim=ndim) if isinstance(summed, Array) else summed
 
 
 def _rule_mean(call: Call) -> Value:
@@ -346,16 +535,51 @@ def _rule_mean(call: Call) -> Value:
         return UNKNOWN
     source = inputs[0]
     if call.fn.library is Library.JAX:
-        return Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
-    dtypes = frozenset("float64" if DTYPES[d].kind in "biu" else d for d in source.dtypes)
-    return Array(dtypes, _reduction_library(call, source), False, provenance="np.mean of integers is float64")
+        value = Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
+    else:
+        dtypes = frozenset("float64" if DTYPES[d].kind in "biu" else d for d in source.dtypes)
+        value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance="np.mean of integers is float64")
+    if call.fn.default == "real":  # var and std of complex values are real
+        value = replace(value, dtypes=frozenset(_REAL_OF.get(d, d) for d in value.dtypes))
+    return value
 
 
 def _rule_reduce(call: Call) -> Value:
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    return Array(inputs[0].dtypes, _reduction_library(call, inputs[0]), False)
+    return Array(inputs[0].dtypes, Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY, False)
+
+
+def _rule_scaled(call: Call) -> Value:
+    """Activations computed with a Python scalar (``relu`` is ``maximum(x, 0)``, ``relu6``
+    scales by a float): the input promotes with it."""
+    inputs = _library_inputs(call)
+    if not inputs:
+        return UNKNOWN
+    return _promote(call, [inputs[0], python_scalar(call.fn.default)])
+
+
+def _rule_float_default(call: Call) -> Value:
+    """``jnp.rint`` of integers converts them to the default float (a strong one)."""
+    inputs = _library_inputs(call)
+    if not inputs:
+        return UNKNOWN
+    value = _promote(call, inputs[:1])
+    if not isinstance(value, Array) or not any(DTYPES[d].kind in "biu" for d in value.dtypes):
+        return value
+    floating = default("f", call.fn.library, call.ctx, "").dtype
+    return replace(value, dtypes=frozenset(floating if DTYPES[d].kind in "biu" else d for d in value.dtypes), weak=False)
+
+
+def _rule_float_only(call: Call) -> Value:
+    """``jax.nn.sigmoid`` and friends go through ``lax.logistic``, which takes inexact dtypes only."""
+    inputs = _library_inputs(call)
+    if not inputs or not inputs[0].dtypes:
+        return UNKNOWN
+    if all(DTYPES[d].kind in "biu" for d in inputs[0].dtypes):
+        return Refusal("TypeError", f"logistic does not accept dtype {'|'.join(sorted(inputs[0].dtypes))}")
+    return _promote(call, inputs[:1])
 
 
 def _rule_concatenate(call: Call) -> Value:
@@ -381,7 +605,11 @@ def _rule_where(call: Call) -> Value:
     inputs = _library_inputs(call)
     if len(inputs) != 2:
         return UNKNOWN  # one-argument where gives index arrays
-    return _promote(call, inputs)
+    value = _promote(call, inputs)
+    condition = call.bound.get("condition")
+    if isinstance(value, Array) and isinstance(condition, Array):
+        value = replace(value, ndim=broadcast_rank([condition, *inputs]))
+    return value
 
 
 def _rule_fixed(call: Call) -> Value:
@@ -393,13 +621,12 @@ def _rule_random(call: Call) -> Value:
 
 
 def _rule_finfo(call: Call) -> Value:
+    """``finfo(dtype)``; ``jnp.finfo(jnp.float64)`` is float64's even with x64 off (measured)."""
     arg = call.bound.get("dtype")
     ref = as_dtype(arg)
     name = ref.name if ref else (arg.dtype if isinstance(arg, Array) and arg.dtype else None)
     if name is None:
         return UNKNOWN
-    if call.fn.library is Library.JAX and not call.ctx.x64:
-        name = narrow_x32(name)
     return FInfo(name)
 
 
@@ -419,22 +646,88 @@ def _rule_dtype_of(call: Call) -> Value:
 
 
 def _rule_result_type(call: Call) -> Value:
-    return UNKNOWN  # needs varargs; dtype results are rarely used in arithmetic
+    """``np.result_type`` / ``jnp.result_type``: a dtype.  Dtypes and arrays are strong, Python
+    values weak; a Python *type* is its default dtype in NumPy, a weak node in JAX, where a weak
+    result becomes its kind's default and ``None`` stands for the default float."""
+    arguments = call.bound.get("arrays_and_dtypes")
+    values = list(arguments.items) if isinstance(arguments, Items) else []
+    if not values:
+        return UNKNOWN
+    jax = call.fn.library is Library.JAX
+    operands = []
+    for value in values:
+        operand = _type_operand(value, jax, call.ctx)
+        if operand is None:
+            return UNKNOWN
+        operands.append(operand)
+    if jax:
+        result = call.ctx.jax.result_type(*operands)
+        if isinstance(result, Refused):
+            return Refusal("TypePromotionError", result.message, result.reason.value)
+    else:
+        result = call.ctx.numpy.result_type(*operands)
+        if isinstance(result, Refused):
+            return Refusal("TypeError", result.message, result.reason.value)
+    return DTypeRef(result.dtype)
+
+
+def _type_operand(value: Value, jax: bool, ctx: Context) -> Operand | None:
+    if isinstance(value, Reference) and value.qualname == "builtins.None":
+        return Operand(ctx.jax.default_dtype("f") if jax else "float64", origin=Origin.DTYPE)
+    ref = as_dtype(value) if not isinstance(value, Array) else None
+    if ref is not None:
+        if ref.builtin and jax and ref.name != "bool":
+            return Operand(ref.name, weak=True, origin=Origin.DTYPE)  # int/float/complex: JAX's weak nodes
+        return Operand(ref.name, origin=Origin.DTYPE)
+    if isinstance(value, Array) and value.dtype is not None and value.weak is not None:
+        if value.library is Library.PYTHON:
+            return Operand(value.dtype, value.weak, Origin.VALUE)
+        if value.library is Library.JAX:
+            return Operand(value.dtype, value.weak, Origin.ARRAY)
+        return Operand(value.dtype, False, Origin.VALUE)
+    return None
+
+
+def _rule_promote_types(call: Call) -> Value:
+    """``promote_types(a, b)`` of two dtypes.  JAX's neither narrows nor canonicalizes: Python
+    types are its weak nodes and a weak result comes out 64-bit (``promote_types(int, float)`` is
+    float64 with x64 off)."""
+    refs = [as_dtype(call.bound.get(p)) for p in ("type1", "type2")]
+    if not all(refs):
+        return UNKNOWN
+    if call.fn.library is Library.JAX:
+        nodes = [WEAK_NODES[DTYPES[r.name].kind] if r.builtin and r.name != "bool" else r.name for r in refs]
+        joined = call.ctx.jax.promote_types(*nodes)
+        if isinstance(joined, Refused):
+            return Refusal("TypePromotionError", joined.message, joined.reason.value)
+        return DTypeRef(joined)
+    result = call.ctx.numpy.result_type(*(Operand(r.name) for r in refs))
+    if isinstance(result, Refused):
+        return Refusal("TypeError", result.message, result.reason.value)
+    return DTypeRef(result.dtype)
+
+
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
 
 
 def _rule_lax(call: Call) -> Value:
     """``jax.lax`` binary ops: operands must share a dtype; Python scalars count as their
-    default dtype."""
+    default dtype.  The result is that dtype, bool (comparisons) or its complex (``complex``)."""
     inputs = call.arrays()
     if len(inputs) != 2 or not all(v.dtype for v in inputs):
         return UNKNOWN
     dtypes = [call.ctx.jax.canonical_dtype(Operand(v.dtype)) if v.library is not Library.JAX else v.dtype
               for v in inputs]  # fmt: skip
-    op = _short(call.name).split(".")[-1]
+    op = call.short
     if dtypes[0] != dtypes[1]:
         return Refusal("TypeError", f"lax.{op} requires arguments to have the same dtypes, got "
                        f"{dtypes[0]}, {dtypes[1]}.")  # fmt: skip
-    dtype = "bool" if op in ("eq", "ne", "lt", "le", "gt", "ge") else dtypes[0]
+    if call.fn.default == "complex":
+        dtype = _COMPLEX_OF.get(dtypes[0])
+        if dtype is None:
+            return UNKNOWN
+    else:
+        dtype = call.fn.default or dtypes[0]
     weak = all(v.weak for v in inputs) and dtype != "bool"
     return array(dtype, Library.JAX, weak)
 
@@ -446,6 +739,10 @@ def _rule_lax_convert(call: Call) -> Value:
 
 def _rule_python_scalar(call: Call) -> Value:
     return python_scalar(call.fn.default)
+
+
+def _rule_python_range(call: Call) -> Value:
+    return Elements(python_scalar("int"))
 
 
 def _rule_astype(call: Call) -> Value:
@@ -466,18 +763,107 @@ def _rule_item(call: Call) -> Value:
 
 
 def _rule_forward(call: Call) -> Value:
-    """``np.sum(J)`` calls ``J.sum()``: JAX arrays get JAX's method, the rest NumPy's function."""
-    source = call.bound.get("a")
-    name = _short(call.name).split(".")[-1]
+    """``np.sum(J)`` is ``J.sum()`` and ``np.flip(J)`` indexes J: a JAX argument gets what
+    ``jnp.<name>`` gives, the rest NumPy's own function."""
+    source = call.first()
+    name = call.short
     if isinstance(source, Array) and source.library is Library.JAX:
-        return call_method(source, name, [], {k: v for k, v in call.bound.items() if k != "a"}, call.ctx)[0]
-    fn = NUMPY_FORWARDED[name]
-    return RULES[fn.rule](Call(call.name, fn, call.bound, call.ctx))
+        target = f"jax.numpy.{name}"
+        return apply(Call(target, CATALOG[target], call.bound, call.ctx))
+    return apply(Call(call.name, NUMPY_FORWARDED[name], call.bound, call.ctx))
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
     name[len("_rule_") :]: rule for name, rule in globals().items() if name.startswith("_rule_")
 }
+
+
+# --- dimensions -------------------------------------------------------------------------------
+def apply(call: Call) -> Value:
+    """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
+    if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
+        # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
+        # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)
+        # and jnp.asarray converts through NumPy (its own checks, in its rule).
+        for value in call.arrays():
+            if value.library is Library.PYTHON:
+                overflow = _python_int_overflow(value, call.ctx)
+                if overflow:
+                    return overflow
+    return _shaped(call, RULES[call.fn.rule](call))
+
+
+def _shaped(call: Call, value: Value) -> Value:
+    shape = call.fn.shape
+    if shape == "as-is" or not isinstance(value, Array) or value.library is Library.PYTHON:
+        return value
+    source = call.first()
+    library = value.library
+    if shape == "elementwise":
+        ranks = [_data_rank(call.bound.get(p)) for p in call.fn.arrays if p in call.bound]
+        ndim = None if any(r is None for r in ranks) else max(ranks, default=0)
+    elif shape == "reduce":
+        ndim = _reduced_rank(call)
+    elif shape == "contract":
+        ndim = _contracted_rank(call)
+    elif shape == "scalar":
+        ndim = 0
+    elif shape == "keep":
+        ndim = source.rank if isinstance(source, Array) else None
+        if library.is_numpy and isinstance(source, Array) and source.library.is_numpy:
+            library = source.library
+        return replace(value, library=library, ndim=ndim)
+    elif shape == "sample":
+        return _sampled(call, value)
+    else:  # array
+        return replace(value, library=Library.NUMPY_ARRAY if library.is_numpy else library)
+    if library.is_numpy:
+        library = numpy_library(ndim)
+    return replace(value, library=library, ndim=ndim)
+
+
+def _reduced_rank(call: Call) -> int | None:
+    source = call.first()
+    rank = source.rank if isinstance(source, Array) else None
+    keepdims = call.bound.get("keepdims")
+    if isinstance(keepdims, Array) and keepdims.literal is True:
+        return rank
+    axis = call.bound.get("axis")
+    if axis is None or (isinstance(axis, Reference) and axis.qualname == "builtins.None"):
+        return 0
+    if rank is None:
+        return None
+    if isinstance(axis, Array) and axis.library is Library.PYTHON and axis.dtypes == {"int64"}:
+        return max(rank - 1, 0)
+    if isinstance(axis, Items):
+        return max(rank - len(axis.items), 0)
+    return None
+
+
+def _contracted_rank(call: Call) -> int | None:
+    operands = [call.bound.get(p) for p in call.fn.arrays]
+    if len(operands) != 2 or not all(isinstance(v, Array) for v in operands):
+        return None
+    a, b = (v.rank for v in operands)
+    if a is None or b is None:
+        return None
+    if a == 0 or b == 0:
+        return max(a, b)
+    if call.short == "matmul" and a >= 2 and b >= 2:
+        return max(a, b)
+    return a + b - 2
+
+
+def _sampled(call: Call, value: Array) -> Value:
+    """A legacy ``np.random`` draw: an array of ``size``, or one value: a NumPy scalar when a
+    dtype or an array says which, else a Python float or int."""
+    size = next((call.bound[p] for p in ("size", "d0") if p in call.bound), None)
+    if size is not None:
+        ndim = _shape_rank(size) if "size" in call.bound else len([p for p in ("d0", "d1", "d2") if p in call.bound])
+        return replace(value, library=Library.NUMPY_ARRAY, ndim=ndim)
+    if call.fn.rule == "same" or as_dtype(call.bound.get("dtype")) is not None or value.dtype is None:
+        return replace(value, library=Library.NUMPY_SCALAR, ndim=0)
+    return python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])
 
 
 def _short(qualname: str) -> str:
@@ -494,6 +880,9 @@ def resolve_reference(qualname: str) -> Value:
     dtype = MODULE_DTYPE_ATTRIBUTES.get(module, {}).get(attr)
     if dtype:
         return DTypeRef(dtype, module=module)
+    if qualname in SCALAR_CONSTANTS:
+        dtype, literal = SCALAR_CONSTANTS[qualname]
+        return array(dtype, Library.NUMPY_SCALAR, literal=literal, ndim=0)
     if qualname in CONSTANTS:
         return python_scalar("float", CONSTANTS[qualname], provenance=f"{_short(qualname)} is a Python float")
     if module == "builtins" and attr in BUILTIN_TYPE_DTYPES:
@@ -503,13 +892,50 @@ def resolve_reference(qualname: str) -> Value:
 
 def call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
     """Call a function value: a catalogued function, an array method, or a scalar type."""
+    if any(isinstance(v, Refusal) for v in (*args, *kwargs.values())):
+        return UNKNOWN, None  # an argument raised: the call never happens
     if isinstance(func, Reference):
         return call_function(func.qualname, args, kwargs, ctx)
+    if isinstance(func, Bound) and func.method.startswith("at."):
+        return _at_update(func.receiver, func.method[len("at."):], args, ctx), None
     if isinstance(func, Bound):
         return call_method(func.receiver, func.method, args, kwargs, ctx)
     if isinstance(func, DTypeRef):
         return _call_scalar_type(func, args, kwargs, ctx)
     return UNKNOWN, None
+
+
+def as_traced(value: Value, ctx: Context) -> Value:
+    """What a value becomes when JAX traces a function it is passed to (or returned from):
+    arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
+    out of the default int's range raises), NumPy values strong and narrowed with x64 off;
+    tuples and lists are pytrees of those."""
+    if isinstance(value, Items):
+        items = tuple(as_traced(v, ctx) for v in value.items)
+        refused = next((v for v in items if isinstance(v, Refusal)), None)
+        return refused or Items(items, value.is_tuple)
+    if not isinstance(value, Array) or value.library is Library.JAX:
+        return replace(value, literal=None) if isinstance(value, Array) else value
+    if value.library is Library.PYTHON:
+        overflow = _python_int_overflow(value, ctx)
+        if overflow:
+            return overflow
+        dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
+        return Array(dtypes, Library.JAX, value.weak, ndim=0)
+    return _as_jax(value, ctx)
+
+
+def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context) -> Value:
+    """``x.at[i].set(v)`` / ``.add(v)`` / ``.get()``: x's dtype and weak flag; the update must
+    promote with x (strict mode refuses ``i8.at[0].add(1.5)``), then is cast to x's dtype."""
+    if not isinstance(receiver, Array):
+        return UNKNOWN
+    update = args[0] if args and method != "get" else None
+    if isinstance(update, Array) and receiver.library is Library.JAX:
+        outcome = operations.collect(operations.promote([receiver, update], Library.JAX, ctx), Library.JAX)
+        if isinstance(outcome, Refusal):
+            return outcome
+    return receiver
 
 
 def _call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value, Call | None]:
@@ -522,12 +948,14 @@ def _call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value,
     fn = Fn("scalar_type", library, ("x",))
     # The type called is the dtype requested: rules read it as if passed as dtype=.
     bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, {**bind(fn, args, kwargs), "dtype": ref}, ctx)
+    value = requested(DTypeRef(ref.name), library, ctx, ndim=0)  # a scalar type makes a 0-d value
     source = bound.bound.get("x")
-    if library is Library.JAX and isinstance(source, Array) and source.library is Library.PYTHON:
-        overflow = _python_int_overflow(source, ctx)
-        if overflow:
-            return overflow, bound
-    return requested(DTypeRef(ref.name), library, ctx), bound
+    bounds = operations.int_bounds(value.dtype)
+    if isinstance(source, Array) and source.library is Library.PYTHON and type(source.literal) is int and bounds:
+        # The literal converts to the requested integer type itself (measured: jnp.int8(1000)).
+        if not bounds[0] <= source.literal <= bounds[1]:
+            return Refusal("OverflowError", f"Python integer {source.literal} out of bounds for {value.dtype}"), bound
+    return value, bound
 
 
 def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
@@ -535,7 +963,7 @@ def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Val
     if fn is None:
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
-    return RULES[fn.rule](call), call
+    return apply(call), call
 
 
 def _builtin_conversion(kind: str, source: Value) -> Value:
@@ -554,14 +982,14 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
     if not isinstance(receiver, Array) or receiver.library is Library.PYTHON:
         return UNKNOWN, None
     fn = METHODS.get(name)
-    if fn is None:
-        return UNKNOWN, None
+    if fn is None or (receiver.library.is_numpy and name in NUMPY_IN_PLACE_METHODS):
+        return UNKNOWN, None  # ndarray.sort() sorts in place and returns None
     library = Library.JAX if receiver.library is Library.JAX else Library.NUMPY_ARRAY
-    fn = Fn(fn.rule, library, fn.params, fn.default, fn.arrays)
+    fn = replace(fn, library=library)
     call = Call(name, fn, bind(fn, [receiver, *args], kwargs), ctx)
-    value = RULES[fn.rule](call)
+    value = apply(call)
     if isinstance(value, Array) and receiver.library is Library.NUMPY_SCALAR and value.library is Library.NUMPY_ARRAY:
-        value = Array(value.dtypes, Library.NUMPY_SCALAR, value.weak, intended64=value.intended64)
+        value = replace(value, library=Library.NUMPY_SCALAR, ndim=0)  # methods of NumPy scalars give scalars
     return value, call
 
 
@@ -582,6 +1010,8 @@ def attribute(value: Value, name: str) -> Value:
         if name == "type":
             return value
         return UNKNOWN
+    if isinstance(value, Bound) and value.method == "at.":
+        return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
     if not isinstance(value, Array):
         return UNKNOWN
     if name in ("T", "mT"):
@@ -589,8 +1019,10 @@ def attribute(value: Value, name: str) -> Value:
     if name == "dtype":
         return DTypeRef(value.dtype) if value.dtype else UNKNOWN
     if name in ("real", "imag") and value.library is not Library.PYTHON:
-        dtypes = frozenset({"complex64": "float32", "complex128": "float64"}.get(d, d) for d in value.dtypes)
-        return Array(dtypes, value.library, value.weak)
+        dtypes = frozenset(_REAL_OF.get(d, d) for d in value.dtypes)
+        return Array(dtypes, value.library, value.weak, ndim=value.ndim)
+    if name == "shape":
+        return Elements(python_scalar("int"))
     if name in ("ndim", "size", "nbytes", "itemsize"):
         return python_scalar("int")
     if name in METHODS or name in ("at",):

@@ -15,13 +15,30 @@ NP, JNP, PY = Library.NUMPY_ARRAY, Library.JAX, Library.PYTHON
 
 @dataclass(frozen=True)
 class Fn:
-    rule: str  # create, like, full, asarray, scalar_type, promote, inexact, same, sum, cumsum, mean,
-    #           reduce, index, bool, concatenate, where, fixed, random, finfo, iinfo, lax, lax_convert,
-    #           dtype_of, python_scalar, forward
+    rule: str  # create, like, full, asarray, scalar_type, promote, inexact, same, abs, sum, cumsum,
+    #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
+    #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
+    #           result_type, promote_types
     library: Library
     params: tuple[str, ...] = ()  # positional parameter names, in order
-    default: str = ""  # default kind ('f', 'i', 'u', 'b') or a fixed dtype name
+    default: str = ""  # default kind ('f', 'i', 'u', 'b') or a fixed dtype name; for lax: the result kind;
+    #                    for scaled: the Python scalar type taking part; for inexact: 'strong' results
     arrays: tuple[str, ...] = ()  # the parameters whose dtypes take part (promote, where, ...)
+    shape: str = "elementwise"  # how the result's dimensions follow the inputs (SHAPES)
+
+
+# What a function's result dimensions are; for NumPy it decides scalar or array, since NumPy
+# turns results without dimensions into scalars except where a function always builds an array.
+SHAPES = {
+    "elementwise": "the broadcast of the array parameters (a ufunc: scalar when all are 0-d)",
+    "reduce": "the first array parameter reduced over `axis` (all of it when absent: a scalar)",
+    "array": "an array whatever the inputs (creation, joining, reshaping); the rule gives its rank",
+    "keep": "the first array parameter's kind and rank (astype keeps a scalar a scalar)",
+    "contract": "dot/matmul/inner: the ranks of both operands less the contracted ones",
+    "scalar": "always without dimensions (vdot)",
+    "sample": "random draws: an array with a `size`, else a single scalar",
+    "as-is": "whatever the rule returned (the rule applied another entry's shape already)",
+}
 
 
 def _many(names: str, fn: Fn) -> dict[str, Fn]:
@@ -33,105 +50,174 @@ _UNARY_INEXACT = (
     "sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh "
     "arcsinh arccosh arctanh deg2rad rad2deg degrees radians"
 )
-_UNARY_SAME = "negative positive absolute abs square conjugate conj sign rint"
+_UNARY_SAME = "negative positive square conjugate conj sign"
+_ABS = "absolute abs"  # complex gives the float of its precision
 _ROUNDING_FLOAT = "floor ceil trunc"  # NumPy keeps ints; JAX keeps ints too
+_ROUNDING_INEXACT = "rint"  # float loops only: NumPy's rint(int8) is float16, JAX's the default float
 _BINARY_PROMOTE = (
     "add subtract multiply floor_divide mod remainder power maximum minimum fmax fmin "
-    "bitwise_and bitwise_or bitwise_xor left_shift right_shift copysign heaviside"
+    "bitwise_and bitwise_or bitwise_xor left_shift right_shift"
 )
-_BINARY_INEXACT = "true_divide divide arctan2 hypot logaddexp logaddexp2"
+_BINARY_INEXACT = "true_divide divide arctan2 hypot logaddexp logaddexp2 copysign"
+# NumPy's true division has integer loops that give float64; its other float functions run
+# integers in the smallest float loop they cast to safely (hypot(int8, int8) is float16).
+NUMPY_INT_TO_FLOAT64 = frozenset({"true_divide", "divide"})
+# ml_dtypes registers its own loops for most ufuncs but not these: NumPy runs its types in the
+# first native loop they cast to safely (clip and matmul of bfloat16 are float32).
+NUMPY_NATIVE_LOOPS_ONLY = frozenset({"clip", "matmul"})
+# NumPy functions that combine their inputs with np.result_type rather than a ufunc's loops.
+# With ml_dtypes' types the two disagree (np.where(c, bf16, 1.0) is float64, bf16 + 1.0 float32;
+# np.concatenate of bfloat16 and float16 raises); the NumPy promotion system models the ufuncs.
+NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstack", "vstack"})
+# Functions of the "array" shape that keep their input's dimensions.
+RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy"})
 _BOOL_UNARY = "isnan isinf isfinite signbit logical_not isneginf isposinf"
-_BOOL_BINARY = "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor isclose"
-_INDEX = "argmax argmin argsort count_nonzero searchsorted"
+_COMPARE = "equal not_equal less less_equal greater greater_equal"  # like the operators: weak in JAX
+_BOOL_BINARY = "logical_and logical_or logical_xor isclose"
+_INDEX_REDUCE = "argmax argmin count_nonzero"
 _REDUCE_SAME = "max min amax amin ptp nanmax nanmin"
-_MATMUL = "matmul dot inner outer vdot kron"
+_CONTRACT = "matmul dot inner"
 
 
 def _elementwise(library: Library) -> dict[str, Fn]:
     out: dict[str, Fn] = {}
     out |= _many(_UNARY_INEXACT, Fn("inexact", library, ("x",), arrays=("x",)))
     out |= _many(_UNARY_SAME, Fn("same", library, ("x",), arrays=("x",)))
+    out |= _many(_ABS, Fn("abs", library, ("x",), arrays=("x",)))
     out |= _many(_ROUNDING_FLOAT, Fn("same", library, ("x",), arrays=("x",)))
+    out |= _many(_ROUNDING_INEXACT, Fn("inexact" if library is not JNP else "float_default", library, ("x",),
+                                       arrays=("x",)))  # fmt: skip
     out |= _many(_BINARY_PROMOTE, Fn("promote", library, ("x1", "x2"), arrays=("x1", "x2")))
     out |= _many(_BINARY_INEXACT, Fn("inexact", library, ("x1", "x2"), arrays=("x1", "x2")))
+    # jnp.heaviside selects between constants of the promoted dtype: the result is strong.
+    out["heaviside"] = Fn("inexact", library, ("x1", "x2"), "strong", arrays=("x1", "x2"))
     out |= _many(_BOOL_UNARY, Fn("bool", library, ("x",), arrays=("x",)))
+    out |= _many(_COMPARE, Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2")))
     out |= _many(_BOOL_BINARY, Fn("bool", library, ("x1", "x2"), arrays=("x1", "x2")))
-    out |= _many(_MATMUL, Fn("promote", library, ("a", "b"), arrays=("a", "b")))
-    out |= _many(_INDEX, Fn("index", library, ("a",), arrays=("a",)))
-    out |= _many(_REDUCE_SAME, Fn("reduce", library, ("a", "axis"), arrays=("a",)))
+    out |= _many(_CONTRACT, Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="contract"))
     out |= {
-        "zeros": Fn("create", library, ("shape", "dtype"), "f"),
-        "ones": Fn("create", library, ("shape", "dtype"), "f"),
-        "empty": Fn("create", library, ("shape", "dtype"), "f"),
-        "eye": Fn("create", library, ("N", "M", "k", "dtype"), "f"),
-        "identity": Fn("create", library, ("n", "dtype"), "f"),
-        "full": Fn("full", library, ("shape", "fill_value", "dtype")),
-        "zeros_like": Fn("like", library, ("a", "dtype"), arrays=("a",)),
-        "ones_like": Fn("like", library, ("a", "dtype"), arrays=("a",)),
-        "empty_like": Fn("like", library, ("a", "dtype"), arrays=("a",)),
-        "full_like": Fn("like", library, ("a", "fill_value", "dtype"), arrays=("a",)),
-        "array": Fn("asarray", library, ("object", "dtype"), arrays=("object",)),
-        "asarray": Fn("asarray", library, ("a", "dtype"), arrays=("a",)),
-        "arange": Fn("arange", library, ("start", "stop", "step", "dtype")),
-        "linspace": Fn("linspace", library, ("start", "stop", "num", "endpoint", "retstep", "dtype")),
-        "logspace": Fn("linspace", library, ("start", "stop", "num", "endpoint", "base", "dtype")),
-        "sum": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "prod": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "nansum": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "cumsum": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "cumprod": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "mean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "average": Fn("mean", library, ("a", "axis"), arrays=("a",)),
-        "nanmean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "var": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "std": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",)),
-        "any": Fn("bool", library, ("a",), arrays=()),
-        "all": Fn("bool", library, ("a",), arrays=()),
-        "where": Fn("where", library, ("condition", "x", "y"), arrays=("x", "y")),
+        "outer": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="array"),
+        "kron": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="array"),
+        "vdot": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="scalar"),
+    }
+    out |= _many(_INDEX_REDUCE, Fn("index", library, ("a", "axis"), arrays=("a",), shape="reduce"))
+    out |= {
+        "argsort": Fn("index", library, ("a", "axis"), arrays=("a",), shape="array"),
+        # The result has the shape of the values looked up: a scalar for one Python value.
+        "searchsorted": Fn("index", library, ("a", "v"), arrays=("v",),
+                           default="int32" if library is JNP else ""),  # fmt: skip
+    }
+    out |= _many(_REDUCE_SAME, Fn("reduce", library, ("a", "axis"), arrays=("a",), shape="reduce"))
+    out |= {
+        "zeros": Fn("create", library, ("shape", "dtype"), "f", shape="array"),
+        "ones": Fn("create", library, ("shape", "dtype"), "f", shape="array"),
+        "empty": Fn("create", library, ("shape", "dtype"), "f", shape="array"),
+        "eye": Fn("create", library, ("N", "M", "k", "dtype"), "f", shape="array"),
+        "identity": Fn("create", library, ("n", "dtype"), "f", shape="array"),
+        "full": Fn("full", library, ("shape", "fill_value", "dtype"), shape="array"),
+        "zeros_like": Fn("like", library, ("a", "dtype"), arrays=("a",), shape="array"),
+        "ones_like": Fn("like", library, ("a", "dtype"), arrays=("a",), shape="array"),
+        "empty_like": Fn("like", library, ("a", "dtype"), arrays=("a",), shape="array"),
+        "full_like": Fn("like", library, ("a", "fill_value", "dtype"), arrays=("a",), shape="array"),
+        "array": Fn("asarray", library, ("object", "dtype"), arrays=("object",), shape="array"),
+        "asarray": Fn("asarray", library, ("a", "dtype"), arrays=("a",), shape="array"),
+        "arange": Fn("arange", library, ("start", "stop", "step", "dtype"), shape="array"),
+        "linspace": Fn("linspace", library, ("start", "stop", "num", "endpoint", "retstep", "dtype"), shape="array"),
+        "logspace": Fn("linspace", library, ("start", "stop", "num", "endpoint", "base", "dtype"), shape="array"),
+        "sum": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
+        "prod": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
+        "nansum": Fn("sum", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
+        "cumsum": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",), shape="array"),
+        "cumprod": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",), shape="array"),
+        "mean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
+        "average": Fn("mean", library, ("a", "axis"), arrays=("a",), shape="reduce"),
+        "nanmean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
+        # the spread of complex values is real: default "real"
+        "var": Fn("mean", library, ("a", "axis", "dtype"), "real", arrays=("a",), shape="reduce"),
+        "std": Fn("mean", library, ("a", "axis", "dtype"), "real", arrays=("a",), shape="reduce"),
+        "any": Fn("bool", library, ("a", "axis"), arrays=(), shape="reduce"),
+        "all": Fn("bool", library, ("a", "axis"), arrays=(), shape="reduce"),
+        "where": Fn("where", library, ("condition", "x", "y"), arrays=("x", "y"), shape="array"),
         "clip": Fn("promote", library, ("a", "a_min", "a_max"), arrays=("a", "a_min", "a_max")),
-        "concatenate": Fn("concatenate", library, ("arrays", "axis", "dtype"), arrays=("arrays",)),
-        "stack": Fn("concatenate", library, ("arrays", "axis", "dtype"), arrays=("arrays",)),
-        "hstack": Fn("concatenate", library, ("tup", "dtype"), arrays=("tup",)),
-        "vstack": Fn("concatenate", library, ("tup", "dtype"), arrays=("tup",)),
-        "reshape": Fn("same", library, ("a", "shape"), arrays=("a",)),
-        "transpose": Fn("same", library, ("a", "axes"), arrays=("a",)),
-        "squeeze": Fn("same", library, ("a", "axis"), arrays=("a",)),
-        "expand_dims": Fn("same", library, ("a", "axis"), arrays=("a",)),
-        "ravel": Fn("same", library, ("a",), arrays=("a",)),
-        "broadcast_to": Fn("same", library, ("array", "shape"), arrays=("array",)),
-        "tile": Fn("same", library, ("A", "reps"), arrays=("A",)),
-        "repeat": Fn("same", library, ("a", "repeats"), arrays=("a",)),
-        "flip": Fn("same", library, ("m", "axis"), arrays=("m",)),
-        "roll": Fn("same", library, ("a", "shift"), arrays=("a",)),
-        "sort": Fn("same", library, ("a",), arrays=("a",)),
-        "triu": Fn("same", library, ("m", "k"), arrays=("m",)),
-        "tril": Fn("same", library, ("m", "k"), arrays=("m",)),
-        "diag": Fn("same", library, ("v", "k"), arrays=("v",)),
+        "concatenate": Fn("concatenate", library, ("arrays", "axis", "dtype"), arrays=("arrays",), shape="array"),
+        "stack": Fn("concatenate", library, ("arrays", "axis", "dtype"), arrays=("arrays",), shape="array"),
+        "hstack": Fn("concatenate", library, ("tup", "dtype"), arrays=("tup",), shape="array"),
+        "vstack": Fn("concatenate", library, ("tup", "dtype"), arrays=("tup",), shape="array"),
+        "reshape": Fn("same", library, ("a", "shape"), arrays=("a",), shape="array"),
+        "transpose": Fn("same", library, ("a", "axes"), arrays=("a",), shape="array"),
+        "squeeze": Fn("same", library, ("a", "axis"), arrays=("a",), shape="array"),
+        "expand_dims": Fn("same", library, ("a", "axis"), arrays=("a",), shape="array"),
+        "ravel": Fn("same", library, ("a",), arrays=("a",), shape="array"),
+        "broadcast_to": Fn("same", library, ("array", "shape"), arrays=("array",), shape="array"),
+        "tile": Fn("same", library, ("A", "reps"), arrays=("A",), shape="array"),
+        "repeat": Fn("same", library, ("a", "repeats"), arrays=("a",), shape="array"),
+        "flip": Fn("same", library, ("m", "axis"), arrays=("m",), shape="array"),
+        "roll": Fn("same", library, ("a", "shift"), arrays=("a",), shape="array"),
+        "sort": Fn("same", library, ("a",), arrays=("a",), shape="array"),
+        "triu": Fn("same", library, ("m", "k"), arrays=("m",), shape="array"),
+        "tril": Fn("same", library, ("m", "k"), arrays=("m",), shape="array"),
+        "diag": Fn("same", library, ("v", "k"), arrays=("v",), shape="array"),
         "dtype": Fn("dtype_of", library, ("dtype",)),
         "finfo": Fn("finfo", library, ("dtype",)),
         "iinfo": Fn("iinfo", library, ("int_type",)),
-        "result_type": Fn("result_type", library),
+        "result_type": Fn("result_type", library, ("*arrays_and_dtypes",)),
+        "promote_types": Fn("promote_types", library, ("type1", "type2")),
     }
     return out
 
 
 _NUMPY = _elementwise(NP)
-# NumPy forwards these to the argument's own method when it is not an ndarray: np.sum(J) is J.sum().
-NUMPY_FORWARDED = {name: _NUMPY[name] for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax",
-                                                   "argmin", "any", "all")}  # fmt: skip
-_NUMPY |= {name: Fn("forward", NP, ("a", "axis", "dtype"), arrays=("a",)) for name in NUMPY_FORWARDED}
+# NumPy's ufuncs without a bool loop run bool inputs in int8 (np.power(bool, bool) is int8);
+# JAX computes these in int32 whatever x64 says (measured).  Subtraction and negation of
+# bools are refused by both (TypeError), with the operators ``-``.
+NUMPY_NO_BOOL_LOOP = frozenset({"power", "floor_divide", "mod", "remainder", "left_shift", "right_shift", "square",
+                                "conjugate", "conj"})  # fmt: skip
+JAX_BOOL_AS_INT32 = frozenset({"power", "floor_divide", "mod", "remainder", "left_shift", "right_shift", "square"})
+# The kinds of dtype each function has an implementation for, in NumPy and JAX alike (measured;
+# the fuzzer's F01-F03): a promoted dtype of another kind raises TypeError.  Bools that NumPy
+# and JAX compute as ints (above) are accepted.
+_INTEGRAL, _REAL = "biu", "biuf"
+ACCEPTED_KINDS: dict[str, str] = {
+    **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert",
+                     "bitwise_not"), _INTEGRAL),
+    **dict.fromkeys(("floor_divide", "remainder", "mod", "floor", "ceil", "trunc", "copysign", "heaviside"), _REAL),
+    **dict.fromkeys(("subtract", "negative", "sign"), "iufc"),  # not bool: use ^ / logical_xor or ~
+}
+# Library-specific: NumPy has no complex arctan2/logaddexp/hypot (JAX has all but hypot, which
+# raises ValueError); JAX's argmax has no complex.
+NUMPY_ACCEPTED_KINDS: dict[str, str] = {**dict.fromkeys(("arctan2", "logaddexp", "logaddexp2", "hypot"), _REAL),
+                                        "positive": "iufc"}  # fmt: skip
+JAX_ACCEPTED_KINDS: dict[str, str] = {"argmax": _REAL, "argmin": _REAL, "hypot": _REAL}
+JAX_REFUSAL_CLASS = {"hypot": "ValueError"}  # the exception where it is not TypeError
+OPERATOR_FUNCTIONS = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_divide", "//": "floor_divide",
+                      "%": "remainder", "**": "power", "@": "matmul", "&": "bitwise_and", "|": "bitwise_or",
+                      "^": "bitwise_xor", "<<": "left_shift", ">>": "right_shift", "unary -": "negative",
+                      "unary ~": "invert", "unary +": "positive"}  # fmt: skip
+
+# NumPy hands these to the argument's own method, or indexes it, when it is not an ndarray:
+# np.sum(J) is J.sum() and np.flip(J) is J[::-1], so a JAX argument gets a JAX result.  Measured
+# on numpy 2.4 with jax 0.10; the other functions convert JAX arrays through ``__array__``.
+NUMPY_FORWARDED = {name: _NUMPY[name] for name in (
+    "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "cumsum",
+    "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip")}  # fmt: skip
+_NUMPY |= {name: Fn("forward", NP, fn.params, arrays=fn.arrays, shape="as-is") for name, fn in NUMPY_FORWARDED.items()}
 
 _JAX_NUMPY = _elementwise(JNP)
 
 CATALOG: dict[str, Fn] = {
     **{f"numpy.{k}": v for k, v in _NUMPY.items()},
     **{f"jax.numpy.{k}": v for k, v in _JAX_NUMPY.items()},
-    # numpy.random: the legacy global functions draw float64 / int64.
-    **{f"numpy.random.{k}": Fn("fixed", NP, default="float64")
-       for k in ("rand", "randn", "random", "random_sample", "normal", "uniform", "standard_normal", "exponential",
-                 "gamma", "beta", "laplace", "lognormal")},  # fmt: skip
-    "numpy.random.randint": Fn("create", NP, ("low", "high", "size", "dtype"), "i"),
-    "numpy.random.choice": Fn("same", NP, ("a",), arrays=("a",)),
+    # numpy.random: the legacy global functions draw float64 / int64; one draw (no size) is a
+    # Python float or int.
+    **{f"numpy.random.{k}": Fn("fixed", NP, params, default="float64", shape="sample")
+       for k, params in (("rand", ("d0", "d1", "d2")), ("randn", ("d0", "d1", "d2")), ("random", ("size",)),
+                         ("random_sample", ("size",)), ("normal", ("loc", "scale", "size")),
+                         ("uniform", ("low", "high", "size")), ("standard_normal", ("size",)),
+                         ("exponential", ("scale", "size")), ("gamma", ("shape", "scale", "size")),
+                         ("beta", ("a", "b", "size")), ("laplace", ("loc", "scale", "size")),
+                         ("lognormal", ("mean", "sigma", "size")))},  # fmt: skip
+    "numpy.random.randint": Fn("create", NP, ("low", "high", "size", "dtype"), "i", shape="sample"),
+    "numpy.random.choice": Fn("same", NP, ("a", "size"), arrays=("a",), shape="sample"),
     # jax.random: default float/int unless dtype= says otherwise.
     **{f"jax.random.{k}": Fn("random", JNP, ("key", "shape", "dtype"), "f")
        for k in ("normal", "uniform", "gumbel", "laplace", "logistic", "exponential",
@@ -141,19 +227,31 @@ CATALOG: dict[str, Fn] = {
     "jax.random.bernoulli": Fn("fixed", JNP, default="bool"),
     "jax.random.PRNGKey": Fn("fixed", JNP, default="uint32"),
     "jax.random.permutation": Fn("same", JNP, ("key", "x"), arrays=("x",)),
-    # jax.nn: elementwise activations keep a float dtype, make ints inexact.
+    "jax.random.split": Fn("same", JNP, ("key", "num"), arrays=("key",), shape="array"),
+    "jax.random.fold_in": Fn("same", JNP, ("key", "data"), arrays=("key",), shape="array"),
+    # jax.nn: activations keep a float dtype.  Of an integer array (measured): relu and hard_tanh
+    # keep it; those that scale by a Python float promote with it (weak float); the logistic ones
+    # refuse it; the rest make it inexact.
+    # (relu is ``maximum(x, 0)``: bool promotes with the Python int; relu6 scales by a float).
+    **{f"jax.nn.{k}": Fn("scaled", JNP, ("x",), "int", arrays=("x",)) for k in ("relu", "hard_tanh")},
+    **{f"jax.nn.{k}": Fn("scaled", JNP, ("x",), "float", arrays=("x",)) for k in ("relu6", "leaky_relu", "elu", "celu",
+                                                                                     "selu")},  # fmt: skip
+    **{f"jax.nn.{k}": Fn("float_only", JNP, ("x",), arrays=("x",)) for k in ("sigmoid", "silu", "swish", "glu")},
     **{f"jax.nn.{k}": Fn("inexact", JNP, ("x",), arrays=("x",))
-       for k in ("relu", "gelu", "sigmoid", "softplus", "silu", "swish", "elu", "leaky_relu", "tanh", "softmax",
-                 "log_softmax", "log_sigmoid", "celu", "selu", "glu", "relu6", "hard_tanh", "standardize")},  # fmt: skip
+       for k in ("gelu", "softplus", "tanh", "softmax", "log_softmax", "log_sigmoid", "standardize")},  # fmt: skip
     "jax.nn.one_hot": Fn("random", JNP, ("x", "num_classes", "dtype"), "f"),
-    # jax.lax: no implicit promotion at all.
+    # jax.lax: no implicit promotion at all; ``default`` is the result: the operands' dtype, bool
+    # for comparisons, the complex of that precision for lax.complex.
     **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), arrays=("x", "y"))
        for k in ("add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "bitwise_and",
-                 "bitwise_or", "bitwise_xor", "shift_left", "shift_right_logical", "shift_right_arithmetic",
-                 "eq", "ne", "lt", "le", "gt", "ge", "complex")},  # fmt: skip
-    "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype")),
+                 "bitwise_or", "bitwise_xor", "shift_left", "shift_right_logical", "shift_right_arithmetic")},  # fmt: skip
+    **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), "bool", arrays=("x", "y")) for k in ("eq", "ne", "lt", "le", "gt",
+                                                                                      "ge")},  # fmt: skip
+    "jax.lax.complex": Fn("lax", JNP, ("x", "y"), "complex", arrays=("x", "y")),
+    "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype"), shape="array"),
+    "jax.lax.abs": Fn("abs", JNP, ("x",), arrays=("x",)),
     **{f"jax.lax.{k}": Fn("same", JNP, ("x",), arrays=("x",))
-       for k in ("neg", "abs", "sign", "floor", "ceil", "round", "exp", "log", "sin", "cos", "tanh", "sqrt",
+       for k in ("neg", "sign", "floor", "ceil", "round", "exp", "log", "sin", "cos", "tanh", "sqrt",
                  "rsqrt", "logistic", "stop_gradient", "square")},  # fmt: skip
     # math and builtins: Python scalars.
     **{f"math.{k}": Fn("python_scalar", PY, default="float")
@@ -161,13 +259,15 @@ CATALOG: dict[str, Fn] = {
                  "fabs", "erf", "gamma", "lgamma", "expm1", "log1p", "radians", "degrees")},  # fmt: skip
     **{f"math.{k}": Fn("python_scalar", PY, default="int")
        for k in ("floor", "ceil", "trunc", "factorial", "gcd", "comb", "perm", "isqrt")},  # fmt: skip
-    "builtins.float": Fn("python_scalar", PY, default="float"),
-    "builtins.int": Fn("python_scalar", PY, default="int"),
-    "builtins.complex": Fn("python_scalar", PY, default="complex"),
-    "builtins.bool": Fn("python_scalar", PY, default="bool"),
+    # float(), int(), complex() and bool() are scalar types (calls.resolve_reference makes them
+    # DTypeRefs), converted by calls._call_scalar_type, not catalog entries.
     "builtins.len": Fn("python_scalar", PY, default="int"),
-    "builtins.abs": Fn("same", PY, ("x",), arrays=("x",)),
+    "builtins.range": Fn("python_range", PY),
+    "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
 }
+
+# Module attributes that are NumPy scalars: (dtype, value).
+SCALAR_CONSTANTS: dict[str, tuple[str, bool]] = {"numpy.True_": ("bool", True), "numpy.False_": ("bool", False)}
 
 # Module attributes that are values: NumPy and JAX re-export Python floats.
 CONSTANTS: dict[str, float] = {
@@ -179,24 +279,37 @@ CONSTANTS: dict[str, float] = {
 
 # Array methods: the receiver is the first array.
 METHODS: dict[str, Fn] = {
-    **{name: Fn("same", NP, ("self",), arrays=("self",))
-       for name in ("reshape", "transpose", "flatten", "ravel", "squeeze", "copy", "swapaxes", "block_until_ready",
-                    "conj", "conjugate", "round", "repeat", "sort", "max", "min", "ptp")},  # fmt: skip
-    "astype": Fn("astype", NP, ("self", "dtype")),
-    "sum": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "prod": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "cumsum": Fn("cumsum", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "mean": Fn("mean", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "var": Fn("mean", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "std": Fn("mean", NP, ("self", "axis", "dtype"), arrays=("self",)),
-    "argmax": Fn("index", NP, ("self",), arrays=("self",)),
-    "argmin": Fn("index", NP, ("self",), arrays=("self",)),
-    "argsort": Fn("index", NP, ("self",), arrays=("self",)),
-    "any": Fn("bool", NP, ("self",)),
-    "all": Fn("bool", NP, ("self",)),
+    **{name: Fn("same", NP, ("self",), arrays=("self",), shape="array")
+       for name in ("reshape", "transpose", "flatten", "ravel", "squeeze", "swapaxes", "repeat", "sort")},  # fmt: skip
+    **{name: Fn("same", NP, ("self",), arrays=("self",), shape="keep") for name in ("copy", "block_until_ready")},
+    # conjugate() keeps a 0-d array an array (np.conjugate makes it a scalar); round() does not.
+    **{name: Fn("same", NP, ("self",), arrays=("self",), shape="keep") for name in ("conj", "conjugate")},
+    "round": Fn("same", NP, ("self",), arrays=("self",)),
+    **{name: Fn("reduce", NP, ("self", "axis"), arrays=("self",), shape="reduce") for name in ("max", "min", "ptp")},
+    "astype": Fn("astype", NP, ("self", "dtype"), arrays=("self",), shape="keep"),
+    "sum": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="reduce"),
+    "prod": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="reduce"),
+    "cumsum": Fn("cumsum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="array"),
+    "cumprod": Fn("cumsum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="array"),
+    "mean": Fn("mean", NP, ("self", "axis", "dtype"), arrays=("self",), shape="reduce"),
+    "var": Fn("mean", NP, ("self", "axis", "dtype"), "real", arrays=("self",), shape="reduce"),
+    "std": Fn("mean", NP, ("self", "axis", "dtype"), "real", arrays=("self",), shape="reduce"),
+    "argmax": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
+    "argmin": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
+    "argsort": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="array"),
+    "any": Fn("bool", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
+    "all": Fn("bool", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
     "item": Fn("item", NP, ("self",), arrays=("self",)),
-    "dot": Fn("promote", NP, ("self", "b"), arrays=("self", "b")),
+    "dot": Fn("promote", NP, ("self", "b"), arrays=("self", "b"), shape="contract"),
     "clip": Fn("promote", NP, ("self", "min", "max"), arrays=("self", "min", "max")),
 }
+# JAX predicates whose result is weak when every input is weak and of these kinds (measured:
+# isnan(x) is x != x; isfinite of an int, isinf and isclose are built from strong constants).
+JAX_WEAK_PREDICATES: dict[str, str] = {"isnan": "biufc", "isfinite": "fc", "logical_not": "biufc",
+                                       "logical_and": "biufc", "logical_or": "biufc", "logical_xor": "biufc"}  # fmt: skip
+# Array methods of NumPy bools without a bool implementation: what they compute in.
+NUMPY_METHOD_BOOL_RESULTS = {"round": "float16"}
+# NumPy methods that work in place and return None (JAX's, of immutable arrays, return one).
+NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition", "setflags", "itemset"})
 # Attributes of arrays that keep the dtype, and those that are something else.
 SAME_DTYPE_ATTRIBUTES = frozenset({"T", "mT"})

@@ -10,12 +10,32 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from linter.dtypes import DTYPES
+from linter.dtypes import DTYPES, NUMPY_NATIVE
+from linter.engine.catalog import (
+    ACCEPTED_KINDS,
+    JAX_ACCEPTED_KINDS,
+    JAX_REFUSAL_CLASS,
+    NUMPY_ACCEPTED_KINDS,
+    JAX_BOOL_AS_INT32,
+    NUMPY_NO_BOOL_LOOP,
+    OPERATOR_FUNCTIONS,
+)
 from linter.engine.context import Context
-from linter.engine.values import UNKNOWN, Array, Library, Refusal, Value, python_scalar
+from linter.engine.values import (
+    UNKNOWN,
+    Array,
+    Library,
+    Refusal,
+    Value,
+    broadcast_rank,
+    numpy_library,
+    python_scalar,
+)
 from linter.systems.base import Operand, Origin, Promoted, Refused
 from linter.systems.jax import TO_INEXACT as JAX_TO_INEXACT
+from linter.systems.numpy import LOOPS, SAFE_CASTS
 
 ARITHMETIC = {"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"}
 COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
@@ -32,6 +52,8 @@ NUMPY_TO_INEXACT: dict[str, str] = {
     "uint32": "float64",
     "int64": "float64",
     "uint64": "float64",
+    # ml_dtypes' small ints cast safely to float16 too (np.exp of int4 is float16)
+    **dict.fromkeys(("int1", "int2", "int4", "uint1", "uint2", "uint4"), "float16"),
 }
 _INT_BOUNDS = {f"{s}int{b}": ((0, 2**b - 1) if s else (-(2 ** (b - 1)), 2 ** (b - 1) - 1))
                for s in ("", "u") for b in (1, 2, 4, 8, 16, 32, 64)}  # fmt: skip
@@ -51,10 +73,15 @@ def int_bounds(dtype: str) -> tuple[int, int] | None:
 
 
 def result_library(values: Iterable[Array]) -> Library:
+    """Who computes an operator's result: JAX if any operand is a JAX array, else NumPy if any
+    operand is NumPy (a scalar when no operand has dimensions: ``np.array(1.0) + 1`` is an
+    ``np.float64``), else Python."""
+    values = list(values)
     libraries = {v.library for v in values}
-    for library in (Library.JAX, Library.NUMPY_ARRAY, Library.NUMPY_SCALAR):
-        if library in libraries:
-            return library
+    if Library.JAX in libraries:
+        return Library.JAX
+    if libraries & {Library.NUMPY_ARRAY, Library.NUMPY_SCALAR}:
+        return numpy_library(broadcast_rank(values))
     return Library.PYTHON
 
 
@@ -91,11 +118,17 @@ def promote(values: Sequence[Array], library: Library, ctx: Context) -> list[Pro
     return outcomes
 
 
-def collect(outcomes: Sequence[Promoted | Refused], library: Library, provenance: str = "") -> Value:
+def collect(outcomes: Sequence[Promoted | Refused], library: Library, provenance: str = "",
+            ndim: int | None = None) -> Value:  # fmt: skip
     """One value from the outcomes over all candidates: refused only if every candidate is."""
     promoted = [o for o in outcomes if isinstance(o, Promoted)]
     if not outcomes:
-        return Array(frozenset(), library, None, provenance=provenance)  # library known, dtype not
+        return Array(frozenset(), library, None, ndim=ndim, provenance=provenance)  # library known, dtype not
+    if promoted and len(promoted) < len(outcomes):
+        # LIMITATION: some candidates promote and some are refused (``y + 1.0`` in strict mode where
+        # y is int8 or float32).  A value cannot say "this dtype, or an exception", and claiming the
+        # dtype would be wrong whenever the refused candidate is the real one: the dtype is unknown.
+        return Array(frozenset(), library, None, ndim=ndim, provenance=provenance)
     if not promoted:
         refused = outcomes[0]
         return Refusal("TypePromotionError" if library is Library.JAX else "TypeError", refused.message,
@@ -105,6 +138,7 @@ def collect(outcomes: Sequence[Promoted | Refused], library: Library, provenance
         frozenset(o.dtype for o in promoted),
         library,
         weaks.pop() if len(weaks) == 1 else None,
+        ndim=ndim,
         provenance=provenance,
     )
 
@@ -159,6 +193,25 @@ def _python_binary(op: str, left: Array, right: Array) -> Value:
     return python_scalar(name)
 
 
+# Python's own operator methods that accept a NumPy scalar: ``complex.__add__`` takes any
+# ``float`` instance, and ``np.float64`` subclasses ``float``, so ``1j + np.float64(1)`` is a
+# Python complex.  (A subclass of the *left* operand's type gets its reflected method called
+# first, which is why ``1.0 + np.float64(1)`` stays NumPy; NumPy's integers subclass nothing.)
+_PYTHON_ACCEPTS: dict[str, frozenset[str]] = {"complex128": frozenset({"float64"})}
+_PYTHON_COMPLEX_OPS = frozenset({"+", "-", "*", "/", "**"})
+
+
+def _python_handles(op: str, left: Array, right: Array) -> bool:
+    return (
+        left.library is Library.PYTHON
+        and right.library is Library.NUMPY_SCALAR
+        and op in _PYTHON_COMPLEX_OPS
+        and left.dtype is not None
+        and right.dtype is not None
+        and right.dtype in _PYTHON_ACCEPTS.get(left.dtype, ())
+    )
+
+
 def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     """``left <op> right`` for an arithmetic or bitwise operator."""
     if not (isinstance(left, Array) and isinstance(right, Array)):
@@ -166,15 +219,62 @@ def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     library = result_library([left, right])
     if library is Library.PYTHON:
         return _python_binary(op, left, right)
+    if _python_handles(op, left, right):
+        return _python_binary(op, left, Array(right.dtypes, Library.PYTHON, True))
+    ndim = broadcast_rank([left, right])
     if op == "**" and library is Library.JAX and right.library is Library.PYTHON and type(right.literal) is int:
         # jnp.power with a concrete integer exponent is lax.integer_pow: the base's dtype stays.
         base = promote([left], library, ctx)
-        return _with_overflow([left, right], collect(base, library), library, ctx)
+        return _with_overflow([left, right], collect(base, library, ndim=ndim), library, ctx)
     outcomes = promote([left, right], library, ctx)
     if op == "/":
         outcomes = [_to_inexact(o, library) for o in outcomes]
-    result = collect(outcomes, library)
+    if op == "@":
+        ndim = matmul_rank(left, right)
+        library = numpy_library(ndim) if library.is_numpy else library
+    result = bool_loops(OPERATOR_FUNCTIONS[op], library, collect(outcomes, library, ndim=ndim), op)
+    if op == "@" and library.is_numpy:
+        result = native_loop(result)
     return _with_overflow([left, right], result, library, ctx)
+
+
+def matmul_rank(left: Array, right: Array) -> int | None:
+    """Dimensions of ``left @ right``: vectors contract to a scalar, matrices stay matrices."""
+    a, b = left.rank, right.rank
+    if a is None or b is None:
+        return None
+    return max(a, b) if a >= 2 and b >= 2 else max(a + b - 2, 0)
+
+
+def native_loop(value: Value) -> Value:
+    """A NumPy ufunc without ml_dtypes loops (matmul, clip) runs an ml_dtypes type in the first
+    native loop it casts to safely: bfloat16 in float32, float8_e4m3fn in float16."""
+    if not isinstance(value, Array):
+        return value
+    dtypes = frozenset(d if d in NUMPY_NATIVE else next((loop for loop in LOOPS if loop in SAFE_CASTS.get(d, ())), d)
+                       for d in value.dtypes)  # fmt: skip
+    return replace(value, dtypes=dtypes)
+
+
+def bool_loops(name: str, library: Library, outcome: Value, what: str = "") -> Value:
+    """The implementations a function has, applied to its promoted dtype: NumPy runs bools
+    without a bool loop in int8, JAX in int32 (whatever x64 says); a kind the function has no
+    implementation for raises TypeError (bitwise ops of floats, ``//`` of complex, ``-`` of
+    bools)."""
+    if not isinstance(outcome, Array) or not outcome.dtypes:
+        return outcome
+    jax = library is Library.JAX
+    accepted = ACCEPTED_KINDS.get(name) or (JAX_ACCEPTED_KINDS if jax else NUMPY_ACCEPTED_KINDS).get(name)
+    if accepted and all(DTYPES[d].kind not in accepted for d in outcome.dtypes):
+        kinds = "|".join(sorted(outcome.dtypes))
+        error = JAX_REFUSAL_CLASS.get(name, "TypeError") if jax else "TypeError"
+        return Refusal(error, f"{what or name} is not supported for {kinds} operands")
+    if "bool" not in outcome.dtypes:
+        return outcome
+    target, names = ("int32", JAX_BOOL_AS_INT32) if library is Library.JAX else ("int8", NUMPY_NO_BOOL_LOOP)
+    if name in names:
+        return replace(outcome, dtypes=frozenset(target if d == "bool" else d for d in outcome.dtypes), weak=False)
+    return outcome
 
 
 def _with_overflow(values, result: Value, library: Library, ctx: Context, compare: bool = False) -> Value:
@@ -184,7 +284,7 @@ def _with_overflow(values, result: Value, library: Library, ctx: Context, compar
     if isinstance(result, Array):
         intended = [v for v in values if isinstance(v, Array) and v.intended64]
         if result.dtype is not None and any(result.dtype in v.dtypes for v in intended):
-            return Array(result.dtypes, result.library, result.weak, intended64=True)
+            return replace(result, intended64=True, literal=None)
     return result
 
 
@@ -200,7 +300,7 @@ def to_inexact(value: Value, library: Library) -> Value:
     if not isinstance(value, Array):
         return UNKNOWN
     table = JAX_TO_INEXACT if library is Library.JAX else NUMPY_TO_INEXACT
-    return Array(frozenset(table.get(d, d) for d in value.dtypes), value.library, value.weak)
+    return Array(frozenset(table.get(d, d) for d in value.dtypes), value.library, value.weak, ndim=value.ndim)
 
 
 def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
@@ -209,16 +309,26 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
         return UNKNOWN
     library = result_library([left, right])
     if library is Library.PYTHON:
+        if op in ("<", "<=", ">", ">=") and any(DTYPES[d].kind == "c" for v in (left, right) for d in v.dtypes):
+            return Refusal("TypeError", f"'{op}' not supported for Python complex numbers")
         return python_scalar("bool")
     outcomes = promote([left, right], library, ctx)
     promoted = collect(outcomes, library)
+    if library is Library.JAX:
+        # JAX parses a Python int literal before it promotes: OverflowError comes first.
+        overflow = _overflow([left, right], promoted, library, ctx, compare=True)
+        if overflow is not None:
+            return overflow
     if isinstance(promoted, Refusal):
         return promoted
+    if isinstance(promoted, Array) and not promoted.dtypes and library is Library.JAX and ctx.strict:
+        # An operand of unknown dtype: in strict mode the comparison may well be refused.
+        return Array(frozenset(), library, None, ndim=broadcast_rank([left, right]))
     overflow = _overflow([left, right], promoted, library, ctx, compare=True)
     if overflow is not None:
         return overflow
     weak = promoted.weak if library is Library.JAX and isinstance(promoted, Array) else False
-    return Array(frozenset(["bool"]), library, weak)
+    return Array(frozenset(["bool"]), library, weak, ndim=broadcast_rank([left, right]))
 
 
 def unary(op: str, operand: Value, ctx: Context) -> Value:
@@ -235,7 +345,11 @@ def unary(op: str, operand: Value, ctx: Context) -> Value:
         elif literal is not None and op == "~" and type(literal) is int:
             literal = ~literal
         return Array(operand.dtypes, operand.library, operand.weak, literal)
-    return Array(operand.dtypes, operand.library, operand.weak, intended64=operand.intended64)
+    library = numpy_library(operand.rank) if operand.library.is_numpy else operand.library  # -np.array(1.0) is a scalar
+    result = Array(operand.dtypes, library, operand.weak, intended64=operand.intended64, ndim=operand.ndim)
+    if op in ("-", "~", "+"):
+        return bool_loops(OPERATOR_FUNCTIONS[f"unary {op}"], library, result, f"unary {op}")
+    return result
 
 
 _KIND_ORDER = "buifc"
@@ -247,8 +361,8 @@ def in_place(target: Array, result: Array) -> Value:
     kinds = {DTYPES[d].kind for d in result.dtypes}
     target_kinds = {DTYPES[d].kind for d in target.dtypes}
     if not kinds or not target_kinds:
-        return Array(target.dtypes, target.library, False)
+        return Array(target.dtypes, target.library, False, ndim=target.ndim)
     if max(_KIND_ORDER.index(k) for k in kinds) > min(_KIND_ORDER.index(k) for k in target_kinds):
         return Refusal("TypeError", f"Cannot cast ufunc output from {'|'.join(sorted(result.dtypes))} to "
                        f"{'|'.join(sorted(target.dtypes))} with casting rule 'same_kind'")  # fmt: skip
-    return Array(target.dtypes, target.library, False, intended64=target.intended64)
+    return Array(target.dtypes, target.library, False, intended64=target.intended64, ndim=target.ndim)

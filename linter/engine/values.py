@@ -53,6 +53,9 @@ class Array(Value):
     candidates disagree.  ``literal`` is the Python value of a literal, for overflow checks.
     ``intended64`` marks a 64-bit dtype the code asked for: by name (``dtype=np.float64``) or
     through a JAX default with x64 on; not one a NumPy default or a promotion produced.
+    ``ndim`` is the number of dimensions when known (None: unknown).  It matters for NumPy,
+    where an operation whose result has no dimensions gives a scalar, not a 0-d array
+    (``np.array(1.0) + 1`` and ``np.ones(3).sum()`` are ``np.float64`` scalars).
     """
 
     dtypes: frozenset[str]
@@ -60,11 +63,17 @@ class Array(Value):
     weak: bool | None = False
     literal: int | float | complex | bool | None = None
     intended64: bool = False
+    ndim: int | None = None
 
     @property
     def dtype(self) -> str | None:
         """The dtype when it is exactly known."""
         return next(iter(self.dtypes)) if len(self.dtypes) == 1 else None
+
+    @property
+    def rank(self) -> int | None:
+        """Dimensions, as far as known: Python and NumPy scalars have none."""
+        return 0 if self.library in (Library.PYTHON, Library.NUMPY_SCALAR) else self.ndim
 
     @property
     def exact(self) -> bool:
@@ -96,6 +105,14 @@ class Items(Value):
 
     items: tuple[Value, ...]
     is_tuple: bool = False
+
+
+@dataclass(frozen=True)
+class Elements(Value):
+    """A sequence of unknown length whose items are all like ``element``: ``range(n)`` and
+    ``x.shape`` hold Python ints."""
+
+    element: Value
 
 
 @dataclass(frozen=True)
@@ -132,13 +149,30 @@ class Refusal(Value):
 
 @dataclass(frozen=True)
 class Function(Value):
-    """A function of the module being analyzed, or a lambda: the front end evaluates its calls."""
+    """A function of the module being analyzed, or a lambda: the front end evaluates its calls.
+
+    ``traced`` marks it wrapped by ``jax.jit``/``vmap``/...: its arguments, all but the
+    ``static`` ones (parameter names), arrive as JAX arrays, and so does its result."""
 
     key: object  # the front end's handle on the definition
+    traced: bool = False
+    static: frozenset[str] = frozenset()
 
 
 def array(dtype: str, library: Library, weak: bool = False, **kwargs) -> Array:
     return Array(frozenset([dtype]), library, weak, **kwargs)
+
+
+def broadcast_rank(values: Iterable[Array]) -> int | None:
+    """Dimensions of the broadcast of ``values``: the largest rank, None if one is unknown."""
+    ranks = [v.rank for v in values]
+    return None if any(r is None for r in ranks) else max(ranks, default=0)
+
+
+def numpy_library(ndim: int | None) -> Library:
+    """What a NumPy ufunc or reduction returns: a scalar for a result without dimensions,
+    otherwise (or when the rank is unknown) an array."""
+    return Library.NUMPY_SCALAR if ndim == 0 else Library.NUMPY_ARRAY
 
 
 def python_scalar(kind: str, literal=None, provenance: str = "") -> Array:
@@ -165,11 +199,13 @@ def join(values: Iterable[Value]) -> Value:
     if len(dtypes) > MAX_CANDIDATES:
         return UNKNOWN
     weaks = {v.weak for v in values}
+    ranks = {v.ndim for v in values}
     return Array(
         dtypes,
         libraries.pop(),
         weaks.pop() if len(weaks) == 1 else None,
         intended64=all(v.intended64 for v in values),
+        ndim=ranks.pop() if len(ranks) == 1 else None,
         provenance=first.provenance,
     )
 

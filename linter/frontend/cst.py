@@ -23,15 +23,18 @@ from linter.engine.values import (
     Array,
     Bound,
     DTypeRef,
+    Elements,
     Function,
     Items,
     Library,
     Reference,
+    Refusal,
     Value,
     join,
+    numpy_library,
     python_scalar,
 )
-from linter.dtypes import resolve_string
+from linter.dtypes import DTYPES, resolve_string
 
 _BINARY = {
     cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
@@ -49,10 +52,18 @@ _COMPARE = {
     cst.Equal: "==", cst.NotEqual: "!=",
 }  # fmt: skip
 _UNARY = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+# JAX's transformations that trace the function: its arguments arrive as JAX arrays.
+_TRACING = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"}
 # Decorators that trace the function without changing what its body computes.
 _TRANSPARENT_DECORATORS = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat", "jax.named_call",
                            "functools.wraps", "functools.cache", "functools.lru_cache", "staticmethod"}  # fmt: skip
 _MAX_CALL_DEPTH = 3
+# Evaluations of local functions at call sites, per module and per definition: beyond these,
+# calls give unknown, which keeps modules of many mutually calling functions linear in size.
+_CALL_BUDGET_PER_DEFINITION = 4
+_CALL_BUDGET_BASE = 64
+# A loop body runs until its values settle, at most this often; loops nested in a loop run
+# once per pass of the outer one (the outer passes already feed them settled values).
 _LOOP_PASSES = 3
 
 
@@ -72,6 +83,7 @@ class _Definition:
     node: cst.FunctionDef | cst.Lambda
     transparent: bool
     call_args: list[dict[str, Value]] = field(default_factory=list)
+    defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
 
 
 @dataclass
@@ -96,10 +108,13 @@ class Analysis:
         self.sites: dict[int, Site] = {}
         self.operations: dict[int, Operation] = {}
         self._definitions: list[_Definition] = []
+        self._definition_index: dict[int, int] = {}
         self._module_names: dict[str, Value] = {}
         self._recording = True
         self._depth = 0
         self._memo: dict[tuple, Value] = {}
+        self._calls_left = _CALL_BUDGET_BASE
+        self._loop_depth = 0
         self._active: set[tuple] = set()
         self._final_ctx = settings.initial()
 
@@ -121,8 +136,8 @@ class Analysis:
                 seeds[name] = self._annotation(annotation, self._final_ctx)
             elif seen:
                 seeds[name] = join(seen)
-            elif default is not None:
-                seeds[name] = self._expr(default, _Frame(self._module_names, self._final_ctx))
+            elif name in definition.defaults:
+                seeds[name] = definition.defaults[name]
         self._invoke(index, seeds, record=True)
 
     # --- statements ---------------------------------------------------------------------
@@ -205,8 +220,10 @@ class Analysis:
             elements = [e.value for e in target.elements]
             starred = any(isinstance(e, cst.StarredElement) for e in target.elements)
             items = value.items if isinstance(value, Items) and len(value.items) == len(elements) and not starred else None
+            # Unpacking an array or a homogeneous sequence: every name gets one element.
+            each = _element_of(value) if items is None and not starred and not isinstance(value, Items) else UNKNOWN
             for i, element in enumerate(elements):
-                self._assign(element, items[i] if items else UNKNOWN, frame)
+                self._assign(element, items[i] if items else each, frame)
         else:
             # Attributes and subscripts: evaluate their parts; the value is not tracked.
             self._expr(target, frame)
@@ -220,7 +237,10 @@ class Analysis:
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = operations.binary(op, current, other, frame.ctx)
-        if isinstance(current, Array) and current.library is Library.NUMPY_ARRAY and isinstance(result, Array):
+        if isinstance(current, Array) and current.library is Library.NUMPY_ARRAY and isinstance(result, Array) \
+                and result.library is not Library.JAX:  # fmt: skip
+            # In place on the NumPy array; with a JAX operand NumPy declines and Python falls
+            # back to ``a = a + j``: the name is rebound to the JAX result, no cast check.
             result = operations.in_place(current, result)
         self._operation("augassign", op, (current, other), result, frame, node)
         if isinstance(node.target, cst.Name):
@@ -241,7 +261,8 @@ class Analysis:
         entry = frame.copy()
         states = [entry]
         current = frame.copy()
-        for _ in range(_LOOP_PASSES):
+        self._loop_depth += 1
+        for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
             before = dict(current.names)
             if isinstance(node, cst.For):
                 self._assign(node.target, _element_of(self._expr(node.iter, current)), current)
@@ -252,6 +273,7 @@ class Analysis:
             self._merge(current, [entry, current.copy()])
             if current.names == before:
                 break
+        self._loop_depth -= 1
         self._merge(frame, states)
         if node.orelse is not None:
             self._block(node.orelse.body.body, frame)
@@ -283,18 +305,37 @@ class Analysis:
 
     @staticmethod
     def _merge(frame: _Frame, branches: list[_Frame]) -> None:
-        names = set().union(*(b.names for b in branches))
+        first = branches[0].names
+        merged = {}
+        for name in set().union(*(b.names for b in branches)):
+            values = [b.names.get(name, UNKNOWN) for b in branches]
+            same = all(v is values[0] for v in values)  # the common case: untouched by any branch
+            merged[name] = values[0] if same and name in first else join(values)
         frame.names.clear()
-        for name in names:
-            frame.names[name] = join(b.names.get(name, UNKNOWN) for b in branches)
+        frame.names.update(merged)
         frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
 
     # --- functions ----------------------------------------------------------------------
     def _define(self, node: cst.FunctionDef | cst.Lambda, frame: _Frame) -> Function:
         decorators = [self._reference_of(_decorator_target(d.decorator)) for d in getattr(node, "decorators", ())]
         transparent = all(d in _TRANSPARENT_DECORATORS for d in decorators)
-        self._definitions.append(_Definition(node, transparent))
-        function = Function(len(self._definitions) - 1)
+        tracing = [d.decorator for d in getattr(node, "decorators", ())
+                   if self._reference_of(_decorator_target(d.decorator)) in _TRACING]  # fmt: skip
+        # One definition per syntax node: bodies are evaluated repeatedly (loops, calls) and
+        # must not register their nested functions again each time.
+        index = self._definition_index.get(id(node))
+        if index is None:
+            index = self._definition_index[id(node)] = len(self._definitions)
+            self._definitions.append(_Definition(node, transparent))
+            self._calls_left += _CALL_BUDGET_PER_DEFINITION
+        function = Function(index)
+        if tracing:
+            names = [name for name, _, _ in self._parameters(node)]
+            function = Function(index, True, frozenset().union(*(_static_names(d, names) for d in tracing)))
+        # Defaults are evaluated once, here; a call that omits the argument gets them.
+        self._definitions[index].defaults = {
+            name: self._expr(default, frame) for name, _, default in self._parameters(node) if default is not None
+        }
         if isinstance(node, cst.FunctionDef):
             self._bind(node.name, function if transparent else UNKNOWN, frame)
         return function
@@ -311,6 +352,17 @@ class Analysis:
         names = [name for name, _, _ in self._parameters(definition.node)]
         bound = dict(zip(names, args))
         bound.update({k: v for k, v in kwargs.items() if k in names})
+        for name, value in definition.defaults.items():
+            bound.setdefault(name, value)
+        if function.traced:
+            # jax.jit and friends hand the body JAX arrays (tracers) and return JAX arrays.
+            bound = {k: v if k in function.static else calls.as_traced(v, self._final_ctx) for k, v in bound.items()}
+            refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
+            if refused is not None:
+                return refused
+            if self._recording:
+                definition.call_args.append(bound)
+            return calls.as_traced(self._invoke(function.key, bound, record=False), self._final_ctx)
         if self._recording:
             definition.call_args.append(bound)
         return self._invoke(function.key, bound, record=False)
@@ -322,7 +374,12 @@ class Analysis:
             return self._memo[memo_key]
         if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
             return UNKNOWN
-        frame = _Frame(dict(self._module_names), self._final_ctx, [], in_function=True)
+        if not record:
+            if self._calls_left <= 0:
+                return UNKNOWN
+            self._calls_left -= 1
+        # Locals only: module names are read through _lookup, so merges stay small.
+        frame = _Frame({}, self._final_ctx, [], in_function=True)
         for name, _, _ in self._parameters(definition.node):
             frame.names[name] = bound.get(name, UNKNOWN)
             if record:
@@ -445,13 +502,36 @@ class Analysis:
                 args.append(value)
         if isinstance(func, Function):
             return self._call_local(func, args, kwargs)
-        if isinstance(func, Bound) and func.method.startswith("at."):
-            return func.receiver  # x.at[i].set(v) keeps x's dtype
+        if isinstance(func, Reference):
+            result = self._higher_order(func.qualname, args, node)
+            if result is not None:
+                return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
             self._operation("call", call.name, (*receiver, *args), result, frame, node, call=call)
         return result
+
+    def _higher_order(self, name: str, args: list[Value], call_node: cst.Call) -> Value | None:
+        """JAX functions that take the module's functions: ``jax.jit(f)`` is f for dtypes;
+        ``lax.cond`` calls both branches; the loops call their body with the carry, whose type
+        JAX requires the body to keep."""
+        functions = [a for a in args if isinstance(a, Function)]
+        if name in _TRACING and args and isinstance(args[0], Function):
+            names = [n for n, _, _ in self._parameters(self._definitions[args[0].key].node)]
+            return Function(args[0].key, True, args[0].static | _static_names(call_node, names))
+        if name in _TRANSPARENT_DECORATORS and args and isinstance(args[0], Function):
+            return args[0]
+        if name == "jax.lax.cond" and len(args) >= 3 and len(functions) >= 2:
+            return join([self._call_local(f, list(args[3:]), {}) for f in args[1:3] if isinstance(f, Function)])
+        if name == "jax.lax.fori_loop" and len(args) == 4 and isinstance(args[2], Function):
+            self._call_local(args[2], [UNKNOWN, args[3]], {})
+            return args[3]
+        if name == "jax.lax.while_loop" and len(args) == 3 and len(functions) == 2:
+            for function in functions:
+                self._call_local(function, [args[2]], {})
+            return args[2]
+        return None
 
     def _subscript(self, node: cst.Subscript, frame: _Frame) -> Value:
         base = self._expr(node.value, frame)
@@ -463,13 +543,17 @@ class Analysis:
                         self._expr(part, frame)
         if isinstance(base, Bound) and base.method == "at":
             return Bound(base.receiver, "at.")
+        if isinstance(base, Elements) and len(indices) == 1 and isinstance(indices[0], Array):
+            return base.element if indices[0].library is Library.PYTHON and indices[0].dtypes == {"int64"} else UNKNOWN
         if isinstance(base, Items) and len(indices) == 1 and isinstance(indices[0], Array):
             literal = indices[0].literal
             if type(literal) is int and -len(base.items) <= literal < len(base.items):
                 return base.items[literal]
             return UNKNOWN
         if isinstance(base, Array) and base.library is not Library.PYTHON:
-            return replace(base, literal=None, provenance="")
+            ndim = _indexed_rank(base.rank, node.slice, indices)
+            library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
+            return replace(base, literal=None, provenance="", ndim=ndim, library=library)
         return UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation, frame: _Frame) -> Value:
@@ -588,12 +672,46 @@ def _literal(node: cst.BaseExpression):
 
 
 def _element_of(value: Value) -> Value:
-    """One element of an iterated value."""
+    """One element of an iterated value: iterating an array yields its rows (a NumPy vector
+    yields scalars)."""
     if isinstance(value, Items):
         return join(value.items)
+    if isinstance(value, Elements):
+        return value.element
     if isinstance(value, Array) and value.library is not Library.PYTHON:
-        return replace(value, literal=None)
+        ndim = value.rank - 1 if value.rank else None
+        library = numpy_library(ndim) if value.library.is_numpy else value.library
+        return replace(value, literal=None, ndim=ndim, library=library)
     return UNKNOWN
+
+
+_INDEX = cst.SubscriptElement(cst.Index(cst.Name("_")))  # stands for one index in a tuple of them
+
+
+def _indexed_rank(rank: int | None, elements, indices: list[Value]) -> int | None:
+    """Dimensions left after basic indexing: an integer drops one, a slice keeps it, ``None``
+    adds one; an array index (advanced indexing) or ``...`` leaves it unknown."""
+    if rank is None:
+        return None
+    values = iter(indices)
+    for element in elements:
+        if isinstance(element.slice, cst.Slice):
+            continue
+        index = next(values)
+        if isinstance(index, Items) and index.is_tuple:  # x[(0, 1)] is x[0, 1]; z[()] indexes nothing
+            inner = _indexed_rank(rank, [_INDEX] * len(index.items), list(index.items))
+            if inner is None:
+                return None
+            rank = inner
+            continue
+        if isinstance(index, Array) and index.rank == 0 and index.dtypes and all(
+                DTYPES[d].kind in "iu" for d in index.dtypes):  # fmt: skip
+            rank -= 1  # an integer: Python's, a NumPy scalar or a 0-d array
+        elif isinstance(index, Reference) and index.qualname == "builtins.None":
+            rank += 1
+        else:
+            return None
+    return rank if rank >= 0 else None
 
 
 def _dotted(node: cst.BaseExpression) -> str:
@@ -610,6 +728,24 @@ def _names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _names(e.value)]
     return []
+
+
+def _static_names(node: cst.BaseExpression, names: list[str]) -> frozenset[str]:
+    """The parameters ``jax.jit(f, static_argnums=..., static_argnames=...)`` (or the same in
+    ``partial(jax.jit, ...)``) keeps static: they stay Python values while tracing."""
+    if not isinstance(node, cst.Call):
+        return frozenset()
+    static: set[str] = set()
+    for arg in node.args:
+        if arg.keyword is None or arg.keyword.value not in ("static_argnums", "static_argnames"):
+            continue
+        parts = [e.value for e in arg.value.elements] if isinstance(arg.value, (cst.Tuple, cst.List)) else [arg.value]
+        for part in parts:
+            if isinstance(part, cst.Integer) and int(part.value) < len(names):
+                static.add(names[int(part.value)])
+            elif isinstance(part, cst.SimpleString) and isinstance(part.evaluated_value, str):
+                static.add(part.evaluated_value)
+    return frozenset(static)
 
 
 def _decorator_target(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -1,0 +1,201 @@
+# Array creation in NumPy and JAX: defaults, explicit dtypes, literals (facts B*).
+# B01
+x = jnp.asarray(2)
+# ---
+# B02
+x = jnp.array(2.0)
+# ---
+# B05
+x = jnp.float32(1)
+# ---
+# B07
+x = jnp.zeros(3)
+# ---
+# B09
+x = jnp.arange(5)
+# ---
+# B12
+x = jnp.linspace(0, 1, 5)
+# ---
+# B14
+x = jnp.array([1, 2])
+# ---
+# B16
+x = jnp.array(np.zeros(3))
+# ---
+# B23
+x = jnp.array(1.0, dtype=float)
+# ---
+# B25
+x = jnp.float64(1)
+# ---
+# B26
+x = jnp.zeros(3, dtype=jnp.float64)
+# ---
+# B28
+x = jnp.array(2**31)
+# ---
+# B31
+x = jnp.asarray(2).astype(float)
+# ---
+# B32
+x = i8.astype(float)
+# ---
+# B35
+x = jnp.array(2, dtype=jnp.uint64)
+# ---
+# B44
+x = jnp.asarray(2.0) + i8
+# ---
+x = jnp.array([1, 2**40])
+# ---
+x = jnp.ones((2, 3))
+y = jnp.ones(3, dtype=jnp.int8)
+z = jnp.ones(3, "float16")
+w = jnp.ones(3, dtype="bfloat16")
+# ---
+x = jnp.empty(4)
+y = jnp.empty(4, jnp.uint8)
+# ---
+x = jnp.eye(3)
+y = jnp.eye(3, dtype=jnp.int32)
+# ---
+x = jnp.identity(2)
+y = jnp.identity(2, dtype=bool)
+# ---
+x = jnp.full(3, 1.0)
+# ---
+x = jnp.full(3, 7)
+# ---
+x = jnp.full((2, 2), 0.5, dtype=jnp.float16)
+# ---
+x = jnp.full(3, np.float16(2))
+# ---
+x = jnp.zeros_like(i8)
+y = jnp.ones_like(f16)
+z = jnp.empty_like(bf16)
+w = jnp.full_like(f32, 3)
+# ---
+x = jnp.zeros_like(i8, dtype=jnp.float32)
+# ---
+x = jnp.zeros_like(a64)
+# ---
+x = jnp.ones_like(jnp.asarray(2.0))
+# ---
+x = jnp.array([1.0, 2.0])
+y = jnp.array([1, 2.0])
+z = jnp.array([True, False])
+w = jnp.array([1j, 2])
+# ---
+x = jnp.array([[1, 2], [3, 4]])
+# ---
+x = jnp.array([i8, i8])
+# ---
+x = jnp.array([np.float32(1), 2.0])
+# ---
+x = jnp.array(np.float32(1))
+y = jnp.asarray(np.int64(3))
+# ---
+x = jnp.asarray(f16)
+y = jnp.array(i8, dtype=jnp.int16)
+# ---
+x = jnp.asarray([1, 2, 3], dtype=jnp.float32)
+# ---
+x = jnp.asarray(True)
+# ---
+x = jnp.asarray(1j)
+# ---
+x = jnp.arange(5.0)
+y = jnp.arange(0, 1, 0.25)
+z = jnp.arange(3, dtype=jnp.uint8)
+# ---
+x = jnp.linspace(0, 1, 5, dtype=jnp.float16)
+y = jnp.logspace(0, 2, 3)
+# ---
+x = jnp.int8(3)
+y = jnp.bfloat16(1.5)
+z = jnp.uint32(7)
+w = jnp.bool_(True)
+# ---
+x = jnp.int32(2**40)
+# ---
+x = jnp.complex64(1)
+# ---
+x = np.zeros(3)
+y = np.ones(3, np.int8)
+z = np.empty(2, dtype="float32")
+w = np.ones((2, 2), dtype=np.complex64)
+# ---
+x = np.eye(2)
+y = np.identity(3, dtype=np.int16)
+# ---
+x = np.full(3, 1.0)
+y = np.full(3, 7)
+z = np.full(3, np.float16(2))
+w = np.full(3, 2, dtype=np.uint8)
+# ---
+x = np.full(3, True)
+# ---
+x = np.zeros_like(a_i8)
+y = np.ones_like(a_f16, dtype=np.float64)
+z = np.empty_like(a_c64)
+w = np.full_like(a_i32, 2.5)
+# ---
+x = np.array([1, 2, 3])
+y = np.array([1.0, 2])
+z = np.array([True, 1])
+w = np.array([1, 2], dtype=np.float32)
+# ---
+x = np.array([[1.5, 2.5], [3.5, 4.5]])
+# ---
+x = np.array([np.float32(1), 2.0])
+# ---
+x = np.array([np.float32(1), np.float16(2)])
+# ---
+x = np.array([np.int8(1), 2])
+# ---
+x = np.array(1.0)
+y = np.array(3)
+z = np.asarray(2.5, dtype=np.float32)
+# ---
+x = np.asarray(a_i8)
+y = np.asarray(f32)
+z = np.array(i8)
+# ---
+x = np.arange(5)
+y = np.arange(5.0)
+z = np.arange(0, 1, 0.1)
+w = np.arange(3, dtype=np.int8)
+# ---
+x = np.linspace(0, 1, 5)
+y = np.linspace(0, 10, 3, dtype=np.float32)
+z = np.logspace(0, 2, 3)
+# ---
+x = np.float32(1.5)
+y = np.int8(2)
+z = np.uint16(3)
+w = np.complex128(1)
+v = np.bool_(False)
+# ---
+x = np.float16("1.5")
+y = np.int64(2**40)
+# ---
+x = np.ones(3, dtype=float)
+y = np.ones(3, dtype=int)
+z = np.ones(3, dtype=complex)
+w = np.ones(3, dtype=bool)
+# ---
+x = jnp.ones(3, dtype=float)
+y = jnp.ones(3, dtype=int)
+z = jnp.ones(3, dtype=complex)
+# ---
+x = np.ones(3, dtype="f4")
+y = np.zeros(3, dtype="i2")
+z = np.zeros(3, dtype="u1")
+w = np.zeros(3, dtype="c16")
+# ---
+x = np.zeros(3, dtype=ml_dtypes.bfloat16)
+y = jnp.zeros(3, dtype=ml_dtypes.float8_e5m2)
+# ---
+x = np.array(1.5, dtype=np.float32)
+y = x + 1

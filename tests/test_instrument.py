@@ -1,0 +1,152 @@
+"""The run-time shim: observing values, and instrumenting source without changing what it does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from linter.runtime.instrument import Recorder, instrument, observe
+
+TRICKY = textwrap.dedent(
+    """
+    import functools
+    x = [1, 2, 3]
+    a, (b, *c) = 1, (2, 3, 4)
+    x[0] += 5
+    total = 0
+    total += sum(v * 2 for v in x if v > 1)
+    squares = {k: k ** 2 for k in range(3)}
+    label = f"{total:>5}{a!r}"
+    def f(p, q=2.0, *args, key=None, **kw):
+        global total
+        return p * q
+    @functools.lru_cache(maxsize=None)
+    def g(n):
+        return n + 1
+    class C:
+        scale = 3
+        doubled = scale * 2
+        values = [v for v in [scale, doubled]]
+    if (n := len(x)) > 2:
+        m = n
+    del a
+    lam = lambda y=1: y + 1
+    r = f(*x[:2], key=1, **{"z": 3})
+    out = (g(1), lam(), C.doubled, C.values, squares, label, r, m, b, c, total, x)
+    pairs = [(i, j) for i in range(2) for j in range(i)]
+    s = x[1:2], x[::-1]
+    t = 1,
+    with open(__file__ if False else "/dev/null") as handle:
+        pass
+    try:
+        1 / 0
+    except ZeroDivisionError as error:
+        caught = type(error).__name__
+    """
+)
+
+
+def _run(code: str, recorder: Recorder | None = None) -> dict:
+    namespace = {"__name__": "__snippet__", **(recorder.namespace() if recorder else {})}
+    exec(compile(code, "<snippet>", "exec"), namespace)
+    return namespace
+
+
+def test_instrumenting_every_expression_keeps_the_program_s_meaning():
+    plain = _run(TRICKY)
+    code, sites = instrument(TRICKY)
+    recorder = Recorder()
+    wrapped = _run(code, recorder)
+    assert wrapped["out"] == plain["out"]
+    assert wrapped["pairs"] == plain["pairs"] and wrapped["s"] == plain["s"] and wrapped["t"] == plain["t"]
+    assert wrapped["caught"] == "ZeroDivisionError"
+    assert len(sites) > 50 and recorder.observations
+    # Positions that are not values stay as they were.
+    assert "), 0)] += " in code  # x[0] += 5: the subscript's parts are values, the target is not
+    for text in ("a, (b, *c) =", "for v in __promolint_check__", "@functools.lru_cache(maxsize=None)", "key=__promolint_check__",
+                 "global total", "del a", "as handle", "as error", "(n := "):
+        assert text in code, text
+
+
+def test_only_the_given_spans_are_wrapped_and_ids_map_back_to_them():
+    source = "y = 1 + 2.5\n"
+    code, sites = instrument(source, [(1, 5, 1, 12), (1, 9, 1, 12)])
+    assert sorted(sites.values()) == [(1, 5, 1, 12), (1, 9, 1, 12)]
+    assert code.count("__promolint_check__") == 2
+    recorder = Recorder()
+    _run(code, recorder)
+    by_span = {sites[i]: seen for i, seen in recorder.observations.items()}
+    assert by_span[(1, 5, 1, 12)] == [{"dtype": "float", "weak": True, "library": "python", "error": None}]
+
+
+def test_the_innermost_open_site_is_where_an_exception_surfaced():
+    source = "import numpy as np\ny = np.ones(3, np.int8) + (1 + 1000)\n"
+    code, sites = instrument(source)
+    recorder = Recorder(spans=sites)
+    with pytest.raises(OverflowError) as info:
+        _run(code, recorder)
+    site = recorder.failed(info.value)
+    assert sites[site] == (2, 5, 2, 37)
+    assert recorder.errors[site]["error"] == "OverflowError" and recorder.errors[site]["innermost"]
+
+
+def test_a_caught_exception_leaves_its_site_abandoned():
+    source = "def f():\n    return 1 / 0\ntry:\n    f()\nexcept ZeroDivisionError:\n    pass\nz = 2\n"
+    code, sites = instrument(source)
+    recorder = Recorder(spans=sites)
+    _run(code, recorder)
+    assert {sites[s] for s in recorder.abandoned} == {(2, 12, 2, 17), (4, 5, 4, 8)}  # 1 / 0 and f()
+    assert not recorder.open
+
+
+def test_an_exception_after_a_caught_one_surfaces_at_its_own_site():
+    source = "def f():\n    return 1 / 0\ntry:\n    f()\nexcept ZeroDivisionError:\n    pass\nz = [1][2]\n"
+    code, sites = instrument(source)
+    recorder = Recorder(spans=sites)
+    with pytest.raises(IndexError) as info:
+        _run(code, recorder)
+    assert sites[recorder.failed(info.value)] == (7, 5, 7, 11)
+    assert [sites[s] for s in recorder.errors] == [(7, 5, 7, 11)]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (True, ("bool", False, "python")),
+        (3, ("int", True, "python")),
+        (2.5, ("float", True, "python")),
+        (1j, ("complex", True, "python")),
+        (np.float32(1), ("float32", False, "numpy-scalar")),
+        (np.float64(1), ("float64", False, "numpy-scalar")),
+        (np.bool_(True), ("bool", False, "numpy-scalar")),
+        (np.ones(2, np.int8), ("int8", False, "numpy-array")),
+        (np.array(1.0), ("float64", False, "numpy-array")),
+        ([1.0], (None, None, None)),
+        (np.float32, (None, None, None)),
+    ],
+)
+def test_observe_describes_python_and_numpy_values(value, expected):
+    observed = observe(value)
+    assert (observed["dtype"], observed["weak"], observed["library"]) == expected
+    assert observed["error"] is None
+
+
+def test_observe_describes_jax_arrays_and_tracers():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    assert observe(jnp.ones(2, jnp.bfloat16)) == {"dtype": "bfloat16", "weak": False, "library": "jax", "error": None}
+    assert observe(jnp.asarray(2.0))["weak"] is True
+    seen = []
+    jax.jit(lambda x: seen.append(observe(x * 2)) or x)(jnp.ones(2, jnp.int8))
+    assert seen == [{"dtype": "int8", "weak": False, "library": "jax", "error": None}]
+
+
+def test_observe_does_not_import_jax():
+    script = ("import sys; from linter.runtime.instrument import observe; import numpy as np; "
+              "observe(np.float32(1)); observe(1.0); print('jax' in sys.modules)")  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
