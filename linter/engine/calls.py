@@ -779,8 +779,25 @@ RULES: dict[str, Callable[[Call], Value]] = {
 
 
 # --- dimensions -------------------------------------------------------------------------------
+def _untyped_input(call: Call) -> bool:
+    """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed."""
+    for param in call.fn.arrays:
+        value = call.bound.get(param)
+        items = value.items if isinstance(value, Items) else (value,)
+        if value is not None and not _is_none(value) and not all(isinstance(v, Array) for v in items):
+            return True
+    dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
+    return dtype is not None and not _is_none(dtype) and as_dtype(dtype) is None
+
+
+def _is_none(value: Value) -> bool:
+    return isinstance(value, Reference) and value.qualname == "builtins.None"
+
+
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
+    if _untyped_input(call):
+        return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
         # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)

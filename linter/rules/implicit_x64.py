@@ -79,6 +79,10 @@ class ImplicitX64(Rule):
             x = jnp.zeros(3) + 1.0
         """, x64="on"),
         Example("""
+            import jax.numpy as jnp
+            eps = jnp.array(1e-6)
+        """, x64="on"),
+        Example("""
             import numpy as np
             a = np.ones(3, np.float64) * np.ones(3, np.float32)
         """),
@@ -97,6 +101,10 @@ class ImplicitX64(Rule):
         if result.library is Library.JAX:
             # Reported where the 64-bit JAX value is created, not again wherever it flows.
             if any(v.library is Library.JAX and result.dtype in v.dtypes for v in arrays):
+                return
+            # A weak result only bites when it widened a typed array (count + 1.0); a weak scalar
+            # made of Python values (jnp.array(0.0)) adopts the dtype of whatever it meets.
+            if result.weak and not any(v.library is not Library.PYTHON and v.weak is False for v in arrays):
                 return
             yield self.finding(operation, f"result is {result.describe()} ({operation.ctx.describe()}) although no "
                                f"operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
