@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from linter.dtypes import is_64bit
+from linter.dtypes import DTYPES, is_64bit
 from linter.engine.values import Array, Library, python_scalar
 from linter.rules.base import Edit, Example, Fix, Rule, exact
 from linter.rules.rewrites import reevaluate
@@ -60,6 +60,10 @@ class ImplicitX64(Rule):
             import numpy as np
             m = jnp.mean(np.ones(30)) + jnp.ones(3, jnp.float32)
         """, x64="on"),
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.uint64) + jnp.ones(3, jnp.int64)
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -83,6 +87,10 @@ class ImplicitX64(Rule):
             eps = jnp.array(1e-6)
         """, x64="on"),
         Example("""
+            import jax.numpy as jnp
+            counts = jnp.sum(jnp.ones(3, bool))
+        """, x64="on"),
+        Example("""
             import numpy as np
             a = np.ones(3, np.float64) * np.ones(3, np.float32)
         """),
@@ -102,10 +110,8 @@ class ImplicitX64(Rule):
             # Reported where the 64-bit JAX value is created, not again wherever it flows.
             if any(v.library is Library.JAX and result.dtype in v.dtypes for v in arrays):
                 return
-            # A weak result only bites when it widened a typed array (count + 1.0); a weak scalar
-            # made of Python values (jnp.array(0.0)) adopts the dtype of whatever it meets.
-            if result.weak and not any(v.library is not Library.PYTHON and v.weak is False for v in arrays):
-                return
+            if not _unintended_source(result, arrays, strong):
+                return  # JAX's own defaults under x64 (jnp.sum of bools is int64) are what x64 asks for
             yield self.finding(operation, f"result is {result.describe()} ({operation.ctx.describe()}) although no "
                                f"operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
                                "Cast explicitly or use Python scalars / float32 NumPy values.",
@@ -113,6 +119,18 @@ class ImplicitX64(Rule):
         elif result.library.is_numpy and strong and not any(is_64bit(d) for v in strong for d in v.dtypes):
             yield self.finding(operation, f"NumPy promotes {_sources(arrays)} to {result.describe()} (always, "
                                "whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.")  # fmt: skip
+
+
+def _unintended_source(result: Array, arrays: list[Array], strong: list[Array]) -> bool:
+    """Where 64 bits come from that nobody asked for, in JAX: a NumPy 64-bit value (a default, a
+    strong np.float64 scalar), a Python scalar widening a typed array (an int array + 1.0 under
+    x64), or uint64 with int64 (a float)."""
+    if any(v.library.is_numpy and any(is_64bit(d) for d in v.dtypes) for v in arrays):
+        return True
+    if result.weak and strong and any(v.library is Library.PYTHON for v in arrays):
+        return any(v.weak is False for v in strong)  # a weak-only value adopts what it meets
+    kinds = {DTYPES[d].kind for v in strong for d in v.dtypes}
+    return kinds == {"u", "i"} and DTYPES[result.dtype].kind == "f"
 
 
 def _sources(values) -> str:
