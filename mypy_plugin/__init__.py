@@ -1,10 +1,17 @@
-"""promolint's mypy plugin: the engine's diagnostics in editors (see the mypy plugin issue)."""
+"""promolint's mypy plugin: the engine's diagnostics in editors, with mypy's cross-module types.
+
+Enable it with ``plugins = ["mypy_plugin"]`` in ``[tool.mypy]`` (or ``plugins = mypy_plugin`` in
+mypy.ini); see docs/mypy.md.  Importing this module registers one mypy error code per rule.
+"""
+
+from __future__ import annotations
 
 from mypy.plugin import Plugin
 
+from mypy_plugin import errorcodes  # noqa: F401  (registers the error codes)
+from mypy_plugin.plugin import PromolintPlugin
 
-class PromolintPlugin(Plugin):
-    pass
+__all__ = ["PromolintPlugin", "plugin"]
 
 
 def plugin(version: str) -> type[Plugin]:

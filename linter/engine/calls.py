@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from linter.dtypes import (
     BUILTIN_TYPE_DTYPES,
     CUSTOM_FLOATS,
-    INTN,
     DEFAULT_DTYPE_X64,
     DTYPES,
+    INTN,
     MODULE_DTYPE_ATTRIBUTES,
     WEAK_NODES,
     is_64bit,
@@ -21,20 +21,19 @@ from linter.engine import operations
 from linter.engine.catalog import (
     CATALOG,
     CONSTANTS,
-    SCALAR_CONSTANTS,
+    JAX_WEAK_PREDICATES,
     METHODS,
     NUMPY_FORWARDED,
     NUMPY_IN_PLACE_METHODS,
     NUMPY_INT_TO_FLOAT64,
-    JAX_WEAK_PREDICATES,
     NUMPY_METHOD_BOOL_RESULTS,
     NUMPY_NATIVE_LOOPS_ONLY,
     NUMPY_RESULT_TYPE_FUNCTIONS,
     RANK_KEEPING,
+    SCALAR_CONSTANTS,
     Fn,
 )
 from linter.engine.context import Context
-from linter.systems.base import Operand, Origin, Refused
 from linter.engine.values import (
     UNKNOWN,
     Array,
@@ -52,8 +51,7 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
-
-from dataclasses import replace
+from linter.systems.base import Operand, Origin, Refused
 
 
 @dataclass
@@ -783,11 +781,17 @@ def _untyped_input(call: Call) -> bool:
     """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed."""
     for param in call.fn.arrays:
         value = call.bound.get(param)
-        items = value.items if isinstance(value, Items) else (value,)
-        if value is not None and not _is_none(value) and not all(isinstance(v, Array) for v in items):
+        if value is not None and not _is_none(value) and not _typed(value):
             return True
     dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
     return dtype is not None and not _is_none(dtype) and as_dtype(dtype) is None
+
+
+def _typed(value: Value) -> bool:
+    """An array value, or a (nested) list or tuple of them: ``np.array([[1, 2], [3, 4]])``."""
+    if isinstance(value, Items):
+        return all(_typed(item) for item in value.items)
+    return isinstance(value, Array)
 
 
 def _is_none(value: Value) -> bool:

@@ -16,9 +16,9 @@ from linter.dtypes import DTYPES, NUMPY_NATIVE
 from linter.engine.catalog import (
     ACCEPTED_KINDS,
     JAX_ACCEPTED_KINDS,
+    JAX_BOOL_AS_INT32,
     JAX_REFUSAL_CLASS,
     NUMPY_ACCEPTED_KINDS,
-    JAX_BOOL_AS_INT32,
     NUMPY_NO_BOOL_LOOP,
     OPERATOR_FUNCTIONS,
 )

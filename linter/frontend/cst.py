@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from linter.dtypes import DTYPES, resolve_string
 from linter.engine import calls, operations
 from linter.engine.annotations import annotation_value
 from linter.engine.context import Context
@@ -34,7 +35,6 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
-from linter.dtypes import DTYPES, resolve_string
 
 _BINARY = {
     cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",

@@ -184,7 +184,7 @@ def instrument(
     parameter names, patterns, and anything inside an f-string.
     """
     if sites is None:
-        wanted: Callable[[Span], bool] = lambda span: True  # noqa: E731
+        wanted: Callable[[Span], bool] = lambda span: True
     elif callable(sites):
         wanted = sites
     else:

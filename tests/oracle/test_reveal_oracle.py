@@ -1,11 +1,13 @@
 """``promolint reveal`` against the programs run for real: the inference engine's oracle.
 
 Every snippet of ``corpus/`` runs under NumPy and JAX in three modes (x64 off, x64 on, strict
-promotion), one subprocess per mode (``run_corpus.py``), instrumented at every site reveal
-reports.  Wherever reveal claims a dtype, the run-time dtype, weak flag and library must be
-the claimed ones; wherever either side says an operation raises, the other must say the same
-exception class at the same site.  Sites reveal leaves unknown count against the unknown rate,
-which must stay under 5%.
+promotion), one subprocess per mode (``run_corpus.py``), instrumented at every expression in a
+value position (every site reveal can report, and those it does not).  Wherever reveal claims a
+dtype, the run-time dtype, weak flag and library must be the claimed ones (one of them, for a
+candidate set); wherever either side says an operation raises, the other must say the same
+exception class at the same site (a statement's error at its target).  Sites where the run saw a
+value or an exception and reveal has no claim are unknown: under 5% of them.
+``test_corpus_covers_catalog_operators_and_flow`` keeps the corpus complete.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-
 from run_corpus import MODES, Snippet, load_corpus, reveal_snippet, span_key
 
 HERE = Path(__file__).resolve().parent

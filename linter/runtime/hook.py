@@ -1,0 +1,114 @@
+"""The import hook: modules of chosen packages are instrumented as they are imported, and scripts
+run instrumented (``promolint run``, the pytest plugin, ``verifying(include=...)``)."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Iterable
+
+from linter.runtime.shim import ModuleUnit, active_session
+
+
+class InstrumentingFinder(importlib.abc.MetaPathFinder):
+    """Finds modules of ``packages`` (a name and everything under it) through the other
+    finders, and hands source files to :class:`InstrumentingLoader`."""
+
+    def __init__(self, packages: Iterable[str]):
+        self.packages = tuple(packages)
+
+    def wants(self, fullname: str) -> bool:
+        return any(fullname == p or fullname.startswith(p + ".") for p in self.packages)
+
+    def find_spec(self, fullname, path, target=None):
+        if not self.wants(fullname):
+            return None
+        for finder in sys.meta_path:  # editable installs bring their own finders: ask them all
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is None:
+                continue
+            if isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+                spec.loader = InstrumentingLoader(fullname, spec.origin)
+            return spec
+        return None
+
+    def remove(self) -> None:
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+
+
+class InstrumentingLoader(importlib.machinery.SourceFileLoader):
+    """Compiles the instrumented source (never the bytecode cache) and runs it.  A module the
+    shim cannot instrument is reported and runs as it is."""
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        path = self.get_filename(self.name)
+        source = importlib.util.decode_source(self.get_data(path))
+        unit = instrumented_unit(path, source, self.name)
+        if unit is None:
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+            return
+        run_unit(unit, module.__dict__)
+
+
+def instrumented_unit(path: str, source: str, name: str) -> ModuleUnit | None:
+    try:
+        return ModuleUnit.register(ModuleUnit(path, source, name))
+    except Exception as error:  # noqa: BLE001 - the module still runs, uninstrumented
+        active_session().shim_error(f"instrumenting {path}", error)
+        return None
+
+
+def run_unit(unit: ModuleUnit, namespace: dict) -> None:
+    unit.install(namespace)
+    try:
+        exec(unit.code, namespace)
+    except BaseException as error:
+        unit.escaped(error)
+        raise
+
+
+def install(packages: Iterable[str]) -> InstrumentingFinder:
+    """Instrument the modules of ``packages`` imported from now on.  Those already imported
+    stay as they are (a warning says which)."""
+    finder = InstrumentingFinder(packages)
+    early = sorted(name for name in sys.modules if finder.wants(name))
+    if early:
+        import warnings
+
+        warnings.warn(f"promolint: already imported, not instrumented: {', '.join(early)}", RuntimeWarning,
+                      stacklevel=2)  # fmt: skip
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def run_path(path: str, argv: list[str]) -> None:
+    """Run a script as ``__main__``, instrumented, the way ``python script.py`` would: its
+    directory first on ``sys.path``, ``sys.argv`` its own.  Exceptions propagate."""
+    import os
+
+    with open(path, "rb") as handle:
+        source = importlib.util.decode_source(handle.read())
+    main = types.ModuleType("__main__")
+    main.__dict__.update(__file__=path, __builtins__=builtins, __loader__=None, __spec__=None)
+    saved_main, saved_argv = sys.modules.get("__main__"), sys.argv
+    sys.modules["__main__"] = main
+    sys.argv = [path, *argv]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        unit = instrumented_unit(os.path.abspath(path), source, "__main__")
+        if unit is None:
+            exec(compile(source, path, "exec", dont_inherit=True), main.__dict__)
+        else:
+            run_unit(unit, main.__dict__)
+    finally:
+        sys.path.pop(0)
+        sys.argv = saved_argv
+        if saved_main is not None:
+            sys.modules["__main__"] = saved_main

@@ -1,0 +1,169 @@
+"""The static side of the shim: what the engine predicts at each site of a module, per JAX mode,
+and for a function called with given argument dtypes.
+
+The front end seeds a function's parameters from annotations or from the module's own calls.
+The shim knows better: the arguments of the call in progress.  ``_SeededAnalysis`` feeds them
+in through the front end's one place where a definition's parameters are bound
+(``Analysis._invoke``); everything else is the front end unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import libcst as cst
+
+from linter.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from linter.frontend.cst import Analysis, Settings
+from linter.frontend.source import positions
+from linter.reveal import describe
+
+Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
+Mode = tuple[bool, bool]  # (x64, strict)
+# What one argument contributes to a call's signature: (dtype, weak, library, ndim).
+ArgumentType = tuple[str, bool, str, "int | None"]
+Signature = tuple[tuple[str, ArgumentType], ...]
+
+
+def settings_for(mode: Mode) -> Settings:
+    x64, strict = mode
+    return Settings("on" if x64 else "off", "strict" if strict else "standard")
+
+
+def describe_mode(mode: Mode) -> str:
+    x64, strict = mode
+    return f"x64 {'on' if x64 else 'off'}, {'strict' if strict else 'standard'} promotion"
+
+
+class Predictor:
+    """The engine's view of one module: which spans are worth checking, and what it predicts
+    there per mode and call signature.  Positions are resolved once (libcst's position pass
+    costs more than an analysis)."""
+
+    def __init__(self, module: cst.Module):
+        self.module = module
+        self._spans = {key: (s.line, s.column, s.end_line, s.end_column)
+                       for key, s in positions(module, _walk(module)).items()}  # fmt: skip
+
+    def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
+        """The spans worth checking, with their source text: every expression the engine
+        gives an array value, a refusal or unknown (values without a dtype, such as a function
+        reference or a dtype object, are not checked)."""
+        analysis = Analysis(self.module, settings_for(mode)).run()
+        # Strings have no dtype; and instrument() cannot wrap the parts of an implicit
+        # concatenation ("a" f"b"): libcst refuses a call there.
+        return {span: self.module.code_for_node(site.node) for span, site in self._site_spans(analysis).items()
+                if not isinstance(site.node, cst.BaseString)}  # fmt: skip
+
+    def predict(self, mode: Mode, target: cst.FunctionDef | None = None, signature: Signature = ()) -> dict[Span, dict]:
+        """reveal's description (dtype, weak, library, error) of every checked span under
+        ``mode``; with a ``target``, its parameters named in ``signature`` hold values of those
+        types."""
+        if target is None:
+            analysis = Analysis(self.module, settings_for(mode)).run()
+        else:
+            seeds = {name: seed_value(argument) for name, argument in signature}
+            analysis = _SeededAnalysis(self.module, settings_for(mode), target, seeds).run()
+        return {span: describe(site.value) for span, site in self._site_spans(analysis).items()}
+
+    def _site_spans(self, analysis: Analysis) -> dict[Span, object]:
+        spans: dict[Span, object] = {}
+        for site in analysis.sites.values():  # several nodes may share a span: the first recorded speaks, as in reveal
+            if not site.target and isinstance(site.value, (Array, Refusal, Unknown)) and id(site.node) in self._spans:
+                spans.setdefault(self._spans[id(site.node)], site)
+        return spans
+
+    def definitions(self) -> list[Definition]:
+        """Every ``def`` of the module."""
+        found = []
+        for node in _walk(self.module):
+            if isinstance(node, cst.FunctionDef):
+                params = node.params
+                positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+                first_line = self._spans[id(node.decorators[0] if node.decorators else node)][0]
+                found.append(Definition(node, node.name.value, first_line, self._spans[id(node)],
+                                        (*positional, *(p.name.value for p in params.kwonly_params)),
+                                        len(positional), _rebound(node)))  # fmt: skip
+        return found
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A ``def``: where it is (``first_line`` as in ``co_firstlineno``: its first decorator's),
+    its parameters (positional first), and those its body assigns to (their values at a later
+    point of the body are no longer the call's arguments)."""
+
+    node: cst.FunctionDef
+    name: str
+    first_line: int
+    span: Span
+    parameters: tuple[str, ...]
+    positional: int
+    rebound: frozenset[str]
+
+
+def _rebound(function: cst.FunctionDef) -> frozenset[str]:
+    names: set[str] = set()
+
+    def targets(node: cst.CSTNode) -> None:
+        if isinstance(node, cst.Name):
+            names.add(node.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for element in node.elements:
+                targets(element.value)
+        elif isinstance(node, cst.StarredElement):
+            targets(node.value)
+
+    stack = list(function.body.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue  # their own scopes
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets(node.target)
+        elif isinstance(node, cst.AsName):
+            targets(node.name)
+        stack.extend(node.children)
+    return frozenset(names)
+
+
+class _SeededAnalysis(Analysis):
+    """The front end with one definition's parameters bound to the call's argument types.
+
+    A seed replaces what the front end would infer (annotation, call sites, default); the
+    parameters without one (arguments that are not arrays) keep the front end's value."""
+
+    def __init__(self, module: cst.Module, settings: Settings, target: cst.FunctionDef, seeds: Mapping[str, Value]):
+        super().__init__(module, settings)
+        self._target = target
+        self._seeds = dict(seeds)
+
+    def _invoke(self, key: int, bound: dict[str, Value], record: bool) -> Value:
+        if record and self._definitions[key].node is self._target:
+            bound = {**bound, **self._seeds}
+        return super()._invoke(key, bound, record)
+
+
+# --- argument types -------------------------------------------------------------------------
+def argument_type(observation: Mapping[str, object], ndim: int | None) -> ArgumentType | None:
+    """The signature entry of one argument, from its run-time observation; None when it has
+    no dtype (the front end then seeds that parameter itself)."""
+    if observation["dtype"] is None:
+        return None
+    return (observation["dtype"], bool(observation["weak"]), observation["library"], ndim)
+
+
+def seed_value(argument: ArgumentType) -> Value:
+    dtype, weak, library, ndim = argument
+    if library == Library.PYTHON.value:
+        return python_scalar(dtype, provenance=f"argument ({dtype})")  # observe names them int, float...
+    return Array(frozenset([dtype]), Library(library), weak, ndim=ndim, provenance=f"argument ({dtype})")
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)

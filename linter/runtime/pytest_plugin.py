@@ -1,0 +1,69 @@
+"""pytest plugin: ``pytest --promolint-verify=PKG`` instruments PKG's modules while the test
+suite runs, and checks every dtype promolint inferred in them.
+
+``--promolint-mode``: warn (default; pytest lists the warnings), raise (the test that evaluates a
+disagreeing expression fails with PromotionMismatch) or report; ``--promolint-report FILE``
+writes the JSON report.  The summary is printed at the end of the run.  In ``report`` mode a
+disagreement makes the run fail (exit status 1) once the tests have passed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.runtime.shim import DEFAULT_REPORT, MODES, Session, set_default_session
+
+_STATE: dict[str, object] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("promolint", "promolint run-time dtype checks")
+    group.addoption("--promolint-verify", action="append", default=[], metavar="PKG",
+                    help="instrument this package's modules and check their dtypes (repeatable)")  # fmt: skip
+    group.addoption("--promolint-mode", choices=MODES, default="warn", help="warn, raise or report")
+    group.addoption("--promolint-report", metavar="FILE", help=f"JSON report (report mode: default {DEFAULT_REPORT})")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args) -> None:
+    # Before conftest files and test modules import the package under test.
+    _start(early_config.known_args_namespace)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "finder" not in _STATE:  # the plugin came too late for the early hook (registered by a conftest)
+        _start(config.option)
+
+
+def _start(options) -> None:
+    packages = getattr(options, "promolint_verify", None)
+    if not packages:
+        return
+    from linter.runtime.hook import install
+
+    report = options.promolint_report or (DEFAULT_REPORT if options.promolint_mode == "report" else None)
+    session = Session(options.promolint_mode, report)
+    set_default_session(session)
+    _STATE.update(session=session, finder=install(packages))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shim = _STATE.get("session")
+    if shim is None:
+        return
+    _STATE["finder"].remove()
+    set_default_session(None)
+    _STATE["written"] = shim.write_report()
+    if exitstatus == 0 and shim.mode == "report" and shim.mismatches:
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    shim = _STATE.get("session")
+    if shim is None:
+        return
+    terminalreporter.section("promolint runtime")
+    for line in shim.summary().splitlines():
+        terminalreporter.write_line(line)
+    if _STATE.get("written"):
+        terminalreporter.write_line(f"report written to {_STATE['written']}")

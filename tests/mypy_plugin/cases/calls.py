@@ -1,0 +1,32 @@
+# ruff: noqa: F821
+"""Calls: creation with dtypes, methods, jax.lax, NumPy functions of JAX arrays."""
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.numpy import float64 as F64
+from jax.numpy import zeros
+
+z = jnp.zeros(3, dtype=jnp.float64)
+s = jnp.float64(1)
+c = jnp.ones(3).astype("float64")
+ok = jnp.zeros(3, dtype=jnp.float32)
+builtin = jnp.array(1.0, dtype=float)
+aliased = zeros(3, F64)
+host = np.zeros(3, dtype=np.float64)
+
+x = jnp.ones(3, jnp.int8)
+bad = jax.lax.add(x, 1)
+good = jax.lax.add(x, jnp.int8(1))
+also = jax.lax.mul(jnp.ones(3, jnp.float32), 2.0)
+
+h = jnp.ones(3, jnp.float16)
+eps = h * jnp.finfo(jnp.float32).eps
+own_eps = h * jnp.finfo(h.dtype).eps
+mean = jnp.mean(np.ones(30)) + jnp.ones(3, jnp.float32)
+root = x / math.sqrt(10)
+widened = x.astype(jnp.int32) + 1000
+row = x[0] + 1000
+reveal_type(jnp.float32)
+reveal_type(jnp.float32(1))

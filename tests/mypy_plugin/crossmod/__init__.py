@@ -1,0 +1,1 @@
+"""A package whose findings need types from another module: only the mypy plugin sees them."""

@@ -1,0 +1,64 @@
+"""Functions checked with @verify: their parameters are typed from each call's arguments."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from linter.runtime import verify
+
+
+@verify
+def scale(x, factor):
+    scaled = x * factor
+    shifted = scaled + np.float32(1)
+    return jnp.sum(shifted) / 2
+
+
+@verify
+def accumulate(x):
+    total = jnp.zeros((), x.dtype)
+    for row in x:
+        total = total + row.sum()
+    return total
+
+
+@verify
+def mix(a, b):
+    return a + b
+
+
+@verify
+def opaque(x):
+    return jnp.asarray(np.einsum("i->", np.asarray(x)))  # einsum: unknown to promolint
+
+
+class Model:
+    def __init__(self, bias):
+        self.__bias = bias  # a mangled private name: compiled in its class, as Python does
+
+    @verify
+    def apply(self, x):
+        return x + self.__bias
+
+
+class Child(Model):
+    @verify
+    def apply(self, x):
+        return super().apply(x) * 2
+
+
+def make_offset(offset):
+    @verify
+    def add_offset(x):
+        return x + offset  # `offset` is a closure cell of make_offset
+
+    return add_offset
+
+
+@verify
+def squares(n):
+    for i in range(n):
+        yield jnp.float32(i) ** 2
+
+
+jitted_scale = jax.jit(scale)

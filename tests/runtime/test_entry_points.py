@@ -1,0 +1,125 @@
+"""`promolint run`, the import hook and the pytest plugin: whole modules instrumented as they
+are imported, with the same checks as @verify."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from linter.runtime import ShimWarning, shim, verifying
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+EXAMPLE_PKG = HERE / "example_pkg"
+
+
+def _environment(*paths: Path) -> dict[str, str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "PROMOLINT_"))}
+    environment["JAX_PLATFORMS"] = "cpu"
+    environment["PYTHONPATH"] = os.pathsep.join([*map(str, paths), str(ROOT), environment.get("PYTHONPATH", "")])
+    return environment
+
+
+def test_promolint_run_reports_the_script_and_included_packages(tmp_path):
+    script = tmp_path / "main.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        import jax.numpy as jnp
+        from example_pkg import rescale
+        y = rescale(jnp.ones(3, jnp.float32)) + 1
+        print(y.dtype, sys.argv[1:])
+    """))
+    report = tmp_path / "report.json"
+    process = subprocess.run(
+        [sys.executable, "-m", "linter.runtime.run", "--mode", "report", "--report", str(report),
+         "--include", "example_pkg", str(script), "--flag", "value"],
+        env=_environment(EXAMPLE_PKG), cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stderr
+    assert process.stdout == "float32 ['--flag', 'value']\n"  # the script's own argv
+    assert "promolint runtime:" in process.stderr and "0 disagree" in process.stderr
+    data = json.loads(report.read_text())
+    files = {Path(site["path"]).name for site in data["sites"]}
+    assert {"main.py", "ops.py"} <= files  # the script and the included package's module
+    assert data["counts"]["agree"] > 10 and data["counts"]["disagree"] == 0
+
+
+def test_promolint_run_raise_mode_stops_at_the_first_disagreement(tmp_path):
+    process = subprocess.run(
+        [sys.executable, "-m", "linter.runtime.run", "--mode", "raise", str(HERE / "examples" / "planted_script.py")],
+        env=_environment(), cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert process.returncode == 1
+    assert "not reached" not in process.stdout
+    assert "PromotionMismatch" in process.stderr and "planted_script.py:11" in process.stderr
+    assert 'File "' + str(HERE / "examples" / "planted_script.py") in process.stderr  # the traceback starts in the script
+
+
+def test_promolint_run_passes_the_script_exit_status_through(tmp_path):
+    script = tmp_path / "exits.py"
+    script.write_text("import sys\nsys.exit(3)\n")
+    process = subprocess.run([sys.executable, "-m", "linter.runtime.run", str(script)], env=_environment(),
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert process.returncode == 3
+
+
+def test_import_hook_instruments_included_packages_only(tmp_path, monkeypatch):
+    package = tmp_path / "hooked_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("import numpy as np\nVALUE = np.float16(1) + np.int8(1)\n")
+    (tmp_path / "other_mod.py").write_text("import numpy as np\nVALUE = np.float16(1) + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with verifying(mode="report", include=["hooked_pkg"]) as session:
+        import hooked_pkg  # noqa: F401
+        import other_mod  # noqa: F401
+    files = {Path(r.path).name for r in session.records.values()}
+    assert files == {"__init__.py"}
+    assert {r.text: r.outcome for r in session.records.values()}["np.float16(1) + np.int8(1)"] == "agree"
+    for name in ("hooked_pkg", "other_mod"):
+        sys.modules.pop(name)
+
+
+def test_a_module_the_shim_cannot_instrument_still_runs(tmp_path, monkeypatch):
+    (tmp_path / "fragile_mod.py").write_text("import numpy as np\nVALUE = np.float16(1) + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("cannot instrument")
+
+    monkeypatch.setattr(shim.ModuleUnit, "__init__", broken)
+    with verifying(mode="warn", include=["fragile_mod"]) as session, pytest.warns(ShimWarning, match="cannot instrument"):
+        import fragile_mod
+    assert fragile_mod.VALUE == 2.0 and session.shim_errors
+    sys.modules.pop("fragile_mod")
+
+
+def _plugin_option() -> list[str]:
+    """``-p linter.runtime.pytest_plugin``, unless the installed package already registers it
+    (a ``pytest11`` entry point): pytest refuses a plugin registered twice."""
+    from importlib.metadata import entry_points
+
+    registered = any(e.value == "linter.runtime.pytest_plugin" for e in entry_points(group="pytest11"))
+    return [] if registered else ["-p", "linter.runtime.pytest_plugin"]
+
+
+@pytest.mark.parametrize("mode", ["report", "warn"])
+def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, tmp_path):
+    report = tmp_path / "report.json"
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_plugin_option(),
+         "--promolint-verify=example_pkg", f"--promolint-mode={mode}", f"--promolint-report={report}"],
+        env=_environment(EXAMPLE_PKG), cwd=EXAMPLE_PKG, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "3 passed" in process.stdout
+    assert "promolint runtime: " in process.stdout and " 0 disagree" in process.stdout
+    data = json.loads(report.read_text())
+    assert {Path(site["path"]).name for site in data["sites"]} == {"ops.py"}
+    # Every site of the package's functions is typed from the arguments its tests pass.
+    assert data["counts"]["agree"] >= 20 and data["counts"]["unknown"] == 0 and data["counts"]["disagree"] == 0

@@ -1,0 +1,271 @@
+"""The run-time shim: instrumented programs report, per site, whether promolint's prediction
+held (agree), failed (disagree) or was missing (unknown); it never changes what they compute."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import types
+import warnings
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from linter.runtime import (
+    AcceleratorX64Warning,
+    PromotionMismatch,
+    PromotionMismatchWarning,
+    ShimError,
+    ShimWarning,
+    shim,
+    verify,
+    verifying,
+)
+from linter.runtime.hook import run_path
+from linter.runtime.predict import Predictor
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def functions():
+    """examples/jax_functions.py, imported once (its @verify functions instrument themselves)."""
+    spec = importlib.util.spec_from_file_location("promolint_example_functions", EXAMPLES / "jax_functions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def outcomes(session, path: str | Path | None = None) -> dict[str, set[str]]:
+    """Site text -> the outcomes its records had."""
+    found: dict[str, set[str]] = {}
+    for record in session.records.values():
+        if path is None or record.path == str(path):
+            found.setdefault(record.text, set()).add(record.outcome)
+    return found
+
+
+# --- outcomes -------------------------------------------------------------------------------
+def test_script_sites_agree_except_the_one_promolint_cannot_type(capsys):
+    script = EXAMPLES / "numpy_script.py"
+    with verifying(mode="report") as session:
+        run_path(str(script), [])
+    seen = outcomes(session, script.resolve())
+    unknown = {'np.einsum("i,i->", weights, weights)', "total"}  # einsum is not in the catalog; total holds it
+    assert {text for text, kinds in seen.items() if kinds == {"unknown"}} == unknown
+    assert all(kinds == {"agree"} for text, kinds in seen.items() if text not in unknown), seen
+    assert seen["centered / scale"] == {"agree"}  # in a function: typed from the call's arguments
+    assert session.counts()["disagree"] == 0
+    assert capsys.readouterr().out == "float64 5 3.0 4.0\n"  # the script ran, with its own values
+
+
+def test_verify_types_parameters_from_each_call(functions):
+    with verifying(mode="report") as session:
+        functions.scale(jnp.ones(3, jnp.int8), 2.5)
+        functions.scale(np.ones(3, np.float16), 2)
+    by_arguments = {(r.text, r.arguments): r for r in session.records.values()}
+    jax_call = by_arguments["x * factor", "x: int8 [jax], factor: weak float [python]"]
+    assert (jax_call.observed["dtype"], jax_call.observed["weak"], jax_call.outcome) == ("float32", True, "agree")
+    numpy_call = by_arguments["scaled + np.float32(1)", "x: float16 [numpy-array], factor: weak int [python]"]
+    assert (numpy_call.observed["dtype"], numpy_call.observed["library"], numpy_call.outcome) == (
+        "float32", "numpy-array", "agree")  # fmt: skip
+    assert session.counts()["disagree"] == 0
+
+
+def test_unknown_sites_are_reported_as_such(functions):
+    with verifying(mode="report") as session:
+        functions.opaque(jnp.ones(3))
+    seen = outcomes(session)
+    assert seen['np.einsum("i->", np.asarray(x))'] == {"unknown"}
+    assert seen["np.asarray(x)"] == {"agree"}
+
+
+def test_methods_closures_and_generators_run_instrumented(functions):
+    with verifying(mode="report") as session:
+        assert float(functions.Child(1.5).apply(jnp.float32(1))) == 5.0  # super() and a mangled name
+        assert functions.make_offset(np.int16(2))(np.ones(3, np.int8)).dtype == np.int16  # a closure cell
+        assert [float(v) for v in functions.squares(3)] == [0.0, 1.0, 4.0]
+    seen = outcomes(session)
+    assert seen["x + offset"] == {"unknown"}  # the engine does not follow closure cells
+    assert seen["jnp.float32(i) ** 2"] == {"agree"}
+    assert session.counts()["disagree"] == 0
+
+
+def test_instrumentation_changes_no_value(functions):
+    cases = [
+        (functions.scale, (jnp.ones(3, jnp.int8), 2.5)),
+        (functions.scale, (np.ones(3, np.float16), 2)),
+        (functions.accumulate, (jnp.arange(6, dtype=jnp.int16).reshape(2, 3),)),
+        (functions.mix, (np.int8(100), 100)),  # wraps around, warning or not: the same either way
+    ]
+    with verifying(mode="report"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for function, arguments in cases:
+            checked, plain = function(*arguments), function.__wrapped__(*arguments)
+            assert type(checked) is type(plain) and checked.dtype == plain.dtype
+            np.testing.assert_array_equal(np.asarray(checked), np.asarray(plain))
+    with verifying(mode="report"), pytest.raises(TypeError):
+        functions.mix("a", 1)  # the program's own exception passes through unchanged
+
+
+# --- disagreements --------------------------------------------------------------------------
+@pytest.fixture
+def planted(monkeypatch):
+    """Make the engine predict int64 at every `x * factor`: a disagreement wherever it runs."""
+    original = shim.ModuleUnit.prediction
+
+    def prediction(self, site, mode, owner, signature):
+        if self.texts[site] == "x * factor":
+            return {"dtype": "int64", "weak": False, "library": "jax", "error": None}
+        return original(self, site, mode, owner, signature)
+
+    monkeypatch.setattr(shim.ModuleUnit, "prediction", prediction)
+
+
+def test_planted_disagreement_raises_in_raise_mode(functions, planted):
+    with verifying(mode="raise") as session, pytest.raises(PromotionMismatch) as raised:
+        functions.scale(jnp.ones(3, jnp.float32), 2.0)
+    record = raised.value.record
+    assert (record.text, record.outcome, record.observed["dtype"], record.predicted["dtype"]) == (
+        "x * factor", "disagree", "float32", "int64")  # fmt: skip
+    assert "jax_functions.py:12:14: `x * factor` is float32 [jax] at run time; promolint predicted int64 [jax]" in str(
+        raised.value
+    )
+    assert session.mismatches == [record]
+
+
+def test_planted_disagreement_warns_once_in_warn_mode(functions, planted):
+    with verifying(mode="warn") as session, pytest.warns(PromotionMismatchWarning, match="x \\* factor") as caught:
+        first = functions.scale(jnp.ones(3, jnp.float32), 2.0)
+        second = functions.scale(jnp.ones(3, jnp.float32), 2.0)
+    assert len([w for w in caught if issubclass(w.category, PromotionMismatchWarning)]) == 1
+    assert float(first) == float(second) == 4.5  # warn mode: the program goes on, unchanged
+    assert session.counts()["disagree"] == 1
+
+
+def test_report_mode_writes_json(functions, planted, tmp_path):
+    report = tmp_path / "runtime.json"
+    with verifying(mode="report", report=report):
+        functions.scale(jnp.ones(3, jnp.float32), 2.0)
+    data = json.loads(report.read_text())
+    assert data["counts"]["disagree"] == 1 and data["counts"]["agree"] > 5
+    assert [m["text"] for m in data["mismatches"]] == ["x * factor"]
+    assert {s["outcome"] for s in data["sites"]} == {"agree", "disagree"}
+
+
+# --- jit and modes --------------------------------------------------------------------------
+def test_checks_run_while_tracing_under_jit(functions):
+    with verifying(mode="report") as session:
+        functions.jitted_scale(jnp.ones(3, jnp.float32), 2.0)
+        traced = session.counts()["evaluations"]
+        functions.jitted_scale(jnp.ones(3, jnp.float32), 3.0)  # same types: the compiled code runs, unchecked
+        assert session.counts()["evaluations"] == traced
+        functions.jitted_scale(jnp.ones(3, jnp.bfloat16), 2.0)  # new types: traced, so checked again
+    inside = [r for r in session.records.values() if r.text == "x * factor"]
+    assert {r.observed["dtype"] for r in inside} == {"float32", "bfloat16"}
+    assert all(r.observed["platform"] is None and r.outcome == "agree" for r in inside)  # tracers live nowhere yet
+    assert session.counts()["disagree"] == 0
+
+
+def test_modes_are_read_when_each_value_is_checked(functions):
+    with verifying(mode="report") as session:
+        functions.mix(jnp.ones(3, jnp.int32), 1.5)
+        with jax.enable_x64(True):
+            functions.mix(jnp.ones(3, jnp.int32), 1.5)
+    by_mode = {r.jax_mode: r for r in session.records.values() if r.text == "a + b"}
+    assert by_mode["x64 off, standard promotion"].observed["dtype"] == "float32"
+    assert by_mode["x64 on, standard promotion"].observed["dtype"] == "float64"
+    assert {r.outcome for r in by_mode.values()} == {"agree"}
+
+
+def test_a_predicted_refusal_that_happens_agrees(functions):
+    with verifying(mode="raise") as session, jax.numpy_dtype_promotion("strict"):
+        with pytest.raises(jax.dtypes.TypePromotionError):
+            functions.mix(jnp.ones(3, jnp.int8), jnp.ones(3, jnp.float16))
+    (raised,) = session.raised.values()
+    assert (raised.error, raised.outcome, raised.predicted) == ("TypePromotionError", "agree", ["TypePromotionError"])
+
+
+# --- devices ------------------------------------------------------------------------------
+class _Device:
+    def __init__(self, platform: str):
+        self.platform = platform
+
+
+class _FakeAccelerated:
+    """Quacks like a concrete JAX array on one device."""
+
+    def __init__(self, platform: str):
+        self._platform = platform
+
+    def devices(self):
+        return {_Device(self._platform)}
+
+
+class _FakeTracer:
+    def devices(self):
+        raise TypeError("a tracer has no devices")  # JAX raises ConcretizationTypeError, a TypeError
+
+
+def test_device_platforms(monkeypatch):
+    monkeypatch.setitem(shim._KINDS, _FakeAccelerated, "jax")
+    monkeypatch.setitem(shim._KINDS, _FakeTracer, "jax")
+    assert shim.device_platform(_FakeAccelerated("gpu")) == "gpu"
+    assert shim.device_platform(_FakeAccelerated("tpu")) == "tpu"
+    assert shim.device_platform(_FakeTracer()) is None
+    assert shim.device_platform(jnp.ones(3)) == "cpu"
+    assert shim.device_platform(np.ones(3)) == "cpu"
+
+
+def test_cupy_arrays_are_observed_on_the_gpu(monkeypatch):
+    fake = types.ModuleType("cupy")
+
+    class ndarray:  # noqa: N801 - CuPy's name
+        dtype = np.dtype("float64")
+
+    fake.ndarray = ndarray
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    observed = shim.observe_value(ndarray())
+    assert (observed["dtype"], observed["library"], observed["platform"]) == ("float64", "cupy", "gpu")
+    shim._KINDS.pop(ndarray, None)
+
+
+def test_64_bit_arrays_on_an_accelerator_are_flagged(functions, monkeypatch):
+    monkeypatch.setattr(shim, "device_platform", lambda value: "gpu")
+    with verifying(mode="report") as session, jax.enable_x64(True), pytest.warns(AcceleratorX64Warning):
+        functions.mix(jnp.ones(3, jnp.float64), 1.0)
+    flagged = {r.text for r in session.accelerator_x64}
+    assert {"a", "a + b"} <= flagged
+    assert all(r.observed["platform"] == "gpu" for r in session.accelerator_x64)
+    assert session.counts()["accelerator_x64"] == len(session.accelerator_x64)
+
+
+# --- failures of the shim ---------------------------------------------------------------------
+def test_a_failing_prediction_is_reported_and_the_value_kept(functions, monkeypatch):
+    def broken(self, mode, target=None, signature=()):
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(Predictor, "predict", broken)
+    fresh = verify(_add_one)
+    with verifying(mode="warn") as session, pytest.warns(ShimWarning, match="engine exploded"):
+        assert fresh(np.int8(1)) == 2
+    assert session.shim_errors and "engine exploded" in session.shim_errors[0]["error"]
+    with verifying(mode="raise"), pytest.raises(ShimError, match="engine exploded"):
+        fresh(np.int16(1))  # a new type: predicted anew, and the failure raised
+
+
+def _add_one(x):
+    return x + 1
+
+
+def test_verify_refuses_what_it_cannot_instrument(monkeypatch):
+    with pytest.raises(TypeError, match="directly above `def`"):
+        verify(lambda x: x)
+    with pytest.raises(TypeError, match="directly above `def`"):
+        verify(jax.jit(_add_one))
+    monkeypatch.setenv("PROMOLINT_VERIFY", "0")
+    assert verify(_add_one) is _add_one
