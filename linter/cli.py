@@ -271,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_options(config)
     config.set_defaults(run=cmd_config)
 
+    # Listed for help only: main() hands `run` to the shim's own parser, loaded only then.
+    commands.add_parser("run", add_help=False, help="run a script, verifying every inferred dtype at run time")
+
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code")
     explain.set_defaults(run=cmd_explain)
@@ -311,6 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["run"]:
+        from linter.runtime.run import main as run_main
+
+        return run_main(argv[1:])
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
         argv.insert(0, "check")  # `promolint src/` means `promolint check src/`

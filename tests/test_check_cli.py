@@ -196,3 +196,11 @@ def test_installed_console_script_runs(tmp_path) -> None:
         [sys.executable, "-m", "linter", "check", str(tmp_path)], check=False, capture_output=True, text=True
     )
     assert result.returncode == 1 and "PRM006" in result.stdout
+
+
+def test_run_subcommand_verifies_a_script_at_run_time(tmp_path) -> None:
+    script = tmp_path / "script.py"
+    script.write_text("import numpy as np\nx = np.ones(3, np.float32) + 1.0\nprint(x.dtype)\n")
+    result = subprocess.run([sys.executable, "-m", "linter", "run", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0 and "float32" in result.stdout
+    assert " 0 disagree" in result.stderr + result.stdout
