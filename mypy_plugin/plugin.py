@@ -54,6 +54,7 @@ class PromolintPlugin(Plugin):
         self._patched = False
         self._scalar_types: tuple[str, ...] | None = None
         self._library: dict[str, bool] = {}
+        self._method_hooks: dict[str, Callable | None] = {}
 
     # --- configuration and cache ------------------------------------------------------
     def report_config_data(self, ctx: ReportConfigContext):
@@ -126,13 +127,18 @@ class PromolintPlugin(Plugin):
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        # mypy asks for every method call and operator: answer from a table.
+        try:
+            return self._method_hooks[fullname]
+        except KeyError:
+            pass
         if not self._patched:
             self._patch(final=True)
-        if not fullname.startswith(_HOOKED_PREFIXES):
-            return None
-        if fullname.rpartition(".")[2] in OPERATOR_METHODS:
-            return self._operator_hook
-        return self._call_hook
+        hook = None
+        if fullname.startswith(_HOOKED_PREFIXES):
+            hook = self._operator_hook if fullname.rpartition(".")[2] in OPERATOR_METHODS else self._call_hook
+        self._method_hooks[fullname] = hook
+        return hook
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if not self._patched:

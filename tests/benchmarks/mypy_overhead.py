@@ -14,7 +14,10 @@ latter is steadier on a shared machine).  Measured, in one run:
   built beforehand for each configuration: the first check of a project;
 * warm: nothing changed since the previous check: every later check (mypy reads its cache);
 * full cold (``--full-cold``): everything from scratch, libraries included (the plugin leaves
-  installed packages alone, so this mostly adds the same library time to both sides).
+  installed packages alone, so this mostly adds the same library time to both sides);
+* hook time (``--hook-time``): one more cold check with the plugin, in which the time spent inside
+  the plugin (every hook mypy calls, hook lookups, config data) is summed: the plugin's own cost,
+  independent of how busy the machine is.
 
 The goal is a ratio of at most 1.05.  optax's dependencies chex and absl are not required:
 missing imports are ignored (as in both configurations).
@@ -96,6 +99,45 @@ def seed_caches(cache: Path, configs: dict[str, Path]) -> dict[str, Path]:
     return seeds
 
 
+_HOOK_TIMER = """
+import sys, time
+started = time.perf_counter()
+import mypy_plugin.plugin as plugin
+imported = time.perf_counter() - started
+spent = [imported]
+def timed(function):
+    def wrapper(*args, **kwargs):
+        began = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - began
+    return wrapper
+for name in dir(plugin.PromolintPlugin):
+    if name.startswith(("get_", "report_", "_call_hook", "_operator_hook", "_annotated", "__init__")):
+        setattr(plugin.PromolintPlugin, name, timed(getattr(plugin.PromolintPlugin, name)))
+from mypy import api
+began = time.perf_counter()
+api.run(sys.argv[1:])
+print(f"HOOKTIME {spent[0]:.3f} {time.perf_counter() - began + imported:.3f}")
+"""
+
+
+def hook_time(config: Path, seed: Path, work: Path, cwd: Path, arguments: list[str]) -> tuple[float, float]:
+    """(seconds inside the plugin, seconds of the whole check) for one cold check."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(seed, work, ignore=shutil.ignore_patterns("ready"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    result = subprocess.run([sys.executable, "-c", _HOOK_TIMER, "--config-file", str(config), "--cache-dir", str(work),
+                             "--no-error-summary", *arguments], check=False, cwd=cwd, capture_output=True, text=True,
+                            env=env)  # fmt: skip
+    line = next((line for line in result.stdout.splitlines() if line.startswith("HOOKTIME")), None)
+    if line is None:
+        raise SystemExit(f"hook timing failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+    _, inside, total = line.split()
+    return float(inside), float(total)
+
+
 def _report(label: str, samples: dict[str, list[tuple[float, float]]]) -> None:
     wall = {name: statistics.median(s[0] for s in runs) for name, runs in samples.items()}
     cpu = {name: statistics.median(s[1] for s in runs) for name, runs in samples.items()}
@@ -108,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where optax and the mypy caches go")
     parser.add_argument("--repeat-cold", type=int, default=1, help="cold runs per configuration (slow: minutes)")
-    parser.add_argument("--repeat-warm", type=int, default=5, help="warm runs per configuration")
+    parser.add_argument("--repeat-warm", type=int, default=5, help="warm runs per configuration (after a cold run)")
     parser.add_argument("--full-cold", action="store_true", help="also time checks with no cache at all")
     parser.add_argument("--tests", action="store_true", help="check optax's *_test.py files too")
+    parser.add_argument("--hook-time", action="store_true", help="also sum the time spent inside the plugin")
     args = parser.parse_args(argv)
 
     cache = args.cache.resolve()
@@ -144,17 +187,22 @@ def main(argv: list[str] | None = None) -> int:
         for name in configs:
             results["cold"][name].append(cold_run(name, from_seed=True))
     results["warm"] = {name: [] for name in configs}
-    for _ in range(args.repeat_warm):
+    for _ in range(args.repeat_warm if args.repeat_cold else 0):
         for name in configs:
             wall, cpu, _ = mypy(configs[name], work[name], source, target)
             results["warm"][name].append((wall, cpu))
 
     for label, samples in results.items():
-        _report(label, samples)
-    plain_errors = outputs["plain"].count(": error:")
-    plugin_errors = outputs["plugin"].count(": error:")
-    findings = outputs["plugin"].count("[promolint-")
-    print(f"mypy errors: plain {plain_errors}, with the plugin {plugin_errors} (promolint findings: {findings})")
+        if samples["plain"]:
+            _report(label, samples)
+    if args.hook_time:
+        inside, total = hook_time(configs["plugin"], seeds["plugin"], work["plugin"], source, target)
+        print(f"hook time  {inside:.2f} s inside the plugin of a {total:.2f} s cold check ({100 * inside / total:.1f}%)")
+    if outputs:
+        plain_errors = outputs["plain"].count(": error:")
+        plugin_errors = outputs["plugin"].count(": error:")
+        findings = outputs["plugin"].count("[promolint-")
+        print(f"mypy errors: plain {plain_errors}, with the plugin {plugin_errors} (promolint findings: {findings})")
     return 0
 
 
