@@ -34,6 +34,7 @@ _HOOKED_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.comple
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 _PATCH_MARKER = "promolint-scalar-types-1"
 _LIBRARY_PARTS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
+_PACKAGES = f"-packages{os.sep}"
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
 
 
@@ -73,9 +74,9 @@ class PromolintPlugin(Plugin):
         """Installed packages and typeshed: the plugin leaves them alone."""
         cached = self._library.get(path)
         if cached is None:
-            absolute = path if os.path.isabs(path) else os.path.abspath(path)
-            cached = any(part in absolute for part in _LIBRARY_PARTS) or absolute.startswith(_TYPESHED)
-            self._library[path] = cached
+            absolute = path if path.startswith(os.sep) else os.path.abspath(path)
+            cached = self._library[path] = (_PACKAGES in absolute and any(part in absolute for part in _LIBRARY_PARTS)) \
+                or absolute.startswith(_TYPESHED)  # fmt: skip
         return cached
 
     @property

@@ -1,48 +1,108 @@
 """Finding ``[tool.promolint]`` for a mypy run, and what mypy's cache must know about it.
 
-Discovery is deliberately cheap (one TOML read, no engine import): mypy calls
-``report_config_data`` for every module on every run, warm cache included.  The table is
-validated by ``linter.config.parse_table`` (the same code as ``promolint check``) the first time
-a hook needs it.
+mypy calls ``report_config_data`` for every module on every run, warm cache included, so what
+it returns is cheap: a digest of the bytes of the pyproject.toml files that may hold the table
+(no TOML parsing, no engine import).  The table itself is parsed when a hook first needs it, and
+validated by ``linter.config.parse_table``, the same code as ``promolint check``.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
-
-@dataclass(frozen=True)
 class RawConfig:
-    """The ``[tool.promolint]`` table as found (not yet validated), and where."""
+    """Where ``[tool.promolint]`` comes from: the nearest pyproject.toml with that table above
+    the directory of mypy's config file, else above the working directory (as
+    ``linter.config.find_pyproject`` looks)."""
 
-    pyproject: str | None
-    table: dict | None
-    root: str
-    error: str | None = None
+    def __init__(self, config_file: str | None):
+        starts = [os.path.dirname(os.path.abspath(config_file))] if config_file else []
+        self.starts = [*starts, os.path.abspath(os.getcwd())]
+        self._digest: str | None = None
+        self._found: tuple[str | None, dict | None, str | None] | None = None
+
+    def _candidates(self) -> list[str]:
+        out: list[str] = []
+        for start in self.starts:
+            directory = start
+            while True:
+                candidate = os.path.join(directory, "pyproject.toml")
+                if candidate not in out and os.path.isfile(candidate):
+                    out.append(candidate)
+                parent = os.path.dirname(directory)
+                if parent == directory:
+                    break
+                directory = parent
+        return out
 
     def report_data(self) -> str:
-        """What mypy stores in each module's cache meta (a change invalidates the module): a
-        digest of the table, where it came from, and the plugin's and engine's code."""
-        global _last_report
-        if _last_report is None or _last_report[0] is not self:
+        """What mypy stores in each module's cache meta (a change invalidates the module): the
+        pyproject.toml files the table may come from, and the plugin's and engine's code."""
+        if self._digest is None:
             import hashlib
-            import json
 
-            text = json.dumps([self.pyproject, self.table, self.error, code_fingerprint()], sort_keys=True, default=str)
-            _last_report = (self, "promolint-" + hashlib.sha1(text.encode()).hexdigest()[:20])
-        return _last_report[1]
+            digest = hashlib.sha1(code_fingerprint().encode())
+            for candidate in self._candidates():
+                try:
+                    digest.update(candidate.encode() + b"\0" + Path(candidate).read_bytes() + b"\0")
+                except OSError:
+                    continue
+            self._digest = "promolint-" + digest.hexdigest()[:20]
+        return self._digest
+
+    def _find(self) -> tuple[str | None, dict | None, str | None]:
+        """(pyproject path, [tool.promolint] table, error) of the first start that has one."""
+        if self._found is None:
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover - Python 3.10
+                import tomli as tomllib
+
+            self._found = (None, None, None)
+            for start in self.starts:
+                directory = start
+                while self._found == (None, None, None):
+                    candidate = os.path.join(directory, "pyproject.toml")
+                    if os.path.isfile(candidate):
+                        try:
+                            data = tomllib.loads(Path(candidate).read_text(encoding="utf-8"))
+                        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
+                            self._found = (candidate, None, f"{candidate}: invalid TOML: {error}")
+                            break
+                        table = data.get("tool", {}).get("promolint")
+                        if isinstance(table, dict):
+                            self._found = (candidate, table, None)
+                        elif table is not None:
+                            self._found = (candidate, None, f"{candidate}: [tool.promolint] must be a table")
+                    parent = os.path.dirname(directory)
+                    if parent == directory:
+                        break
+                    directory = parent
+                if self._found != (None, None, None):
+                    break
+        return self._found
+
+    @property
+    def pyproject(self) -> str | None:
+        return self._find()[0]
+
+    @property
+    def table(self) -> dict | None:
+        return self._find()[1]
+
+    @property
+    def error(self) -> str | None:
+        return self._find()[2]
+
+    @property
+    def root(self) -> str:
+        return os.path.dirname(self.pyproject) if self.pyproject else self.starts[0]
 
 
 _fingerprint: str | None = None
-_last_report: tuple[RawConfig, str] | None = None
 
 
 def code_fingerprint() -> str:
@@ -68,39 +128,8 @@ def code_fingerprint() -> str:
     return _fingerprint
 
 
-def _promolint_table(directory: Path) -> tuple[Path, dict] | tuple[Path, str] | None:
-    for candidate_dir in [directory, *directory.parents]:
-        candidate = candidate_dir / "pyproject.toml"
-        if not candidate.is_file():
-            continue
-        try:
-            data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
-            return candidate, f"{candidate}: invalid TOML: {error}"
-        table = data.get("tool", {}).get("promolint")
-        if table is not None:
-            return candidate, table
-    return None
-
-
 def discover(config_file: str | None) -> RawConfig:
-    """The nearest pyproject.toml with a [tool.promolint] table above the directory of mypy's
-    config file, else above the working directory (as ``linter.config.find_pyproject``)."""
-    starts = []
-    if config_file:
-        starts.append(Path(config_file).resolve().parent)
-    starts.append(Path(os.getcwd()).resolve())
-    for start in starts:
-        found = _promolint_table(start)
-        if found is None:
-            continue
-        path, table = found
-        if isinstance(table, str):
-            return RawConfig(str(path), None, str(path.parent), error=table)
-        if not isinstance(table, dict):
-            return RawConfig(str(path), None, str(path.parent), error=f"{path}: [tool.promolint] must be a table")
-        return RawConfig(str(path), table, str(path.parent))
-    return RawConfig(None, None, str(starts[0]))
+    return RawConfig(config_file)
 
 
 def load(raw: RawConfig):

@@ -102,7 +102,7 @@ def seed_caches(cache: Path, configs: dict[str, Path]) -> dict[str, Path]:
 _HOOK_TIMER = """
 import sys, time
 started = time.perf_counter()
-import mypy_plugin.plugin as plugin
+from mypy_plugin.plugin import PromolintPlugin
 imported = time.perf_counter() - started
 spent = [imported]
 def timed(function):
@@ -113,9 +113,9 @@ def timed(function):
         finally:
             spent[0] += time.perf_counter() - began
     return wrapper
-for name in dir(plugin.PromolintPlugin):
+for name in dir(PromolintPlugin):
     if name.startswith(("get_", "report_", "_call_hook", "_operator_hook", "_annotated", "__init__")):
-        setattr(plugin.PromolintPlugin, name, timed(getattr(plugin.PromolintPlugin, name)))
+        setattr(PromolintPlugin, name, timed(getattr(PromolintPlugin, name)))
 from mypy import api
 began = time.perf_counter()
 api.run(sys.argv[1:])

@@ -174,17 +174,17 @@ def compare(text: str, mode: str, records: list[dict], run: dict) -> Checked:
         # Raised by a statement, not an expression (``x += 1.5`` on an integer NumPy array):
         # reveal reports it at the statement's target.
         targets = [r for r in records if r["target"] and r["line"] == error["line"]]
-        claims = [r for r in targets if r.get("error")]
-        if PROMOTION_ERRORS & set(error["classes"]) or claims:
+        claims = [r for r in targets if r.get("error") or r["dtype"] is not None]
+        if PROMOTION_ERRORS & set(error["classes"]) or any(r.get("error") for r in claims):
             tally.sites += 1
-            tally.claimed += 1
-            if any(_same_error(r.get("error"), error) for r in targets):
+            if not claims:
+                tally.unknown += 1  # reveal knows nothing of the target: no claim to hold
+            elif any(_same_error(r.get("error"), error) for r in claims):
+                tally.claimed += 1
                 tally.agreed += 1
             else:
-                key = f"{error['line']}:0:{error['line']}:0"
-                # What reveal says about the target instead: its value, or unknown.
-                stand_in = (claims or targets or [{"text": "", "dtype": None, "error": None}])[0]
-                disagree(key, "statement-raised", stand_in, error["error"])
+                tally.claimed += 1
+                disagree(f"{error['line']}:0:{error['line']}:0", "statement-raised", claims[0], error["error"])
     if found:  # judged once all are known: an operand may come later in the source than its operation
         syntax = _Syntax(text, run)
         bad = {key for key, *_ in found}
