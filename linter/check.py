@@ -7,18 +7,18 @@ import io
 import re
 import tokenize
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import libcst as cst
 
 from linter.diagnostics import Diagnostic, FixSummary
 from linter.runner import iter_files, parallel_map
-from linter.config import PARSE_ERROR, UNUSED_NOQA, Config, known_codes
+from linter.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, known_codes
 from linter.frontend.cst import Analysis, Settings
 from linter.frontend.fix import apply_fixes, attach_syntax
 from linter.frontend.source import ParseFailure, parse_bytes, positions
-from linter.rules import ALL_RULES, Example, Rule
+from linter.rules import ALL_RULES, Example, Rule, rule_by_code as _rule
 from linter.rules.base import Fix
 
 _CODE = r"[A-Z]+[0-9]+"
@@ -154,6 +154,8 @@ def _lint_module(module: cst.Module, data: bytes, path: str, settings: Settings,
     attach_syntax(module, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
+    if X64_PORTABILITY in codes:
+        findings += _x64_portability(module, analysis)
     if not findings and UNUSED_NOQA not in codes:
         return {}
     noqas, disabled = _directives(data)
@@ -175,6 +177,18 @@ def _lint_module(module: cst.Module, data: bytes, path: str, settings: Settings,
                 diagnostics.setdefault(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
                                                   noqa.line, noqa.end_column), None)  # fmt: skip
     return diagnostics
+
+
+def _x64_portability(module: cst.Module, analysis: Analysis) -> list:
+    """PRM010's findings: the file analyzed with x64 off and on (reusing ``analysis`` when it
+    forces one of them), each operation compared with itself."""
+    def forced(x64: str) -> Analysis:
+        return analysis if analysis.settings.x64 == x64 else Analysis(module, replace(analysis.settings, x64=x64)).run()
+
+    x32, x64 = forced("off"), forced("on")
+    rule = _rule(X64_PORTABILITY)
+    return [finding for key, operation in x32.operations.items() if (other := x64.operations.get(key)) is not None
+            for finding in rule.check_pair(operation, other)]  # fmt: skip
 
 
 def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],

@@ -154,13 +154,16 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
                         help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
     parser.add_argument("--report-unused-noqa", action="store_true", default=None,
                         help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
+    parser.add_argument("--x64-portability", action="store_true", default=None,
+                        help="analyze with x64 off and on; report where a dtype starts to differ (PRM010)")  # fmt: skip
 
 
 def _config(args: argparse.Namespace, start: Path):
     """[tool.promolint] found from ``start`` upward, overridden by the flags given."""
     from linter.config import ConfigError, apply_flags, load_config
 
-    keys = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude", "report-unused-noqa")
+    keys = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude", "report-unused-noqa",
+            "x64-portability")  # fmt: skip
     flags = {key: getattr(args, key.replace("-", "_")) for key in keys}
     flags |= {"x64": args.x64_mode, "promotion": args.promotion_mode}
     try:

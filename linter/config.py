@@ -21,6 +21,7 @@ from linter.rules import ALL_RULES
 
 PARSE_ERROR = "PRM000"  # the file could not be read or parsed
 UNUSED_NOQA = "PRM100"  # a noqa comment that suppresses nothing; opt-in, like ruff's RUF100
+X64_PORTABILITY = "PRM010"  # a dtype that depends on jax_enable_x64; opt-in: it analyzes each file twice more
 
 MODES = {"x64": ("on", "off", "auto"), "promotion": ("standard", "strict", "auto")}
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",
@@ -28,7 +29,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
                    ".promolint_cache", "*.egg-info", ".eggs")  # fmt: skip
 _CODE_KEYS = ("select", "ignore", "extend-select")
 _GLOB_KEYS = ("exclude", "extend-exclude")
-_SWITCH_KEYS = ("report-unused-noqa", "force-exclude")
+_SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "force-exclude")
 KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "cache-dir")  # also `promolint config`'s order
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude")  # on the command line these add to the config
 
@@ -47,6 +48,7 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     report_unused_noqa: bool = False
+    x64_portability: bool = False
     force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cache_dir: str = ".promolint_cache"  # relative to the project root, like .ruff_cache
@@ -61,7 +63,8 @@ class Config:
             for pattern, extra in self.per_file_ignores.items():
                 if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
                     ignored += extra
-        return _enabled(self.select + self.extend_select, ignored, self.report_unused_noqa)
+        switched = (UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
+        return _enabled(self.select + self.extend_select + switched, ignored)
 
     def excluded(self, path: Path) -> bool:
         relative = _relative(path, self.root)
@@ -70,9 +73,12 @@ class Config:
 
 
 @functools.lru_cache(maxsize=64)
-def _enabled(selected: tuple[str, ...], ignored: tuple[str, ...], unused_noqa: bool) -> frozenset[str]:
-    codes = {r.code for r in ALL_RULES if _matches(r.code, selected)} | {PARSE_ERROR}
-    if unused_noqa or UNUSED_NOQA in selected or "ALL" in selected:
+def _enabled(selected: tuple[str, ...], ignored: tuple[str, ...]) -> frozenset[str]:
+    """Opt-in codes (PRM100, PRM010) are enabled by their own code or ALL, never by a prefix."""
+    named = "ALL" in selected
+    codes = {r.code for r in ALL_RULES if (named or r.code in selected if r.opt_in else _matches(r.code, selected))}
+    codes.add(PARSE_ERROR)
+    if named or UNUSED_NOQA in selected:
         codes.add(UNUSED_NOQA)
     return frozenset(c for c in codes if not _matches(c, ignored))
 

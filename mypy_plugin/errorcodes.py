@@ -37,6 +37,9 @@ LAX_DTYPE_MISMATCH = ErrorCode(
 INPLACE_CAST = ErrorCode(
     "promolint-inplace-cast", "An in-place NumPy operation whose result cannot be stored (PRM009)", CATEGORY
 )
+X64_DEPENDENT_DTYPE = ErrorCode(
+    "promolint-x64-dependent-dtype", "A dtype that differs with x64 on and off (PRM010; `promolint check` only)", CATEGORY
+)
 # Not rules: a bad [tool.promolint] table, reported once so that editors show it; and a failure
 # of the plugin itself, reported where it happened instead of crashing mypy (set
 # PROMOLINT_MYPY_DEBUG=1 to get the traceback from mypy instead).
@@ -53,6 +56,7 @@ BY_RULE_CODE: dict[str, ErrorCode] = {
     "PRM007": X64_TRUNCATION,
     "PRM008": LAX_DTYPE_MISMATCH,
     "PRM009": INPLACE_CAST,
+    "PRM010": X64_DEPENDENT_DTYPE,
 }
 
 

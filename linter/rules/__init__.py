@@ -7,6 +7,7 @@ from linter.rules.dispatch_chains import MixedDispatch, NumpyNonassociative
 from linter.rules.implicit_x64 import ImplicitX64
 from linter.rules.literal_overflow import LiteralOverflow
 from linter.rules.refusals import InplaceCast, LaxDtypeMismatch, NoPromotionPath, StrictPromotion
+from linter.rules.x64_portability import X64Portability
 from linter.rules.x64_truncation import X64Truncation
 
 __all__ = ["ALL_RULES", "Example", "Finding", "Rule", "rule_by_code"]
@@ -23,6 +24,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             X64Truncation(),
             LaxDtypeMismatch(),
             InplaceCast(),
+            X64Portability(),
         ),
         key=lambda rule: rule.code,
     )

@@ -60,6 +60,7 @@ class Rule:
     summary: ClassVar[str]
     why: ClassVar[str]
     fix_safety: ClassVar[str] = "No automatic fix is offered."
+    opt_in: ClassVar[bool] = False  # enabled only when named (its code, ALL) or switched on: not by a prefix
     invalid: ClassVar[tuple[Example, ...]]  # the first one is the doc's "Example"
     valid: ClassVar[tuple[Example, ...]]  # the first one is the doc's "Use instead"
 
