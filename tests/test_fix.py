@@ -213,6 +213,22 @@ def test_python_scalar_fix_adds_math_and_keeps_comments() -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("x * np.float64(c)", "x * float(c)"),
+        ("x * np.float64(0.5)", "x * 0.5"),
+        ("x * np.float64(2)", "x * float(2)"),
+        ("i + np.int64(3)", "i + 3"),
+    ],
+)
+def test_numpy_64bit_scalar_types_become_python_scalars(written, fixed) -> None:
+    head = "import jax.numpy as jnp\nimport numpy as np\nx = jnp.ones(3, jnp.float32)\ni = jnp.ones(3, jnp.int32)\n"
+    body = f"def f(c: float):\n    return {written}\n"
+    assert fix(head + body, x64="on") == head + body.replace(written, fixed)
+    assert not lint_source(fix(head + body, x64="on").encode(), "m.py", Settings(x64="on"), CODES)
+
+
+@pytest.mark.parametrize(
     "source",
     [
         # The argument is a NumPy value, not a Python scalar: math.sqrt of an array would fail.

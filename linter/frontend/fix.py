@@ -11,9 +11,9 @@ from linter.engine.records import Operation
 from linter.rules.base import Edit, Fix
 
 _PLACEHOLDER = "__promolint_{}__"
-# Syntax that needs no parentheses before `.attr`, `[i]` or `(args)`.
+# Syntax that needs no parentheses before `.attr`, `[i]` or `(args)` (`0.5.real` parses; `2.real` does not).
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.SimpleString, cst.FormattedString, cst.List,
-          cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp)  # fmt: skip
+          cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.Float, cst.Imaginary)  # fmt: skip
 
 
 class CstSyntax:
@@ -110,10 +110,20 @@ class _Apply(cst.CSTTransformer):
         super().__init__()
         self._replacements = replacements
         self._notes = notes
+        self._parents: list[cst.CSTNode] = []
+
+    def on_visit(self, node) -> bool:
+        self._parents.append(node)
+        return True
 
     def on_leave(self, original_node, updated_node):
+        self._parents.pop()
         if id(original_node) in self._replacements:
-            return self._replacements[id(original_node)]
+            replacement = self._replacements[id(original_node)]
+            parent = self._parents[-1] if self._parents else None
+            if isinstance(replacement, cst.Integer) and isinstance(parent, cst.Attribute) and parent.value is original_node:
+                return replacement.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])  # `(3).real`
+            return replacement
         notes = self._notes.get(id(original_node))
         return _with_notes(updated_node, notes) if notes else updated_node
 
@@ -126,7 +136,7 @@ def _render(edit: Edit) -> cst.BaseExpression:
 
 
 def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
-    if node.lpar or isinstance(node, _ATOMS):
+    if node.lpar or isinstance(node, (*_ATOMS, cst.Integer)):  # an int before `.attr`: see _Apply
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 

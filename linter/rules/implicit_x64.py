@@ -13,6 +13,8 @@ _MATH = {name: name for name in ("sqrt", "exp", "expm1", "log", "log2", "log10",
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
     "arctanh": "atanh", "deg2rad": "radians", "rad2deg": "degrees", "radians": "radians", "degrees": "degrees",
 }  # fmt: skip
+# NumPy's 64-bit scalar types and the Python type of the same value (JAX takes the latter as weak).
+_BUILTIN = {"float64": "float", "int64": "int"}
 
 
 class ImplicitX64(Rule):
@@ -33,8 +35,9 @@ class ImplicitX64(Rule):
         The fix depends on intent: write the Python scalar (`math.sqrt(n)`, `float(c)`), give the
         NumPy array a dtype (`np.ones(3, np.float32)`), or cast explicitly (`.astype(jnp.float32)`).
         `promolint check --fix` rewrites a strong NumPy scalar computed from a Python number beside
-        a JAX array to the Python float of the same value (`np.sqrt(n)` to `math.sqrt(n)`, adding
-        `import math`) when the result then keeps the JAX array's dtype. It does so only where the
+        a JAX array to the Python scalar of the same value (`np.sqrt(n)` to `math.sqrt(n)`, adding
+        `import math`; `np.float64(c)` to `float(c)`; `np.float64(0.5)` to `0.5`) when the result
+        then keeps the JAX array's dtype. It does so only where the
         engine knows the argument is a Python int or float, so the value is the same; the fix is
         safe. (`math` raises ValueError where NumPy returns nan, e.g. the square root of a
         negative number.)
@@ -64,6 +67,13 @@ class ImplicitX64(Rule):
             import jax.numpy as jnp
             x = jnp.ones(3, jnp.uint64) + jnp.ones(3, jnp.int64)
         """, x64="on"),
+        Example("""
+            import jax.numpy as jnp
+            import numpy as np
+            def scale(x, c: float):
+                return x * np.float64(c)
+            y = scale(jnp.ones(3, jnp.float32), 0.5)
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -91,6 +101,10 @@ class ImplicitX64(Rule):
             counts = jnp.sum(jnp.ones(3, bool))
         """, x64="on"),
         Example("""
+            import jax.numpy as jnp
+            y = jnp.ones(3, jnp.float64) * jnp.float64(0.5)
+        """, x64="on"),
+        Example("""
             import numpy as np
             a = np.ones(3, np.float64) * np.ones(3, np.float32)
         """),
@@ -100,10 +114,12 @@ class ImplicitX64(Rule):
         if operation.kind not in ("binop", "augassign", "call"):
             return
         result = exact(operation.result)
-        if result is None or not is_64bit(result.dtype) or result.intended64:
+        if result is None or not is_64bit(result.dtype):
             return
         arrays = [v for v in operation.operands if isinstance(v, Array)]
         if not arrays or any(not v.dtypes for v in arrays):
+            return
+        if result.intended64 and not (result.library is Library.JAX and _asked_by_numpy_scalars_only(result, arrays)):
             return
         strong = [v for v in arrays if v.library is not Library.PYTHON]
         if result.library is Library.JAX:
@@ -113,12 +129,18 @@ class ImplicitX64(Rule):
             if not _unintended_source(result, arrays, strong):
                 return  # JAX's own defaults under x64 (jnp.sum of bools is int64) are what x64 asks for
             yield self.finding(operation, f"result is {result.describe()} ({operation.ctx.describe()}) although no "
-                               f"operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
+                               f"JAX operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
                                "Cast explicitly or use Python scalars / float32 NumPy values.",
                                _python_scalars_fix(operation))  # fmt: skip
         elif result.library.is_numpy and strong and not any(is_64bit(d) for v in strong for d in v.dtypes):
             yield self.finding(operation, f"NumPy promotes {_sources(arrays)} to {result.describe()} (always, "
                                "whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.")  # fmt: skip
+
+
+def _asked_by_numpy_scalars_only(result: Array, arrays: list[Array]) -> bool:
+    """``x * np.float64(c)``: the 64 bits were asked of NumPy, and JAX takes the strong scalar
+    at its word; nothing asked JAX for them."""
+    return all(v.library is Library.NUMPY_SCALAR for v in arrays if v.intended64 and result.dtype in v.dtypes)
 
 
 def _unintended_source(result: Array, arrays: list[Array], strong: list[Array]) -> bool:
@@ -153,9 +175,9 @@ def _python_scalars_fix(operation) -> Fix | None:
         if isinstance(value, Array) and value.library is Library.NUMPY_SCALAR:
             rewrite = _as_python_scalar(syntax.operation_at(node))
             if rewrite:
-                code, argument, needs = rewrite
+                code, argument, needs, kind = rewrite
                 edits.append(Edit(node, code, (argument,)))
-                replacements[i] = python_scalar("float")
+                replacements[i] = python_scalar(kind)
                 imports += needs
     if not edits:
         return None
@@ -167,9 +189,10 @@ def _python_scalars_fix(operation) -> Fix | None:
                imports=tuple(dict.fromkeys(imports)))  # fmt: skip
 
 
-def _as_python_scalar(producer) -> tuple[str, object, tuple[str, ...]] | None:
-    """``np.sqrt(n)`` as ``math.sqrt(n)`` for a Python int or float ``n``: the code, the
-    argument's node and the imports.  (``np.float64(c)`` needs no fix: it asks for 64 bits.)"""
+def _as_python_scalar(producer) -> tuple[str, object, tuple[str, ...], str] | None:
+    """``np.sqrt(n)`` as ``math.sqrt(n)``, ``np.float64(c)`` as ``float(c)`` (``np.float64(0.5)``
+    as ``0.5``), for a Python int or float ``n`` or ``c``: the code, the argument's node, the
+    imports and the kind of Python scalar it makes."""
     call = producer.call if producer is not None and producer.kind == "call" else None
     result = exact(producer.result) if call else None
     if result is None or result.library is not Library.NUMPY_SCALAR or not call.fn.params:
@@ -179,6 +202,12 @@ def _as_python_scalar(producer) -> tuple[str, object, tuple[str, ...]] | None:
     if argument is None or argument.library is not Library.PYTHON or argument.dtype not in ("int64", "float64"):
         return None  # bools and complex numbers have no same-valued math counterpart
     node = producer.syntax.argument_node(producer, param)
-    if node is None or not call.name.startswith("numpy.") or call.short not in _MATH or set(call.bound) != {param}:
+    if node is None or not call.name.startswith("numpy."):
         return None
-    return f"math.{_MATH[call.short]}({{0}})", node, ("import math",)
+    if call.fn.rule == "scalar_type" and call.short in _BUILTIN:
+        kind = _BUILTIN[call.short]
+        same = type(argument.literal).__name__ == kind  # a literal of that type already
+        return (producer.syntax.text(node) if same else f"{kind}({{0}})"), node, (), kind
+    if call.short not in _MATH or set(call.bound) != {param}:
+        return None
+    return f"math.{_MATH[call.short]}({{0}})", node, ("import math",), "float"
