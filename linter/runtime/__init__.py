@@ -2,26 +2,34 @@
 
 ``@verify`` checks one function; ``verifying()`` collects the checks made inside a block;
 ``promolint run script.py`` and ``pytest --promolint-verify=PKG`` instrument whole modules.
+
+The names below load the shim on first use: the pytest plugin is registered in every pytest run
+where promolint is installed, and must cost nothing there unless ``--promolint-verify`` is given.
 """
 
-from linter.runtime.shim import (
-    AcceleratorX64Warning,
-    PromotionMismatch,
-    PromotionMismatchWarning,
-    Session,
-    ShimError,
-    ShimWarning,
-    verifying,
-)
-from linter.runtime.verify import verify
+from __future__ import annotations
 
-__all__ = [
-    "AcceleratorX64Warning",
-    "PromotionMismatch",
-    "PromotionMismatchWarning",
-    "Session",
-    "ShimError",
-    "ShimWarning",
-    "verify",
-    "verifying",
-]
+import importlib
+
+MODES = ("warn", "raise", "report")
+DEFAULT_REPORT = "promolint-runtime.json"
+
+_EXPORTS = {
+    "AcceleratorX64Warning": "linter.runtime.shim",
+    "PromotionMismatch": "linter.runtime.shim",
+    "PromotionMismatchWarning": "linter.runtime.shim",
+    "Session": "linter.runtime.shim",
+    "ShimError": "linter.runtime.shim",
+    "ShimWarning": "linter.runtime.shim",
+    "verifying": "linter.runtime.shim",
+    "verify": "linter.runtime.verify",
+}
+__all__ = ["DEFAULT_REPORT", "MODES", *_EXPORTS]
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

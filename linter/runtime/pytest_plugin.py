@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from linter.runtime.shim import DEFAULT_REPORT, MODES, Session, set_default_session
+from linter.runtime import DEFAULT_REPORT, MODES
 
 _STATE: dict[str, object] = {}
 
@@ -40,6 +40,7 @@ def _start(options) -> None:
     if not packages:
         return
     from linter.runtime.hook import install
+    from linter.runtime.shim import Session, set_default_session
 
     report = options.promolint_report or (DEFAULT_REPORT if options.promolint_mode == "report" else None)
     session = Session(options.promolint_mode, report)
@@ -51,6 +52,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shim = _STATE.get("session")
     if shim is None:
         return
+    from linter.runtime.shim import set_default_session
+
     _STATE["finder"].remove()
     set_default_session(None)
     _STATE["written"] = shim.write_report()

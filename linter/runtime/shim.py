@@ -39,11 +39,10 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from linter.runtime import DEFAULT_REPORT, MODES
 from linter.runtime.instrument import CHECK, ENTER, instrument, observe
 from linter.runtime.predict import Definition, Mode, Predictor, Signature, Span, argument_type, describe_mode
 
-MODES = ("warn", "raise", "report")
-DEFAULT_REPORT = "promolint-runtime.json"
 AGREE, DISAGREE, UNKNOWN = "agree", "disagree", "unknown"
 _WIDE_DTYPES = frozenset({"float64", "int64", "uint64", "complex128"})  # slow or emulated on accelerators
 _NO_JAX: Mode = (False, False)  # NumPy's promotion does not depend on JAX's modes

@@ -99,20 +99,30 @@ def test_a_module_the_shim_cannot_instrument_still_runs(tmp_path, monkeypatch):
     sys.modules.pop("fragile_mod")
 
 
-def _plugin_option() -> list[str]:
-    """``-p linter.runtime.pytest_plugin``, unless the installed package already registers it
-    (a ``pytest11`` entry point): pytest refuses a plugin registered twice."""
+def test_the_pytest_plugin_is_registered_by_the_installed_package():
+    """pyproject.toml declares the plugin as a ``pytest11`` entry point named by its module."""
     from importlib.metadata import entry_points
 
-    registered = any(e.value == "linter.runtime.pytest_plugin" for e in entry_points(group="pytest11"))
-    return [] if registered else ["-p", "linter.runtime.pytest_plugin"]
+    assert [e.value for e in entry_points(group="pytest11") if e.name == "linter.runtime.pytest_plugin"] == [
+        "linter.runtime.pytest_plugin"
+    ]
 
 
-@pytest.mark.parametrize("mode", ["report", "warn"])
-def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, tmp_path):
+def test_the_pytest_plugin_loads_nothing_heavy_unless_asked():
+    """Registered in every pytest run where promolint is installed: importing it must not load
+    the shim, libcst or the engine."""
+    code = ("import sys, linter.runtime.pytest_plugin\n"
+            "print(sorted(m for m in ('libcst', 'linter.runtime.shim', 'linter.engine.calls', 'jax') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("mode", "option"), [("report", []), ("warn", ["-p", "linter.runtime.pytest_plugin"])])
+def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, option, tmp_path):
+    """With the entry point alone, and with an explicit ``-p`` too (not registered twice)."""
     report = tmp_path / "report.json"
     process = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_plugin_option(),
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *option,
          "--promolint-verify=example_pkg", f"--promolint-mode={mode}", f"--promolint-report={report}"],
         env=_environment(EXAMPLE_PKG), cwd=EXAMPLE_PKG, capture_output=True, text=True, timeout=180,
     )  # fmt: skip
