@@ -14,9 +14,14 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import sys
 import time
+from pathlib import Path
 
-from linter.runtime.instrument import CHECK, ENTER, Recorder, describe_error
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
+
+from linter.runtime.instrument import CHECK, ENTER, Recorder  # noqa: E402
+from run_corpus import failure, outcome  # noqa: E402
 
 Span = tuple[int, int, int, int]
 
@@ -96,24 +101,5 @@ def run_program(text: str, label: str) -> dict:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, namespace)
     except Exception as exc:  # noqa: BLE001 - every exception is an observation
-        raising = recorder.failed(exc)
-        lines = [tb.tb_lineno for tb in _traceback(exc.__traceback__) if tb.tb_frame.f_code.co_filename == label]
-        error = {**describe_error(exc), "site": _key(ids[raising]) if raising is not None else None,
-                 "line": lines[-1] if lines else None}  # fmt: skip
-    return {
-        "sites": {_key(ids[site]): seen for site, seen in recorder.observations.items()},
-        "errors": {_key(ids[site]): info for site, info in recorder.errors.items()},
-        "abandoned": sorted(_key(ids[site]) for site in recorder.abandoned),
-        "error": error,
-        "seconds": round(time.perf_counter() - started, 4),
-    }
-
-
-def _traceback(tb):
-    while tb is not None:
-        yield tb
-        tb = tb.tb_next
-
-
-def _key(span: Span) -> str:
-    return ":".join(map(str, span))
+        error = failure(recorder, ids, exc, label)
+    return outcome(recorder, ids, error, started)

@@ -165,7 +165,7 @@ def instrumented(snippet: Snippet, cache: Path | None) -> tuple[str, dict[int, t
 
 
 def run_snippet(snippet: Snippet, mode: str, cache: Path | None = None) -> dict:
-    from linter.runtime.instrument import Recorder, describe_error
+    from linter.runtime.instrument import Recorder
 
     code, ids = instrumented(snippet, cache)
     recorder = Recorder(spans=ids)
@@ -180,19 +180,29 @@ def run_snippet(snippet: Snippet, mode: str, cache: Path | None = None) -> dict:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compiled, namespace)
     except Exception as exc:  # noqa: BLE001 - every exception is an observation
-        raising = recorder.failed(exc)
-        # The innermost line of the snippet the exception passed: where a statement that is no
-        # expression (an augmented assignment) raised.
-        lines = [tb.tb_lineno for tb in _traceback(exc.__traceback__) if tb.tb_frame.f_code.co_filename == snippet.id]
-        error = {**describe_error(exc), "site": _key(ids[raising]) if raising is not None else None,
-                 "line": lines[-1] if lines else None}  # fmt: skip
+        error = failure(recorder, ids, exc, snippet.id)
     finally:
         _restore_config(jax, saved)
-    sites = {_key(ids[site]): seen for site, seen in recorder.observations.items()}
-    errors = {_key(ids[site]): info for site, info in recorder.errors.items()}
+    return outcome(recorder, ids, error, started)
+
+
+def failure(recorder, ids: dict[int, tuple[int, int, int, int]], exc: Exception, filename: str) -> dict:
+    """The exception that ended a run: what it was, the site it surfaced from, and the innermost
+    line of ``filename`` it passed (where a statement that is no expression, an augmented
+    assignment, raised)."""
+    from linter.runtime.instrument import describe_error
+
+    raising = recorder.failed(exc)
+    lines = [tb.tb_lineno for tb in _traceback(exc.__traceback__) if tb.tb_frame.f_code.co_filename == filename]
+    return {**describe_error(exc), "site": _key(ids[raising]) if raising is not None else None,
+            "line": lines[-1] if lines else None}  # fmt: skip
+
+
+def outcome(recorder, ids: dict[int, tuple[int, int, int, int]], error: dict | None, started: float) -> dict:
+    """A run's observations, keyed by span: what each site held, the errors, the sites abandoned."""
     return {
-        "sites": sites,
-        "errors": errors,
+        "sites": {_key(ids[site]): seen for site, seen in recorder.observations.items()},
+        "errors": {_key(ids[site]): info for site, info in recorder.errors.items()},
         "abandoned": sorted(_key(ids[site]) for site in recorder.abandoned),
         "error": error,
         "seconds": round(time.perf_counter() - started, 4),
