@@ -52,6 +52,27 @@ _COMPARE = {
     cst.Equal: "==", cst.NotEqual: "!=",
 }  # fmt: skip
 _UNARY = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+# What handles each kind of node, by exact type: libcst's node classes are ABCs, and
+# isinstance chains against them once took a third of the analysis.  Names, not functions, so
+# that a subclass's overrides apply (the tables are bound per analysis).
+_STATEMENT_HANDLERS = {
+    cst.SimpleStatementLine: "_simple_line", cst.If: "_if", cst.For: "_loop", cst.While: "_loop", cst.With: "_with",
+    cst.Try: "_try", cst.TryStar: "_try", cst.FunctionDef: "_define", cst.ClassDef: "_class", cst.Match: "_match",
+}  # fmt: skip
+_SMALL_STATEMENT_HANDLERS = {
+    cst.Expr: "_expression_statement", cst.Assign: "_assign_statement", cst.AnnAssign: "_annotated_assign",
+    cst.AugAssign: "_augmented", cst.Return: "_return", cst.Import: "_import", cst.ImportFrom: "_import_from",
+    cst.Assert: "_assert", cst.Del: "_delete",
+}  # fmt: skip
+_EVALUATORS = {
+    cst.Integer: "_number", cst.Float: "_number", cst.Imaginary: "_number", cst.SimpleString: "_string",
+    cst.Name: "_name", cst.Attribute: "_attribute", cst.Call: "_call", cst.BinaryOperation: "_binary",
+    cst.Comparison: "_compare", cst.UnaryOperation: "_unary", cst.BooleanOperation: "_boolean",
+    cst.IfExp: "_conditional", cst.Tuple: "_sequence", cst.List: "_sequence", cst.Subscript: "_subscript",
+    cst.Lambda: "_define", cst.NamedExpr: "_walrus", cst.ListComp: "_comprehension", cst.SetComp: "_comprehension",
+    cst.GeneratorExp: "_comprehension", cst.DictComp: "_comprehension",
+}  # fmt: skip
+_NUMBER_KINDS = {cst.Integer: "int", cst.Float: "float", cst.Imaginary: "complex"}
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 _TRACING = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"}
 # Decorators that trace the function without changing what its body computes.
@@ -117,6 +138,9 @@ class Analysis:
         self._loop_depth = 0
         self._active: set[tuple] = set()
         self._final_ctx = settings.initial()
+        self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
+        self._small_handlers = {kind: getattr(self, name) for kind, name in _SMALL_STATEMENT_HANDLERS.items()}
+        self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
 
     # --- driving ------------------------------------------------------------------------
     def run(self) -> Analysis:
@@ -146,63 +170,63 @@ class Analysis:
             self._statement(statement, frame)
 
     def _statement(self, node: cst.CSTNode, frame: _Frame) -> None:
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                self._small(small, frame)
-        elif isinstance(node, cst.If):
-            self._if(node, frame)
-        elif isinstance(node, (cst.For, cst.While)):
-            self._loop(node, frame)
-        elif isinstance(node, cst.With):
-            self._with(node, frame)
-        elif isinstance(node, cst.Try) or type(node).__name__ == "TryStar":
-            self._try(node, frame)
-        elif isinstance(node, cst.FunctionDef):
-            self._define(node, frame)
-        elif isinstance(node, cst.ClassDef):
-            self._block(node.body.body, _Frame(dict(frame.names), frame.ctx))
-        elif isinstance(node, cst.Match):
-            self._expr(node.subject, frame)
-            branches = []
-            for case in node.cases:
-                branch = frame.copy()
-                self._block(case.body.body, branch)
-                branches.append(branch)
-            self._merge(frame, branches + [frame.copy()])
+        handler = self._statement_handlers.get(type(node))
+        if handler is not None:
+            handler(node, frame)
 
-    def _small(self, node: cst.BaseSmallStatement, frame: _Frame) -> None:
-        if isinstance(node, cst.Expr):
-            self._config_update(node.value, frame)
-            self._expr(node.value, frame)
-        elif isinstance(node, cst.Assign):
+    def _simple_line(self, node: cst.SimpleStatementLine, frame: _Frame) -> None:
+        handlers = self._small_handlers
+        for small in node.body:
+            handler = handlers.get(type(small))
+            if handler is not None:
+                handler(small, frame)
+
+    def _class(self, node: cst.ClassDef, frame: _Frame) -> None:
+        self._block(node.body.body, _Frame(dict(frame.names), frame.ctx))
+
+    def _match(self, node: cst.Match, frame: _Frame) -> None:
+        self._expr(node.subject, frame)
+        branches = []
+        for case in node.cases:
+            branch = frame.copy()
+            self._block(case.body.body, branch)
+            branches.append(branch)
+        self._merge(frame, branches + [frame.copy()])
+
+    def _expression_statement(self, node: cst.Expr, frame: _Frame) -> None:
+        self._config_update(node.value, frame)
+        self._expr(node.value, frame)
+
+    def _assign_statement(self, node: cst.Assign, frame: _Frame) -> None:
+        value = self._expr(node.value, frame)
+        for target in node.targets:
+            self._assign(target.target, value, frame)
+
+    def _annotated_assign(self, node: cst.AnnAssign, frame: _Frame) -> None:
+        if node.value is not None:
             value = self._expr(node.value, frame)
-            for target in node.targets:
-                self._assign(target.target, value, frame)
-        elif isinstance(node, cst.AnnAssign):
-            if node.value is not None:
-                value = self._expr(node.value, frame)
+        else:
+            value = self._annotation(node.annotation.annotation, frame.ctx)
+        self._assign(node.target, value, frame)
+
+    def _return(self, node: cst.Return, frame: _Frame) -> None:
+        frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
+
+    def _import(self, node: cst.Import, frame: _Frame) -> None:
+        for alias in node.names:
+            dotted = _dotted(alias.name)
+            if alias.asname is not None:
+                self._bind(alias.asname.name, Reference(dotted), frame)
             else:
-                value = self._annotation(node.annotation.annotation, frame.ctx)
-            self._assign(node.target, value, frame)
-        elif isinstance(node, cst.AugAssign):
-            self._augmented(node, frame)
-        elif isinstance(node, cst.Return):
-            frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
-        elif isinstance(node, cst.Import):
-            for alias in node.names:
-                dotted = _dotted(alias.name)
-                if alias.asname is not None:
-                    self._bind(alias.asname.name, Reference(dotted), frame)
-                else:
-                    head = dotted.split(".")[0]
-                    self._bind(cst.Name(head), Reference(head), frame)
-        elif isinstance(node, cst.ImportFrom):
-            self._import_from(node, frame)
-        elif isinstance(node, cst.Assert):
-            self._expr(node.test, frame)
-        elif isinstance(node, cst.Del):
-            for name in _names(node.target):
-                frame.names.pop(name, None)
+                head = dotted.split(".")[0]
+                self._bind(cst.Name(head), Reference(head), frame)
+
+    def _assert(self, node: cst.Assert, frame: _Frame) -> None:
+        self._expr(node.test, frame)
+
+    def _delete(self, node: cst.Del, frame: _Frame) -> None:
+        for name in _names(node.target):
+            frame.names.pop(name, None)
 
     def _import_from(self, node: cst.ImportFrom, frame: _Frame) -> None:
         if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
@@ -408,59 +432,54 @@ class Analysis:
 
     # --- expressions --------------------------------------------------------------------
     def _expr(self, node: cst.BaseExpression, frame: _Frame) -> Value:
-        value = self._evaluate(node, frame)
-        self._record(node, value)
+        value = self._evaluators.get(type(node), self._children)(node, frame)
+        if self._recording:  # _record inlined: this runs for every expression
+            self.sites[id(node)] = Site(node, value, "")
         return value
 
-    def _evaluate(self, node: cst.BaseExpression, frame: _Frame) -> Value:
-        if isinstance(node, cst.Integer):
-            return python_scalar("int", node.evaluated_value)
-        if isinstance(node, cst.Float):
-            return python_scalar("float", node.evaluated_value)
-        if isinstance(node, cst.Imaginary):
-            return python_scalar("complex", node.evaluated_value)
-        if isinstance(node, cst.SimpleString):
-            name = resolve_string(node.evaluated_value) if isinstance(node.evaluated_value, str) else None
-            return DTypeRef(name) if name else UNKNOWN
-        if isinstance(node, cst.Name):
-            return self._lookup(node.value, frame)
-        if isinstance(node, cst.Attribute):
-            return calls.attribute(self._expr(node.value, frame), node.attr.value)
-        if isinstance(node, cst.Call):
-            return self._call(node, frame)
-        if isinstance(node, cst.BinaryOperation):
-            return self._binary(node, frame)
-        if isinstance(node, cst.Comparison):
-            return self._compare(node, frame)
-        if isinstance(node, cst.UnaryOperation):
-            operand = self._expr(node.expression, frame)
-            op = _UNARY[type(node.operator)]
-            result = operations.unary(op, operand, frame.ctx)
-            self._operation("unary", op, (operand,), result, frame, node)
-            return result
-        if isinstance(node, cst.BooleanOperation):
-            return join([self._expr(node.left, frame), self._expr(node.right, frame)])
-        if isinstance(node, cst.IfExp):
-            self._expr(node.test, frame)
-            return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
-        if isinstance(node, (cst.Tuple, cst.List)):
-            items = [self._expr(e.value, frame) for e in node.elements]
-            if any(isinstance(e, cst.StarredElement) for e in node.elements):
-                return UNKNOWN
-            return Items(tuple(items), is_tuple=isinstance(node, cst.Tuple))
-        if isinstance(node, cst.Subscript):
-            return self._subscript(node, frame)
-        if isinstance(node, cst.Lambda):
-            return self._define(node, frame)
-        if isinstance(node, cst.NamedExpr):
-            value = self._expr(node.value, frame)
-            self._assign(node.target, value, frame)
-            return value
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            self._comprehension(node, frame)
+    def _number(self, node: cst.Integer | cst.Float | cst.Imaginary, frame: _Frame) -> Value:
+        return python_scalar(_NUMBER_KINDS[type(node)], _number_value(node))
+
+    def _string(self, node: cst.SimpleString, frame: _Frame) -> Value:
+        text = _string_value(node)
+        name = resolve_string(text) if isinstance(text, str) else None
+        return DTypeRef(name) if name else UNKNOWN
+
+    def _name(self, node: cst.Name, frame: _Frame) -> Value:
+        return self._lookup(node.value, frame)
+
+    def _attribute(self, node: cst.Attribute, frame: _Frame) -> Value:
+        return calls.attribute(self._expr(node.value, frame), node.attr.value)
+
+    def _unary(self, node: cst.UnaryOperation, frame: _Frame) -> Value:
+        operand = self._expr(node.expression, frame)
+        op = _UNARY[type(node.operator)]
+        result = operations.unary(op, operand, frame.ctx)
+        self._operation("unary", op, (operand,), result, frame, node)
+        return result
+
+    def _boolean(self, node: cst.BooleanOperation, frame: _Frame) -> Value:
+        return join([self._expr(node.left, frame), self._expr(node.right, frame)])
+
+    def _conditional(self, node: cst.IfExp, frame: _Frame) -> Value:
+        self._expr(node.test, frame)
+        return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
+
+    def _sequence(self, node: cst.Tuple | cst.List, frame: _Frame) -> Value:
+        items = [self._expr(e.value, frame) for e in node.elements]
+        if any(type(e) is cst.StarredElement for e in node.elements):
             return UNKNOWN
+        return Items(tuple(items), is_tuple=type(node) is cst.Tuple)
+
+    def _walrus(self, node: cst.NamedExpr, frame: _Frame) -> Value:
+        value = self._expr(node.value, frame)
+        self._assign(node.target, value, frame)
+        return value
+
+    def _children(self, node: cst.BaseExpression, frame: _Frame) -> Value:
+        """Any other expression: its parts are evaluated, its own value is not tracked."""
         for child in node.children:
-            if isinstance(child, cst.BaseExpression):
+            if _is_expression(type(child)):
                 self._expr(child, frame)
         return UNKNOWN
 
@@ -473,7 +492,8 @@ class Analysis:
             return python_scalar("bool", name == "True")
         return calls.resolve_reference(f"builtins.{name}")
 
-    def _comprehension(self, node, frame: _Frame) -> None:
+    def _comprehension(self, node, frame: _Frame) -> Value:
+        """Names bound inside a comprehension stay inside; its value is not tracked."""
         inner = frame.copy()
         clause = node.for_in
         while clause is not None:
@@ -481,11 +501,12 @@ class Analysis:
             for condition in clause.ifs:
                 self._expr(condition.test, inner)
             clause = clause.inner_for_in
-        if isinstance(node, cst.DictComp):
+        if type(node) is cst.DictComp:
             self._expr(node.key, inner)
             self._expr(node.value, inner)
         else:
             self._expr(node.elt, inner)
+        return UNKNOWN
 
     def _call(self, node: cst.Call, frame: _Frame) -> Value:
         func = self._expr(node.func, frame)
@@ -594,13 +615,13 @@ class Analysis:
         key, setting = node.args[0].value, node.args[1].value
         if not isinstance(key, cst.SimpleString):
             return
-        frame.ctx = _apply_setting(frame.ctx, key.evaluated_value, _literal(setting), self.settings)
+        frame.ctx = _apply_setting(frame.ctx, _string_value(key), _literal(setting), self.settings)
 
     def _annotation(self, node: cst.BaseExpression, ctx: Context) -> Value:
         """``head[arg, ...]`` translated to qualified names for the engine."""
         if isinstance(node, cst.SimpleString):  # a string annotation: "jax.Array"
             try:
-                node = cst.parse_expression(node.evaluated_value)
+                node = cst.parse_expression(_string_value(node))
             except cst.ParserSyntaxError:
                 return UNKNOWN
         head, arguments = node, []
@@ -667,8 +688,41 @@ def _literal(node: cst.BaseExpression):
     if isinstance(node, cst.Name) and node.value in ("True", "False"):
         return node.value == "True"
     if isinstance(node, cst.SimpleString):
-        return node.evaluated_value
+        return _string_value(node)
     return None
+
+
+def _number_value(node: cst.Integer | cst.Float | cst.Imaginary) -> int | float | complex:
+    """What the literal evaluates to: Python's number syntax is what int(), float() and
+    complex() read, so this equals libcst's ``evaluated_value`` (an ``ast.literal_eval``, which
+    compiles) at a fraction of the cost."""
+    text = node.value
+    try:
+        kind = type(node)
+        return int(text, 0) if kind is cst.Integer else float(text) if kind is cst.Float else complex(text)
+    except ValueError:  # past int()'s digit limit, say: whatever libcst does is the answer
+        return node.evaluated_value
+
+
+def _string_value(node: cst.SimpleString) -> str | bytes:
+    """What the literal evaluates to: without prefix, escapes or carriage returns (which Python
+    reads as newlines), the text between the quotes; else libcst's ``evaluated_value`` (an
+    ``ast.literal_eval``; docstrings would make it the costliest step of the analysis)."""
+    text = node.value
+    if text[0] in "'\"" and "\\" not in text and "\r" not in text:
+        return text[3:-3] if text[:3] in ('"""', "'''") else text[1:-1]
+    return node.evaluated_value
+
+
+_EXPRESSION_KINDS: dict[type, bool] = {}
+
+
+def _is_expression(kind: type) -> bool:
+    """``issubclass(kind, cst.BaseExpression)``, remembered: an ABC check costs far more than a lookup."""
+    known = _EXPRESSION_KINDS.get(kind)
+    if known is None:
+        known = _EXPRESSION_KINDS[kind] = issubclass(kind, cst.BaseExpression)
+    return known
 
 
 def _element_of(value: Value) -> Value:
@@ -743,8 +797,8 @@ def _static_names(node: cst.BaseExpression, names: list[str]) -> frozenset[str]:
         for part in parts:
             if isinstance(part, cst.Integer) and int(part.value) < len(names):
                 static.add(names[int(part.value)])
-            elif isinstance(part, cst.SimpleString) and isinstance(part.evaluated_value, str):
-                static.add(part.evaluated_value)
+            elif isinstance(part, cst.SimpleString) and isinstance(text := _string_value(part), str):
+                static.add(text)
     return frozenset(static)
 
 
