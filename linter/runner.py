@@ -6,10 +6,12 @@ a run served from the cache starts and ends fast.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,10 +59,29 @@ def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[
     from linter.frontend.cst import Settings
 
     try:
-        return lint_source(data, path, Settings(x64, promotion), codes), False
+        with _young_garbage_collected_after():
+            return lint_source(data, path, Settings(x64, promotion), codes), False
     except Exception as error:  # one file's internal error must not end the run
         return [Diagnostic(path, 1, 1, PARSE_ERROR, f"promolint could not analyze this file: internal error "
                            f"{type(error).__name__}: {error} (please report it)")], False  # fmt: skip
+
+
+@contextmanager
+def _young_garbage_collected_after() -> Iterator[None]:
+    """Collect cyclic garbage once, after the file, instead of while it is analyzed.
+
+    A syntax tree is hundreds of thousands of objects that live until the file is done: the
+    collector, triggered by their allocations, would traverse them again and again (a quarter of
+    the run).  Everything made meanwhile is still in the youngest generation, so collecting that
+    one frees the file's cycles without traversing older objects."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+            gc.collect(0)
 
 
 def _cache_row(d: Diagnostic) -> list:
