@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from linter.cli import main
-from linter.config import Config, apply_flags, parse_table
+from linter.config import RULE_CODES, Config, apply_flags, parse_table
+from linter.rules import ALL_RULES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -89,6 +90,10 @@ def test_unused_noqa_is_opt_in() -> None:
     assert "PRM100" in Config(report_unused_noqa=True).enabled_codes()
     assert "PRM100" in Config(extend_select=("PRM100",)).enabled_codes()
     assert "PRM100" not in Config(report_unused_noqa=True, ignore=("PRM100",)).enabled_codes()
+
+
+def test_the_configuration_knows_every_rule_and_which_are_opt_in() -> None:
+    assert RULE_CODES == {rule.code: rule.opt_in for rule in ALL_RULES}
 
 
 def test_check_obeys_the_flags(tmp_path, capsys) -> None:
