@@ -7,10 +7,8 @@ a run served from the cache starts and ends fast.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +130,9 @@ def parallel_map(function: Callable, work: list, jobs: int | None) -> Iterable:
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
         return map(function, work)
+    import multiprocessing  # here: a run served from the cache, or of one file, starts no pool
+    from concurrent.futures import ProcessPoolExecutor
+
     # Workers start from a clean server process, never a fork of the caller: forking a process
     # that has imported JAX (the pytest plugin, the runtime shim) can deadlock.
     context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
