@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from linter.cli import main
@@ -67,3 +69,18 @@ def test_default_cache_lives_in_the_project_root(tmp_path, capsys, monkeypatch) 
     check(capsys, str(tmp_path / "src"))
     assert any((tmp_path / ".promolint_cache").glob("*.json"))
     assert (tmp_path / ".promolint_cache" / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_run_served_from_the_cache_loads_neither_libcst_nor_the_engine(tmp_path) -> None:
+    make_project(tmp_path)
+    script = f"""
+import sys
+from pathlib import Path
+from linter.config import Config
+from linter.runner import run_check
+run = run_check([Path({str(tmp_path)!r})], Config(root=Path({str(tmp_path)!r})), jobs=1)
+print(run.cached == run.files, sorted(m for m in sys.modules if m.startswith(("libcst", "linter.engine", "linter.rules"))))
+"""
+    lint = [sys.executable, "-c", script]
+    assert subprocess.run(lint, capture_output=True, text=True, check=True).stdout.startswith("False")
+    assert subprocess.run(lint, capture_output=True, text=True, check=True).stdout == "True []\n"
