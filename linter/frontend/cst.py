@@ -73,6 +73,7 @@ _EVALUATORS = {
     cst.GeneratorExp: "_comprehension", cst.DictComp: "_comprehension",
 }  # fmt: skip
 _NUMBER_KINDS = {cst.Integer: "int", cst.Float: "float", cst.Imaginary: "complex"}
+_ABSENT = object()  # a name a branch does not bind
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 _TRACING = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"}
 # Decorators that trace the function without changing what its body computes.
@@ -329,12 +330,21 @@ class Analysis:
 
     @staticmethod
     def _merge(frame: _Frame, branches: list[_Frame]) -> None:
+        """Each name's value after the branches: the first branch's where every branch kept that
+        very value (the common case, found without comparing values), else the join of all."""
         first = branches[0].names
-        merged = {}
-        for name in set().union(*(b.names for b in branches)):
-            values = [b.names.get(name, UNKNOWN) for b in branches]
-            same = all(v is values[0] for v in values)  # the common case: untouched by any branch
-            merged[name] = values[0] if same and name in first else join(values)
+        differing = set()
+        for branch in branches[1:]:
+            names = branch.names
+            if names is first:
+                continue
+            for name, value in names.items():
+                if first.get(name, _ABSENT) is not value:
+                    differing.add(name)
+            differing.update(name for name in first.keys() - names.keys() if first[name] is not UNKNOWN)
+        merged = dict(first)
+        for name in differing:
+            merged[name] = join([b.names.get(name, UNKNOWN) for b in branches])
         frame.names.clear()
         frame.names.update(merged)
         frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
