@@ -19,6 +19,7 @@ from linter.diagnostics import Diagnostic, FixSummary
 from linter.prefilter import may_have_findings, parses_with_ast
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+_BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
 
 
 def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
@@ -114,7 +115,7 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
             continue
         keys[str(path)] = key
         work.append((str(path), data, settings, codes))
-    for (path, *_), (diagnostics, skipped) in zip(work, parallel_map(_lint_job, work, jobs)):
+    for (path, *_), (diagnostics, skipped) in zip(work, parallel_map(_lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics
         internal_error = any(d.message.startswith("promolint could not analyze") for d in diagnostics)
@@ -126,16 +127,49 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
     return run
 
 
-def parallel_map(function: Callable, work: list, jobs: int | None) -> Iterable:
+def _file_size(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> int:
+    return len(job[1])
+
+
+def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callable | None = None) -> Iterable:
+    """``map(function, work)`` over worker processes, results in ``work``'s order.
+
+    With ``cost`` (an estimate per item), the costliest items are sent first and the rest in
+    batches of similar cost, so that no worker is left finishing a large file alone."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
         return map(function, work)
     import multiprocessing  # here: a run served from the cache, or of one file, starts no pool
     from concurrent.futures import ProcessPoolExecutor
 
+    batches = _batches([cost(item) for item in work] if cost else [1] * len(work), workers * _BATCHES_PER_WORKER)
     # Workers start from a clean server process, never a fork of the caller: forking a process
     # that has imported JAX (the pytest plugin, the runtime shim) can deadlock.
     context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                           else "spawn")  # fmt: skip
+    results = [None] * len(work)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(function, work, chunksize=max(1, len(work) // (workers * 8))))
+        done = pool.map(_apply, [(function, [work[i] for i in batch]) for batch in batches])
+        for batch, outputs in zip(batches, done):
+            for index, output in zip(batch, outputs):
+                results[index] = output
+    return results
+
+
+def _apply(batch: tuple[Callable, list]) -> list:
+    function, items = batch
+    return [function(item) for item in items]
+
+
+def _batches(costs: list[float], count: int) -> list[list[int]]:
+    """Indices of the items in about ``count`` batches of similar total cost, costliest first:
+    an item that alone exceeds a batch's share is a batch of its own, small ones are grouped."""
+    share = sum(costs) / count or 1  # all free (empty files): one batch
+    batches, current, filled = [], [], 0.0
+    for index in sorted(range(len(costs)), key=costs.__getitem__, reverse=True):  # stable: ties keep their order
+        current.append(index)
+        filled += costs[index]
+        if filled >= share:
+            batches.append(current)
+            current, filled = [], 0.0
+    return batches + [current] if current else batches

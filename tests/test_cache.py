@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from linter.cli import main
+from linter.runner import _batches
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -84,3 +85,10 @@ print(run.cached == run.files, sorted(m for m in sys.modules if m.startswith(("l
     lint = [sys.executable, "-c", script]
     assert subprocess.run(lint, capture_output=True, text=True, check=True).stdout.startswith("False")
     assert subprocess.run(lint, capture_output=True, text=True, check=True).stdout == "True []\n"
+
+
+def test_workers_get_every_file_once_the_largest_first() -> None:
+    batches = _batches([5, 1, 9, 1, 1, 1, 2], 4)
+    assert sorted(index for batch in batches for index in batch) == list(range(7))
+    assert batches[:2] == [[2], [0]]
+    assert _batches([0, 0, 0], 2) == [[0, 1, 2]]
