@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -21,12 +22,15 @@ from linter.engine import operations
 from linter.engine.catalog import (
     CATALOG,
     CONSTANTS,
+    JAX_DOMAIN_PER_OPERAND,
     JAX_WEAK_PREDICATES,
     METHODS,
+    NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
     NUMPY_IN_PLACE_METHODS,
     NUMPY_INT_TO_FLOAT64,
     NUMPY_METHOD_BOOL_RESULTS,
+    NUMPY_METHOD_INTN_RESULTS,
     NUMPY_NATIVE_LOOPS_ONLY,
     NUMPY_RESULT_TYPE_FUNCTIONS,
     RANK_KEEPING,
@@ -170,18 +174,31 @@ def _promote(call: Call, inputs: Sequence[Array]) -> Value:
     """The inputs promoted by the function's library (NumPy results are strong; whether one is
     a scalar or an array is decided afterwards, from the function's shape)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    if library is Library.JAX and call.short in JAX_DOMAIN_PER_OPERAND:
+        refused = next((r for v in inputs for r in [_check_domain(call, v)] if isinstance(r, Refusal)), None)
+        if refused:
+            return refused
     outcome = operations.collect(operations.promote(inputs, library, call.ctx), library,
                                  ndim=broadcast_rank(inputs))  # fmt: skip
     if isinstance(outcome, Array) and library is not Library.JAX:
+        # a ufunc converts a Python int to the promoted dtype: np.multiply(np.int8(1), 1000) raises
+        overflow = operations.literal_overflow(inputs, outcome, library, call.ctx, False)
+        if overflow and call.fn.rule in ("promote", "inexact"):
+            return overflow
         outcome = replace(outcome, weak=False)
-    return _bool_loops(call, inputs, outcome)
+    elif isinstance(outcome, Array) and len(inputs) == 1 and outcome.dtypes == inputs[0].dtypes:
+        # a JAX function of one array that keeps its dtype keeps its weak flag, a weak bool's too
+        # (jnp.floor(jnp.isnan(2.0)), x.reshape(-1)), which promoting it alone would drop
+        outcome = replace(outcome, weak=inputs[0].weak)
+    return _fallback_loops(call, inputs, outcome)
 
 
-def _bool_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
+def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
     if call.fn.params[:1] == ("self",):  # a method: ndarray.conjugate() of bools stays bool
         return _method_loops(call, outcome)
-    outcome = operations.bool_loops(call.short, library, outcome, _short(call.name))
+    ufunc = call.fn.shape == "elementwise" or call.short == "matmul"
+    outcome = operations.fallback_loops(call.short, library, _check_domain(call, outcome), ufunc)
     if library is Library.JAX or not isinstance(outcome, Array):
         return outcome
     custom = [d for v in inputs for d in v.dtypes if d in CUSTOM_FLOATS or d in INTN]
@@ -192,6 +209,12 @@ def _bool_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
     if call.short in NUMPY_NATIVE_LOOPS_ONLY:
         return operations.native_loop(outcome)
     return outcome
+
+
+def _check_domain(call: Call, value: Value) -> Value:
+    """``value``, or the exception the function raises for its dtype (linter.engine.domains)."""
+    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    return operations.check_domain(call.short, library, value, _short(call.name))
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -317,16 +340,26 @@ def _python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
 
 
 def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
-    """NumPy's conversion of a Python int literal to an integer dtype it does not fit."""
+    """NumPy's conversion of a Python scalar to ``dtype`` (measured, numpy 2.4.6): a complex to
+    a real dtype raises TypeError; an int out of an integer dtype's range, or a float whose
+    integer part is, raises OverflowError (ml_dtypes' narrow ints take any int, wrapping it)."""
+    if value.dtypes == {"complex128"} and DTYPES[dtype].kind not in "cb":
+        return Refusal("TypeError", f"can't convert a Python complex to {dtype}")
     bounds = operations.int_bounds(dtype)
-    if type(value.literal) is int and bounds and not bounds[0] <= value.literal <= bounds[1]:
-        return Refusal("OverflowError", f"Python integer {value.literal} out of bounds for {dtype}")
+    literal = value.literal
+    if type(literal) is float and math.isfinite(literal):
+        literal = int(literal)  # truncated toward zero: -1.5 does not fit uint8
+    elif type(literal) is not int or dtype in INTN:
+        return None
+    if bounds and not bounds[0] <= literal <= bounds[1]:
+        kind = type(value.literal).__name__
+        return Refusal("OverflowError", f"Python {kind} {value.literal} out of bounds for {dtype}")
     return None
 
 
 def _list_overflow(leaves: Sequence[Array], outcome: Array) -> Refusal | None:
-    """``jnp.array([1, 2**40])`` converts the list with NumPy to the result dtype: an integer
-    literal that does not fit raises."""
+    """``jnp.array([1, 2**40])`` converts the list with NumPy to the result dtype: a literal that
+    does not fit, or a complex for a real dtype, raises."""
     if outcome.dtype is None:
         return None
     return next((r for v in leaves if v.library is Library.PYTHON for r in [_out_of_bounds(v, outcome.dtype)] if r),
@@ -388,11 +421,25 @@ def _rule_inexact(call: Call) -> Value:
         return promoted
     if call.fn.default == "strong":
         promoted = replace(promoted, weak=False)
+    elif call.fn.default == "weak-as-x1":
+        first = inputs[0]
+        promoted = replace(promoted, weak=False if first.library.is_numpy or "bool" in first.dtypes else first.weak)
+    elif call.fn.default == "all-weak" or (call.fn.default == "all-weak-if-complex"
+                                           and any(DTYPES[d].kind == "c" for d in promoted.dtypes)):  # fmt: skip
+        weaks = {False if v.library.is_numpy else v.weak for v in inputs}
+        promoted = replace(promoted, weak=False if False in weaks else None if None in weaks else promoted.weak)
     if call.fn.library is Library.JAX:
+        if "bool" in promoted.dtypes:  # a weak bool made inexact is strong (jnp.sqrt(jnp.isnan(2.0)))
+            promoted = replace(promoted, weak=False)
         return operations.to_inexact(promoted, Library.JAX)
     if call.short in NUMPY_INT_TO_FLOAT64:
-        return replace(promoted, dtypes=frozenset("float64" if DTYPES[d].kind in "biu" else d for d in promoted.dtypes))
+        return replace(promoted, dtypes=frozenset(operations.NUMPY_TRUE_DIVIDE.get(d, d) for d in promoted.dtypes))
     return operations.to_inexact(promoted, Library.NUMPY_ARRAY)
+
+
+def _rule_jax_power(call: Call) -> Value:
+    inputs = _library_inputs(call)
+    return operations.jax_power(inputs[0], inputs[1], call.ctx) if len(inputs) == 2 else UNKNOWN
 
 
 def _rule_same(call: Call) -> Value:
@@ -417,7 +464,11 @@ def _rule_abs(call: Call) -> Value:
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    value = inputs[0] if call.fn.library is Library.PYTHON else _promote(call, inputs[:1])
+    if call.fn.library is Library.PYTHON:  # the builtin: the operand's own __abs__
+        value = operations.check_domain("abs(x)", inputs[0].library, inputs[0], "abs")
+        value = operations.fallback_loops("absolute", inputs[0].library, value)
+    else:
+        value = _promote(call, inputs[:1])
     if not isinstance(value, Array):
         return value
     if value.library is Library.PYTHON:
@@ -433,6 +484,10 @@ def _rule_bool(call: Call) -> Value:
     if isinstance(promoted, Refusal):
         return promoted
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    if library is Library.JAX and call.ctx.strict and len(inputs) > 1 and not (
+            isinstance(promoted, Array) and promoted.dtypes):  # fmt: skip
+        # jnp.logical_and promotes its operands: of unknown dtypes, strict mode may refuse them
+        return Array(frozenset(), library, None)
     # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
     # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
     kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
@@ -462,25 +517,22 @@ def _rule_compare(call: Call) -> Value:
 
 
 def _rule_index(call: Call) -> Value:
-    result = default(call.fn.default or "i", call.fn.library, call.ctx, "")
-    source = call.first()
-    if call.fn.library is Library.JAX and isinstance(source, Array):
-        # jnp.argmax has no complex implementation: check the input's kind
-        checked = operations.bool_loops(call.short, Library.JAX, replace(source, library=Library.JAX),
-                                        _short(call.name))  # fmt: skip
-        if isinstance(checked, Refusal):
-            return checked
-    return result
+    inputs = _library_inputs(call)
+    refused = _check_domain(call, inputs[0]) if inputs else None
+    if isinstance(refused, Refusal):
+        return refused  # jnp.argmax has no complex implementation
+    return default(call.fn.default or "i", call.fn.library, call.ctx, "")
 
 
 def _method_loops(call: Call, outcome: Value) -> Value:
-    """NumPy's array methods on bools: ``round`` computes in float16 (no bool loop); the rest
-    keep the dtype."""
+    """NumPy's array methods on dtypes without a loop of their own: ``round`` of bools computes
+    in float16, ``conjugate`` of int4 in int8; the rest keep the dtype."""
     if call.fn.library is Library.JAX or not isinstance(outcome, Array):
         return outcome
-    target = NUMPY_METHOD_BOOL_RESULTS.get(call.short)
-    if target and "bool" in outcome.dtypes:
-        return replace(outcome, dtypes=frozenset(target if d == "bool" else d for d in outcome.dtypes))
+    for dtypes, targets in ((frozenset({"bool"}), NUMPY_METHOD_BOOL_RESULTS), (INTN, NUMPY_METHOD_INTN_RESULTS)):
+        target = targets.get(call.short)
+        if target and outcome.dtypes & dtypes:
+            outcome = replace(outcome, dtypes=frozenset(target if d in dtypes else d for d in outcome.dtypes))
     return outcome
 
 
@@ -495,6 +547,9 @@ def _rule_sum(call: Call) -> Value:
         return UNKNOWN
     library = call.fn.library
     source = inputs[0]
+    refused = _check_domain(call, source)
+    if isinstance(refused, Refusal):
+        return refused  # jnp.sum of int4
     result = set()
     for d in source.dtypes:
         kind = DTYPES[d].kind
@@ -532,11 +587,16 @@ def _rule_mean(call: Call) -> Value:
     if not inputs:
         return UNKNOWN
     source = inputs[0]
+    refused = _check_domain(call, source)
+    if isinstance(refused, Refusal):
+        return refused
     if call.fn.library is Library.JAX:
         value = Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
     else:
         dtypes = frozenset("float64" if DTYPES[d].kind in "biu" else d for d in source.dtypes)
-        value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance="np.mean of integers is float64")
+        integers = any(DTYPES[d].kind in "biu" for d in source.dtypes)
+        provenance = "np.mean of integers is float64" if integers else ""
+        value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
     if call.fn.default == "real":  # var and std of complex values are real
         value = replace(value, dtypes=frozenset(_REAL_OF.get(d, d) for d in value.dtypes))
     return value
@@ -551,11 +611,16 @@ def _rule_reduce(call: Call) -> Value:
 
 def _rule_scaled(call: Call) -> Value:
     """Activations computed with a Python scalar (``relu`` is ``maximum(x, 0)``, ``relu6``
-    scales by a float): the input promotes with it."""
+    scales by a float, ``softplus`` is ``logaddexp(x, 0)``): the input promotes with it, and
+    ``int-inexact`` then makes the result inexact (a bool becomes a weak float)."""
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    return _promote(call, [inputs[0], python_scalar(call.fn.default)])
+    scalar = "int" if call.fn.default == "int-inexact" else call.fn.default
+    promoted = _promote(call, [inputs[0], python_scalar(scalar)])
+    if call.fn.default == "int-inexact" and isinstance(promoted, Array):
+        return operations.to_inexact(promoted, Library.JAX)
+    return promoted
 
 
 def _rule_float_default(call: Call) -> Value:
@@ -767,7 +832,9 @@ def _rule_forward(call: Call) -> Value:
     name = call.short
     if isinstance(source, Array) and source.library is Library.JAX:
         target = f"jax.numpy.{name}"
-        return apply(Call(target, CATALOG[target], call.bound, call.ctx))
+        forwarded = apply(Call(target, CATALOG[target], call.bound, call.ctx))
+        if not (isinstance(forwarded, Refusal) and forwarded.error == "TypeError" and name in NUMPY_FORWARD_FALLBACK):
+            return forwarded
     return apply(Call(call.name, NUMPY_FORWARDED[name], call.bound, call.ctx))
 
 

@@ -18,11 +18,14 @@ class Fn:
     rule: str  # create, like, full, asarray, scalar_type, promote, inexact, same, abs, sum, cumsum,
     #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
-    #           result_type, promote_types
+    #           result_type, promote_types, jax_power
     library: Library
     params: tuple[str, ...] = ()  # positional parameter names, in order
     default: str = ""  # default kind ('f', 'i', 'u', 'b') or a fixed dtype name; for lax: the result kind;
-    #                    for scaled: the Python scalar type taking part; for inexact: 'strong' results
+    #                    for scaled: the Python scalar type taking part ('int-inexact': an int,
+    #                    then the result made inexact); for inexact: 'strong' results,
+    #                    'weak-as-x1' (weak when the first operand is), 'all-weak' (weak when every
+    #                    operand is), 'all-weak-if-complex' (that, for complex results)
     arrays: tuple[str, ...] = ()  # the parameters whose dtypes take part (promote, where, ...)
     shape: str = "elementwise"  # how the result's dimensions follow the inputs (SHAPES)
 
@@ -89,8 +92,18 @@ def _elementwise(library: Library) -> dict[str, Fn]:
                                        arrays=("x",)))  # fmt: skip
     out |= _many(_BINARY_PROMOTE, Fn("promote", library, ("x1", "x2"), arrays=("x1", "x2")))
     out |= _many(_BINARY_INEXACT, Fn("inexact", library, ("x1", "x2"), arrays=("x1", "x2")))
-    # jnp.heaviside selects between constants of the promoted dtype: the result is strong.
-    out["heaviside"] = Fn("inexact", library, ("x1", "x2"), "strong", arrays=("x1", "x2"))
+    if library is JNP:  # jnp.power has its own dispatch (operations.jax_power)
+        out["power"] = Fn("jax_power", library, ("x1", "x2"), arrays=("x1", "x2"))
+        # Weak flags that do not follow promotion (measured): jnp.log2 and jnp.log10 divide by a
+        # strong constant; jnp.hypot is weak only of weak operands, and so is jnp.logaddexp of
+        # complex values (jnp.logaddexp(i8, 1j) is strong, jnp.logaddexp(i8, 1.5) weak).
+        out |= _many("log2 log10", Fn("inexact", library, ("x",), "strong", arrays=("x",)))
+        out["hypot"] = Fn("inexact", library, ("x1", "x2"), "all-weak", arrays=("x1", "x2"))
+        out |= _many("logaddexp logaddexp2", Fn("inexact", library, ("x1", "x2"), "all-weak-if-complex",
+                                                arrays=("x1", "x2")))  # fmt: skip
+    # jnp.heaviside selects between x2 and constants by x1's sign: the result is weak when x1 is a
+    # weak number (not a weak bool; measured).
+    out["heaviside"] = Fn("inexact", library, ("x1", "x2"), "weak-as-x1", arrays=("x1", "x2"))
     out |= _many(_BOOL_UNARY, Fn("bool", library, ("x",), arrays=("x",)))
     out |= _many(_COMPARE, Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2")))
     out |= _many(_BOOL_BINARY, Fn("bool", library, ("x1", "x2"), arrays=("x1", "x2")))
@@ -168,35 +181,30 @@ def _elementwise(library: Library) -> dict[str, Fn]:
 
 _NUMPY = _elementwise(NP)
 # NumPy's ufuncs without a bool loop run bool inputs in int8 (np.power(bool, bool) is int8);
-# JAX computes these in int32 whatever x64 says (measured).  Subtraction and negation of
-# bools are refused by both (TypeError), with the operators ``-``.
+# JAX computes these in int32 whatever x64 says (measured).
 NUMPY_NO_BOOL_LOOP = frozenset({"power", "floor_divide", "mod", "remainder", "left_shift", "right_shift", "square",
                                 "conjugate", "conj"})  # fmt: skip
 JAX_BOOL_AS_INT32 = frozenset({"power", "floor_divide", "mod", "remainder", "left_shift", "right_shift", "square"})
-# The kinds of dtype each function has an implementation for, in NumPy and JAX alike (measured;
-# the fuzzer's F01-F03): a promoted dtype of another kind raises TypeError.  Bools that NumPy
-# and JAX compute as ints (above) are accepted.
-_INTEGRAL, _REAL = "biu", "biuf"
-ACCEPTED_KINDS: dict[str, str] = {
-    **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert",
-                     "bitwise_not"), _INTEGRAL),
-    **dict.fromkeys(("floor_divide", "remainder", "mod", "floor", "ceil", "trunc", "copysign", "heaviside"), _REAL),
-    **dict.fromkeys(("subtract", "negative", "sign"), "iufc"),  # not bool: use ^ / logical_xor or ~
-}
-# Library-specific: NumPy has no complex arctan2/logaddexp/hypot (JAX has all but hypot, which
-# raises ValueError); JAX's argmax has no complex.
-NUMPY_ACCEPTED_KINDS: dict[str, str] = {**dict.fromkeys(("arctan2", "logaddexp", "logaddexp2", "hypot"), _REAL),
-                                        "positive": "iufc"}  # fmt: skip
-JAX_ACCEPTED_KINDS: dict[str, str] = {"argmax": _REAL, "argmin": _REAL, "hypot": _REAL}
-JAX_REFUSAL_CLASS = {"hypot": "ValueError"}  # the exception where it is not TypeError
+# ml_dtypes registers NumPy loops for its narrow ints (int4, uint4, int2, ...) only in these
+# functions and their operators; every other ufunc runs them in int8 (np.square, -x, ~x,
+# np.maximum, x.conjugate()) or, for inexact results, float16 (measured, numpy 2.4.6).
+NUMPY_INTN_LOOPS = frozenset({"add", "subtract", "multiply", "floor_divide", "remainder", "mod"})
+NUMPY_METHOD_INTN_RESULTS = {"round": "float16", "conj": "int8", "conjugate": "int8"}
+# The dtypes each function refuses are measured data: linter.engine.domains.
+# jnp.clip checks each operand for complex values before it promotes them (a ValueError where
+# promotion would fail too); the others refuse the dtype their operands promote to.
+JAX_DOMAIN_PER_OPERAND = frozenset({"clip"})
 OPERATOR_FUNCTIONS = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_divide", "//": "floor_divide",
                       "%": "remainder", "**": "power", "@": "matmul", "&": "bitwise_and", "|": "bitwise_or",
-                      "^": "bitwise_xor", "<<": "left_shift", ">>": "right_shift", "unary -": "negative",
-                      "unary ~": "invert", "unary +": "positive"}  # fmt: skip
+                      "^": "bitwise_xor", "<<": "left_shift", ">>": "right_shift"}  # fmt: skip
 
 # NumPy hands these to the argument's own method, or indexes it, when it is not an ndarray:
 # np.sum(J) is J.sum() and np.flip(J) is J[::-1], so a JAX argument gets a JAX result.  Measured
 # on numpy 2.4 with jax 0.10; the other functions convert JAX arrays through ``__array__``.
+# Of those, the ones NumPy calls through ``_wrapfunc``: a TypeError from the method makes NumPy
+# convert the argument and run its own function (np.argmax of a complex JAX array is an int64).
+NUMPY_FORWARD_FALLBACK = frozenset({"argmax", "argmin", "cumsum", "cumprod", "searchsorted", "reshape", "transpose",
+                                    "repeat"})  # fmt: skip
 NUMPY_FORWARDED = {name: _NUMPY[name] for name in (
     "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "cumsum",
     "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip")}  # fmt: skip
@@ -238,7 +246,9 @@ CATALOG: dict[str, Fn] = {
                                                                                      "selu")},  # fmt: skip
     **{f"jax.nn.{k}": Fn("float_only", JNP, ("x",), arrays=("x",)) for k in ("sigmoid", "silu", "swish", "glu")},
     **{f"jax.nn.{k}": Fn("inexact", JNP, ("x",), arrays=("x",))
-       for k in ("gelu", "softplus", "tanh", "softmax", "log_softmax", "log_sigmoid", "standardize")},  # fmt: skip
+       for k in ("tanh", "softmax", "log_softmax", "log_sigmoid", "standardize")},  # fmt: skip
+    "jax.nn.softplus": Fn("scaled", JNP, ("x",), "int-inexact", arrays=("x",)),
+    "jax.nn.gelu": Fn("inexact", JNP, ("x",), "strong", arrays=("x",)),  # scales by strong constants (measured)
     "jax.nn.one_hot": Fn("random", JNP, ("x", "num_classes", "dtype"), "f"),
     # jax.lax: no implicit promotion at all; ``default`` is the result: the operands' dtype, bool
     # for comparisons, the complex of that precision for lax.complex.
@@ -305,9 +315,11 @@ METHODS: dict[str, Fn] = {
 }
 # JAX predicates whose result is weak when every input is weak and of these kinds (measured:
 # isnan(x) is x != x; isfinite of an int, isinf and isclose are built from strong constants).
+# (logical_and of two weak bools is strong: it is bitwise_and of bools, not a comparison.)
 JAX_WEAK_PREDICATES: dict[str, str] = {"isnan": "biufc", "isfinite": "fc", "logical_not": "biufc",
-                                       "logical_and": "biufc", "logical_or": "biufc", "logical_xor": "biufc"}  # fmt: skip
-# Array methods of NumPy bools without a bool implementation: what they compute in.
+                                       "logical_and": "iufc", "logical_or": "iufc", "logical_xor": "iufc"}  # fmt: skip
+# Array methods of NumPy bools without a bool implementation: what they compute in (for
+# ml_dtypes' narrow ints: NUMPY_METHOD_INTN_RESULTS).
 NUMPY_METHOD_BOOL_RESULTS = {"round": "float16"}
 # NumPy methods that work in place and return None (JAX's, of immutable arrays, return one).
 NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition", "setflags", "itemset"})

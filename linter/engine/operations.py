@@ -12,17 +12,16 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from linter.dtypes import DTYPES, NUMPY_NATIVE
+from linter.dtypes import DTYPES, INTN, NUMPY_NATIVE
 from linter.engine.catalog import (
-    ACCEPTED_KINDS,
-    JAX_ACCEPTED_KINDS,
     JAX_BOOL_AS_INT32,
-    JAX_REFUSAL_CLASS,
-    NUMPY_ACCEPTED_KINDS,
+    NUMPY_INT_TO_FLOAT64,
+    NUMPY_INTN_LOOPS,
     NUMPY_NO_BOOL_LOOP,
     OPERATOR_FUNCTIONS,
 )
 from linter.engine.context import Context
+from linter.engine.domains import refusal_error
 from linter.engine.values import (
     UNKNOWN,
     Array,
@@ -55,6 +54,9 @@ NUMPY_TO_INEXACT: dict[str, str] = {
     # ml_dtypes' small ints cast safely to float16 too (np.exp of int4 is float16)
     **dict.fromkeys(("int1", "int2", "int4", "uint1", "uint2", "uint4"), "float16"),
 }
+# NumPy's true division: integer loops that give float64; ml_dtypes' narrow ints have none and
+# take the first float loop (float16).
+NUMPY_TRUE_DIVIDE: dict[str, str] = {k: "float16" if k in INTN else "float64" for k in NUMPY_TO_INEXACT}
 _INT_BOUNDS = {f"{s}int{b}": ((0, 2**b - 1) if s else (-(2 ** (b - 1)), 2 ** (b - 1) - 1))
                for s in ("", "u") for b in (1, 2, 4, 8, 16, 32, 64)}  # fmt: skip
 _PY_FOLD = {
@@ -65,6 +67,11 @@ _PY_FOLD = {
     "//": operator.floordiv,
     "%": operator.mod,
     "**": operator.pow,
+    "<<": operator.lshift,
+    ">>": operator.rshift,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
 }
 
 
@@ -143,7 +150,8 @@ def collect(outcomes: Sequence[Promoted | Refused], library: Library, provenance
     )
 
 
-def _overflow(values: Sequence[Array], result: Value, library: Library, ctx: Context, compare: bool) -> Value | None:
+def literal_overflow(values: Sequence[Array], result: Value, library: Library, ctx: Context,
+                     compare: bool) -> Value | None:  # fmt: skip
     """An OverflowError raised by a Python int literal, as JAX and NumPy raise it."""
     literals = [v.literal for v in values if v.library is Library.PYTHON and type(v.literal) is int]
     if not literals:
@@ -169,28 +177,33 @@ def _overflow(values: Sequence[Array], result: Value, library: Library, ctx: Con
 def _fold_python(op: str, left: Array, right: Array) -> int | float | complex | bool | None:
     if left.literal is None or right.literal is None or op not in _PY_FOLD:
         return None
-    if op == "**" and isinstance(right.literal, int) and abs(right.literal) > 256:
-        return None  # folding 10**10**6 would hang the linter; the value stays unknown
+    if op in ("**", "<<") and isinstance(right.literal, int) and abs(right.literal) > 256:
+        return None  # folding 10**10**6 or 1 << 10**9 would hang the linter; the value stays unknown
     try:
         return _PY_FOLD[op](left.literal, right.literal)
     except (ArithmeticError, ValueError, TypeError):
         return None
 
 
-def _python_binary(op: str, left: Array, right: Array) -> Value:
+def _python_kind(left: Array, right: Array) -> str:
+    """The kind Python computes two of its scalars in: the wider of theirs."""
     kinds = {DTYPES[d].kind for d in left.dtypes | right.dtypes}
+    return "c" if "c" in kinds else "f" if "f" in kinds else "i" if kinds - {"b"} else "b"
+
+
+def _python_binary(op: str, left: Array, right: Array) -> Value:
     if len(left.dtypes) != 1 or len(right.dtypes) != 1:
         return UNKNOWN
     folded = _fold_python(op, left, right)
     if folded is not None:
         return python_scalar(type(folded).__name__, folded)
-    kind = "c" if "c" in kinds else "f" if "f" in kinds else "i" if kinds - {"b"} else "b"
+    kind = _python_kind(left, right)
     if op == "/" and kind in "ib":
         kind = "f"
     if kind == "b" and op not in ("&", "|", "^"):
         kind = "i"  # True + True is 2
     name = {"b": "bool", "i": "int", "f": "float", "c": "complex"}[kind]
-    return python_scalar(name)
+    return check_domain(op, Library.PYTHON, python_scalar(name))
 
 
 # Python's own operator methods that accept a NumPy scalar: ``complex.__add__`` takes any
@@ -198,7 +211,7 @@ def _python_binary(op: str, left: Array, right: Array) -> Value:
 # Python complex.  (A subclass of the *left* operand's type gets its reflected method called
 # first, which is why ``1.0 + np.float64(1)`` stays NumPy; NumPy's integers subclass nothing.)
 _PYTHON_ACCEPTS: dict[str, frozenset[str]] = {"complex128": frozenset({"float64"})}
-_PYTHON_COMPLEX_OPS = frozenset({"+", "-", "*", "/", "**"})
+_PYTHON_COMPLEX_OPS = frozenset({"+", "-", "*", "/", "**", "==", "!="})
 
 
 def _python_handles(op: str, left: Array, right: Array) -> bool:
@@ -221,21 +234,68 @@ def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
         return _python_binary(op, left, right)
     if _python_handles(op, left, right):
         return _python_binary(op, left, Array(right.dtypes, Library.PYTHON, True))
+    if op == "**" and library is Library.JAX:
+        return jax_power(left, right, ctx)
     ndim = broadcast_rank([left, right])
-    if op == "**" and library is Library.JAX and right.library is Library.PYTHON and type(right.literal) is int:
-        # jnp.power with a concrete integer exponent is lax.integer_pow: the base's dtype stays.
-        base = promote([left], library, ctx)
-        return _with_overflow([left, right], collect(base, library, ndim=ndim), library, ctx)
     outcomes = promote([left, right], library, ctx)
     if op == "/":
         outcomes = [_to_inexact(o, library) for o in outcomes]
     if op == "@":
         ndim = matmul_rank(left, right)
         library = numpy_library(ndim) if library.is_numpy else library
-    result = bool_loops(OPERATOR_FUNCTIONS[op], library, collect(outcomes, library, ndim=ndim), op)
+    name = OPERATOR_FUNCTIONS[op]
+    if op == "**" and left.library is Library.NUMPY_ARRAY and type(right.literal) is int and right.literal == 2:
+        # ndarray.__pow__'s fast path: np.square of the base alone (bool ** 2 is int8)
+        name, outcomes = "square", promote([left], library, ctx)
+    result = fallback_loops(name, library, check_domain(op, library, collect(outcomes, library, ndim=ndim)))
     if op == "@" and library.is_numpy:
         result = native_loop(result)
     return _with_overflow([left, right], result, library, ctx)
+
+
+def _concrete_integer(value: Array) -> bool:
+    """A value ``operator.index`` takes outside a trace: a Python int or bool, a NumPy integer
+    scalar (not np.bool_), a 0-d JAX integer array (assumed not traced)."""
+    kinds = {DTYPES[d].kind for d in value.dtypes}
+    if not kinds or value.rank != 0:
+        return False
+    if value.library is Library.PYTHON:
+        return kinds <= {"b", "i"}
+    return kinds <= {"i", "u"}
+
+
+def jax_power(base: Array, exponent: Array, ctx: Context) -> Value:
+    """``jnp.power(base, exponent)`` and ``**`` with a JAX operand, as jax 0.10.2 dispatches it
+    (measured).  A concrete integer exponent goes to ``lax.integer_pow``: the base alone decides
+    (bools become int32), the exponent is never converted nor promoted (no overflow, no strict
+    refusal), and a negative one of an integer base raises TypeError.  Otherwise the operands
+    promote; an integer result is strong, and an inexact base with an integer exponent keeps its
+    own dtype (``lax.pow``), weak only when both are."""
+    ndim = broadcast_rank([base, exponent])
+    if _concrete_integer(exponent):
+        alone = collect(promote([base], Library.JAX, ctx), Library.JAX, ndim=ndim)
+        result = fallback_loops("power", Library.JAX, alone)
+        negative = isinstance(exponent.literal, int) and exponent.literal < 0
+        integral = isinstance(result, Array) and result.dtypes and all(DTYPES[d].kind in "iu" for d in result.dtypes)
+        if negative and integral:
+            return Refusal("TypeError", "Integers cannot be raised to negative powers")
+        return _with_overflow([base], result, Library.JAX, ctx)
+    promoted = collect(promote([base, exponent], Library.JAX, ctx), Library.JAX, ndim=ndim)
+    promoted = check_domain("**", Library.JAX, promoted)
+    if not isinstance(promoted, Array) or not promoted.dtypes:
+        return _with_overflow([base, exponent], promoted, Library.JAX, ctx)
+    base_kinds = {DTYPES[d].kind for d in base.dtypes}
+    if all(DTYPES[d].kind in "biu" for d in promoted.dtypes):  # computed by multiplying: strong
+        result = replace(fallback_loops("power", Library.JAX, promoted), weak=False)
+    elif base_kinds and base_kinds <= {"f", "c"} and {DTYPES[d].kind for d in exponent.dtypes} <= {"i", "u"}:
+        dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) if base.library is not Library.JAX else d
+                           for d in base.dtypes)  # fmt: skip
+        weaks = {False if v.library.is_numpy else v.weak for v in (base, exponent)}
+        weak = False if False in weaks else None if None in weaks else True
+        result = Array(dtypes, Library.JAX, weak, ndim=ndim)
+    else:
+        result = promoted
+    return _with_overflow([base, exponent], result, Library.JAX, ctx)
 
 
 def matmul_rank(left: Array, right: Array) -> int | None:
@@ -256,19 +316,31 @@ def native_loop(value: Value) -> Value:
     return replace(value, dtypes=dtypes)
 
 
-def bool_loops(name: str, library: Library, outcome: Value, what: str = "") -> Value:
-    """The implementations a function has, applied to its promoted dtype: NumPy runs bools
-    without a bool loop in int8, JAX in int32 (whatever x64 says); a kind the function has no
-    implementation for raises TypeError (bitwise ops of floats, ``//`` of complex, ``-`` of
-    bools)."""
+def check_domain(name: str, library: Library, outcome: Value, what: str = "") -> Value:
+    """``outcome``, or the exception ``library``'s function or operator ``name`` raises for its
+    dtype (linter.engine.domains): ``//`` of complex values, ``-`` of bools, bitwise operators
+    of floats.  When only some of the candidate dtypes raise, the dtype is unknown."""
     if not isinstance(outcome, Array) or not outcome.dtypes:
         return outcome
-    jax = library is Library.JAX
-    accepted = ACCEPTED_KINDS.get(name) or (JAX_ACCEPTED_KINDS if jax else NUMPY_ACCEPTED_KINDS).get(name)
-    if accepted and all(DTYPES[d].kind not in accepted for d in outcome.dtypes):
-        kinds = "|".join(sorted(outcome.dtypes))
-        error = JAX_REFUSAL_CLASS.get(name, "TypeError") if jax else "TypeError"
-        return Refusal(error, f"{what or name} is not supported for {kinds} operands")
+    key = "jax" if library is Library.JAX else "python" if library is Library.PYTHON else "numpy"
+    errors = {refusal_error(key, name, d) for d in outcome.dtypes}
+    if errors == {None}:
+        return outcome
+    if len(errors) > 1:
+        return Array(frozenset(), outcome.library, None, ndim=outcome.ndim)
+    kinds = "|".join(sorted(outcome.dtypes))
+    return Refusal(errors.pop(), f"{what or name} is not supported for {kinds} operands")
+
+
+def fallback_loops(name: str, library: Library, outcome: Value, ufunc: bool = True) -> Value:
+    """The loop a function runs a dtype in when it has none of its own: bools in NumPy's int8 or
+    JAX's int32 (whatever x64 says); ml_dtypes' narrow ints in NumPy's int8, in ufuncs only
+    (np.where, np.dot and np.concatenate keep int4)."""
+    if not isinstance(outcome, Array):
+        return outcome
+    intn = ufunc and library.is_numpy and outcome.dtypes & INTN
+    if intn and name not in NUMPY_INTN_LOOPS | NUMPY_INT_TO_FLOAT64:
+        outcome = replace(outcome, dtypes=frozenset("int8" if d in INTN else d for d in outcome.dtypes))
     if "bool" not in outcome.dtypes:
         return outcome
     target, names = ("int32", JAX_BOOL_AS_INT32) if library is Library.JAX else ("int8", NUMPY_NO_BOOL_LOOP)
@@ -278,7 +350,7 @@ def bool_loops(name: str, library: Library, outcome: Value, what: str = "") -> V
 
 
 def _with_overflow(values, result: Value, library: Library, ctx: Context, compare: bool = False) -> Value:
-    overflow = _overflow(values, result, library, ctx, compare)
+    overflow = literal_overflow(values, result, library, ctx, compare)
     if overflow is not None:
         return overflow
     if isinstance(result, Array):
@@ -291,7 +363,7 @@ def _with_overflow(values, result: Value, library: Library, ctx: Context, compar
 def _to_inexact(outcome: Promoted | Refused, library: Library) -> Promoted | Refused:
     if isinstance(outcome, Refused):
         return outcome
-    table = JAX_TO_INEXACT if library is Library.JAX else {k: "float64" for k in NUMPY_TO_INEXACT}
+    table = JAX_TO_INEXACT if library is Library.JAX else NUMPY_TRUE_DIVIDE
     return Promoted(table.get(outcome.dtype, outcome.dtype), outcome.weak)
 
 
@@ -308,15 +380,18 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
     if not (isinstance(left, Array) and isinstance(right, Array)):
         return UNKNOWN
     library = result_library([left, right])
+    if _python_handles(op, left, right):
+        return python_scalar("bool")  # 1j == np.float64(1) is complex.__eq__'s
     if library is Library.PYTHON:
-        if op in ("<", "<=", ">", ">=") and any(DTYPES[d].kind == "c" for v in (left, right) for d in v.dtypes):
-            return Refusal("TypeError", f"'{op}' not supported for Python complex numbers")
-        return python_scalar("bool")
+        # Python refuses to order complex numbers (the operands' common kind decides)
+        common = {"b": "bool", "i": "int64", "f": "float64", "c": "complex128"}[_python_kind(left, right)]
+        refused = check_domain(op, library, Array(frozenset([common]), library))
+        return refused if isinstance(refused, Refusal) else python_scalar("bool")
     outcomes = promote([left, right], library, ctx)
     promoted = collect(outcomes, library)
     if library is Library.JAX:
         # JAX parses a Python int literal before it promotes: OverflowError comes first.
-        overflow = _overflow([left, right], promoted, library, ctx, compare=True)
+        overflow = literal_overflow([left, right], promoted, library, ctx, compare=True)
         if overflow is not None:
             return overflow
     if isinstance(promoted, Refusal):
@@ -324,7 +399,7 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
     if isinstance(promoted, Array) and not promoted.dtypes and library is Library.JAX and ctx.strict:
         # An operand of unknown dtype: in strict mode the comparison may well be refused.
         return Array(frozenset(), library, None, ndim=broadcast_rank([left, right]))
-    overflow = _overflow([left, right], promoted, library, ctx, compare=True)
+    overflow = literal_overflow([left, right], promoted, library, ctx, compare=True)
     if overflow is not None:
         return overflow
     weak = promoted.weak if library is Library.JAX and isinstance(promoted, Array) else False
@@ -344,11 +419,13 @@ def unary(op: str, operand: Value, ctx: Context) -> Value:
             literal = -literal
         elif literal is not None and op == "~" and type(literal) is int:
             literal = ~literal
-        return Array(operand.dtypes, operand.library, operand.weak, literal)
+        value = Array(operand.dtypes, Library.PYTHON, operand.weak, literal)
+        return check_domain(f"{op}x", Library.PYTHON, value, f"unary {op}")
     library = numpy_library(operand.rank) if operand.library.is_numpy else operand.library  # -np.array(1.0) is a scalar
     result = Array(operand.dtypes, library, operand.weak, intended64=operand.intended64, ndim=operand.ndim)
     if op in ("-", "~", "+"):
-        return bool_loops(OPERATOR_FUNCTIONS[f"unary {op}"], library, result, f"unary {op}")
+        name = {"-": "negative", "~": "invert", "+": "positive"}[op]
+        return fallback_loops(name, library, check_domain(f"{op}x", library, result, f"unary {op}"))
     return result
 
 

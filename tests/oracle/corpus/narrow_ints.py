@@ -1,0 +1,22 @@
+# NumPy runs ml_dtypes' narrow ints in int8 (float16 for inexact results) outside add,
+# subtract, multiply, floor_divide and remainder (catalog.NUMPY_INTN_LOOPS).
+a_i4 = np.ones(3, ml_dtypes.int4)
+a_u4 = np.ones(3, ml_dtypes.uint4)
+y = np.square(a_i4)
+y2 = -a_i4
+y3 = ~a_u4
+y4 = a_i4.conjugate()
+y5 = a_i4.round()
+y6 = a_i4 / a_i4
+y7 = a_i4 + a_i4
+y8 = abs(a_i4)
+y9 = np.sqrt(a_i4)
+y10 = np.maximum(a_i4, a_i4)
+y11 = np.negative(int4a)
+y12 = a_i4 // a_i4
+y13 = a_i4 & a_u4
+y14 = np.clip(a_i4, a_i4, a_i4)
+y15 = np.where(a_b, a_i4, a_i4)
+y16 = np.concatenate([a_i4, a_i4])
+y18 = np.matmul(a_i4, a_i4)
+y19 = np.flip(a_i4)

@@ -1,0 +1,85 @@
+"""The engine's table of refused dtypes (``linter/engine/domains.py``) against the libraries.
+
+``domain_probe.py`` measures, in a subprocess with x64 on, which dtypes every probed NumPy and
+JAX function and operator (and Python's operators) refuses and with which exception; this
+module writes that down in the table's compact form and asserts it is the engine's table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from linter.engine.domains import DTYPE_CLASSES, REFUSED, refusal_error
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def probe() -> dict:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
+    environment.update(JAX_PLATFORMS="cpu", PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, str(Path(__file__).parent / "domain_probe.py")], env=environment,
+                          capture_output=True, text=True, timeout=600, check=True)  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def compact(errors: dict[str, str | None]) -> dict[str, str]:
+    """``{dtype: exception or None}`` as the table writes it: ``{exception: "tokens"}``, a token
+    being a class of DTYPE_CLASSES whose measured dtypes all raise that exception, or a dtype."""
+    out: dict[str, str] = {}
+    for error in sorted({e for e in errors.values() if e}):
+        refused = {d for d, e in errors.items() if e == error}
+        tokens = []
+        for name, members in DTYPE_CLASSES.items():
+            measured = members & errors.keys()
+            if measured and measured <= refused:
+                tokens.append(name)
+                refused -= measured
+        out[error] = " ".join(tokens + sorted(refused))
+    return out
+
+
+def measured(probe: dict) -> dict[str, dict[str, dict[str, str]]]:
+    table: dict[str, dict[str, dict[str, str]]] = {}
+    for library, functions in probe.items():
+        for name, errors in functions.items():
+            if library == "numpy" and name.startswith("scalar "):
+                continue  # checked to be the arrays' own below
+            if any(errors.values()):
+                table.setdefault(library, {})[name] = compact(errors)
+    return table
+
+
+def test_table_is_what_the_libraries_refuse(probe):
+    assert REFUSED == measured(probe)
+
+
+def test_numpy_scalars_refuse_what_numpy_arrays_refuse(probe):
+    numpy = probe["numpy"]
+    assert {name: numpy[f"scalar {name}"] for name in numpy if f"scalar {name}" in numpy} == {
+        name: errors for name, errors in numpy.items() if f"scalar {name}" in numpy
+    }
+
+
+def test_classes_cover_the_dtypes_they_name():
+    assert refusal_error("numpy", "cbrt", "complex64") == "TypeError"
+    assert refusal_error("jax", "abs(x)", "int4") == "TypeError"
+    assert refusal_error("jax", "abs(x)", "uint4") is None
+    assert refusal_error("python", "~x", "float64") == "TypeError"
+    assert refusal_error("python", "~x", "int64") is None
+
+
+if __name__ == "__main__":  # print the measured table, to paste into the engine when it changes
+    result = subprocess.run([sys.executable, str(Path(__file__).parent / "domain_probe.py")], capture_output=True,
+                            text=True, check=True, env={**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(ROOT)})  # fmt: skip
+    for library, functions in measured(json.loads(result.stdout)).items():
+        print(f'"{library}": {{')
+        for name, errors in functions.items():
+            print(f'    "{name}": {errors!r},')
+        print("},")
