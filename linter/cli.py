@@ -173,7 +173,6 @@ def _config(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from linter.check import fix_paths
     from linter.runner import run_check
     from linter.report import render
 
@@ -184,6 +183,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.statistics and args.format != "text":
         raise UsageError(f"--statistics goes with --format text, not {args.format}")
     config = _config(args, paths[0])
+    if args.diff or args.fix:
+        from linter.check import fix_paths  # loads libcst and the engine: a cached run needs neither
     if args.diff:
         report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs)
         sys.stdout.write("".join(report.diffs))

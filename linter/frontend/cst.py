@@ -171,7 +171,8 @@ class Analysis:
             self._statement(statement, frame)
 
     def _statement(self, node: cst.CSTNode, frame: _Frame) -> None:
-        handler = self._statement_handlers.get(type(node))
+        # A body written on its header's line (`if c: y = x * 2`) holds small statements directly.
+        handler = self._statement_handlers.get(type(node)) or self._small_handlers.get(type(node))
         if handler is not None:
             handler(node, frame)
 
@@ -426,7 +427,7 @@ class Analysis:
                 result = self._expr(definition.node.body, frame)
             else:
                 body = definition.node.body
-                self._block(body.body if isinstance(body, cst.IndentedBlock) else [body], frame)
+                self._block(body.body, frame)  # an indented block's statements, or a one-line suite's
                 result = join(frame.returns) if frame.returns else UNKNOWN
         finally:
             self._recording, self._depth = saved, self._depth - 1

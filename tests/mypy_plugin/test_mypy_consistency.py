@@ -31,6 +31,8 @@ DIFFERENCES = [
       "type, and init() declares none")),
     ("fixtures", "realistic_optimizer.py", "step = count + 1.0", "PRM004", {"strict"}, "check",
      "as above: count's dtype comes from the body of init()"),
+    ("fixtures", "PRM006_literal_overflow.py", "def shift(a): return a + 1000", "PRM006", set(MODES), "check",
+     "promolint check evaluates shift()'s body with the dtype of its call site's argument; mypy sees `a` untyped"),
     ("cases", "stale_merges.py", "captured = x + 1000  # x is bound once", "PRM006", set(MODES), "plugin",
      ("the plugin reads a variable of the enclosing function that is bound once; promolint check "
       "evaluates a nested function without its enclosing function's variables")),

@@ -201,3 +201,12 @@ for v in [1, 2]:
     w = i8 * v
 else:
     w = i16
+# ---
+# Bodies written on their header's line.
+flag = True
+if flag: y = i8 + 1
+else: y = f16 * 2
+for k in range(2): acc = u8 + k
+def one_line(a): return a * 2.0
+z = one_line(i8)
+with jax.numpy_dtype_promotion("standard"): w = i8 + f16
