@@ -13,6 +13,7 @@ from linter.dtypes import (
     DTYPES,
     INTN,
     MODULE_DTYPE_ATTRIBUTES,
+    NUMPY_NATIVE,
     WEAK_NODES,
     is_64bit,
     narrow_x32,
@@ -182,8 +183,11 @@ def _promote(call: Call, inputs: Sequence[Array]) -> Value:
                                  ndim=broadcast_rank(inputs))  # fmt: skip
     if isinstance(outcome, Array) and library is not Library.JAX:
         # a ufunc converts a Python int to the promoted dtype: np.multiply(np.int8(1), 1000) raises
+        # (float functions convert it to their float loop instead; np.clip has its own check)
         overflow = operations.literal_overflow(inputs, outcome, library, call.ctx, False)
-        if overflow and call.fn.rule in ("promote", "inexact"):
+        if call.short == "clip":
+            overflow = _clip_overflow(call, outcome)
+        if overflow and call.fn.rule == "promote":
             return overflow
         outcome = replace(outcome, weak=False)
     elif isinstance(outcome, Array) and len(inputs) == 1 and outcome.dtypes == inputs[0].dtypes:
@@ -191,6 +195,18 @@ def _promote(call: Call, inputs: Sequence[Array]) -> Value:
         # (jnp.floor(jnp.isnan(2.0)), x.reshape(-1)), which promoting it alone would drop
         outcome = replace(outcome, weak=inputs[0].weak)
     return _fallback_loops(call, inputs, outcome)
+
+
+def _clip_overflow(call: Call, outcome: Array) -> Refusal | None:
+    """np.clip replaces a Python int bound beyond the dtype's range on its own side (a minimum
+    below it, a maximum above it) and raises OverflowError for one beyond the other side
+    (measured: np.clip(i8, 1000, 5) raises, np.clip(i8, 0, 1000) runs)."""
+    bounds = operations.int_bounds(outcome.dtype or "")
+    low, high = (call.bound.get(p) for p in (("min", "max") if "min" in call.fn.params else ("a_min", "a_max")))
+    for value, beyond in ((low, lambda v: v > bounds[1]), (high, lambda v: v < bounds[0])):
+        if bounds and isinstance(value, Array) and type(value.literal) is int and beyond(value.literal):
+            return Refusal("OverflowError", f"Python integer {value.literal} out of bounds for {outcome.dtype}")
+    return None
 
 
 def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
@@ -416,6 +432,14 @@ def _rule_inexact(call: Call) -> Value:
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
+    python_inexact = any(v.library is Library.PYTHON and v.dtypes & {"float64", "complex128"} for v in inputs)
+    extension_dtypes = any(d not in NUMPY_NATIVE for v in inputs for d in v.dtypes)  # ml_dtypes loops decide
+    if call.fn.library is Library.NUMPY_ARRAY and call.short not in NUMPY_INT_TO_FLOAT64 and not (
+            python_inexact or extension_dtypes):  # fmt: skip
+        # NumPy's float functions run each integer operand in the first float loop it casts to
+        # safely: np.arctan2(uint8, int8) is float16, where promoting first would give float32.
+        inputs = [v if v.library is Library.PYTHON else replace(v, dtypes=frozenset(
+            operations.NUMPY_TO_INEXACT.get(d, d) for d in v.dtypes)) for v in inputs]  # fmt: skip
     promoted = _promote(call, inputs) if len(inputs) > 1 else _promote(call, inputs[:1])
     if not isinstance(promoted, Array):
         return promoted
@@ -510,10 +534,9 @@ def _rule_compare(call: Call) -> Value:
         first = inputs[0]
         dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in first.dtypes)
         inputs = [replace(first, library=Library.JAX, dtypes=dtypes, literal=None), inputs[1]]
-    result = operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
-    if call.fn.library is not Library.JAX and isinstance(result, Array) and result.library is Library.PYTHON:
-        result = replace(result, library=Library.NUMPY_ARRAY, weak=False)  # np.less(1, 2) is np.True_
-    return result
+    if call.fn.library is not Library.JAX and all(v.library is Library.PYTHON for v in inputs):
+        return array("bool", Library.NUMPY_ARRAY)  # np.less(1, 2) is np.True_; NumPy orders complex numbers
+    return operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
 
 
 def _rule_index(call: Call) -> Value:

@@ -27,3 +27,17 @@ y3 = 1j != s_f64
 y4 = np.float64(1) == 1j
 # ---
 y = (2**40 << 1) / f32
+# ---
+y = np.less((2+1j), 1)
+y2 = np.arctan2(np.uint8(2), np.array(3, np.int8))
+y3 = np.divide(300, a_u8)
+y4 = np.clip(u8, 100, 2**40)
+y5 = np.arctan2(a_u8, 1.5)
+y6 = np.arctan2(a_i8, 1)
+y7 = np.logaddexp(jnp.bfloat16(2), np.array(3, np.int8))
+y8 = np.clip(a_i8, 0, 2**31)
+y9 = np.clip(a_u8, -1, 5)
+# ---
+y = np.clip(a_i8, 2**31, s_i8)
+# ---
+y = np.clip(a_i8, 1000, 5)
