@@ -432,14 +432,14 @@ def _rule_inexact(call: Call) -> Value:
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    python_inexact = any(v.library is Library.PYTHON and v.dtypes & {"float64", "complex128"} for v in inputs)
+    python = any(v.library is Library.PYTHON for v in inputs)  # np.copysign(100, bool) is float64
     extension_dtypes = any(d not in NUMPY_NATIVE for v in inputs for d in v.dtypes)  # ml_dtypes loops decide
     if call.fn.library is Library.NUMPY_ARRAY and call.short not in NUMPY_INT_TO_FLOAT64 and not (
-            python_inexact or extension_dtypes):  # fmt: skip
-        # NumPy's float functions run each integer operand in the first float loop it casts to
+            python or extension_dtypes):  # fmt: skip
+        # NumPy's float functions run each integer array in the first float loop it casts to
         # safely: np.arctan2(uint8, int8) is float16, where promoting first would give float32.
-        inputs = [v if v.library is Library.PYTHON else replace(v, dtypes=frozenset(
-            operations.NUMPY_TO_INEXACT.get(d, d) for d in v.dtypes)) for v in inputs]  # fmt: skip
+        inputs = [replace(v, dtypes=frozenset(operations.NUMPY_TO_INEXACT.get(d, d) for d in v.dtypes))
+                  for v in inputs]  # fmt: skip
     promoted = _promote(call, inputs) if len(inputs) > 1 else _promote(call, inputs[:1])
     if not isinstance(promoted, Array):
         return promoted

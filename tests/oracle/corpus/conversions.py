@@ -41,3 +41,7 @@ y9 = np.clip(a_u8, -1, 5)
 y = np.clip(a_i8, 2**31, s_i8)
 # ---
 y = np.clip(a_i8, 1000, 5)
+# ---
+y = np.copysign(100, jnp.asarray(True))
+y2 = np.logaddexp(a_b, 7)
+y3 = np.arctan2(a_u8, a_i8)
