@@ -3,7 +3,7 @@
     python tests/benchmarks/bench.py [--repeat 3] [--quick]
 
 Measures (medians over --repeat runs): libcst parse-only of every file in one process (the floor),
-flake8 over the same tree, `promolint check` cold with one worker and with all cores, warm (cache
+and split over all cores (the floor of the all-cores run), flake8 over the same tree, `promolint check` cold with one worker and with all cores, warm (cache
 hit, nothing changed) and after touching one file; a pre-commit style run on one ~500-line file
 with interpreter start; peak memory per worker. Prints figures and same-run ratios.
 
@@ -27,10 +27,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
 
+# argv: TREE [SHARE COUNT]: with a share, only every COUNT-th file by size, from the SHARE-th.
 PARSE_ONLY = """
 import sys, time, libcst
 from pathlib import Path
 files = sorted(Path(sys.argv[1]).rglob("*.py"))
+if len(sys.argv) > 2:
+    files = sorted(files, key=lambda f: -f.stat().st_size)[int(sys.argv[2])::int(sys.argv[3])]
 start = time.process_time()
 for f in files:
     try:
@@ -121,6 +124,17 @@ def main() -> int:
     flake8 = [timed([sys.executable, "-m", "flake8", "--jobs", str(cores), "--exit-zero", str(tree)])[0]
               for _ in range(args.repeat)]  # fmt: skip
 
+    def parallel_parse() -> float:
+        """Wall time of the parse floor on every core: the files dealt out by size, one process a share."""
+        started = time.perf_counter()
+        shares = [subprocess.Popen([sys.executable, "-c", PARSE_ONLY, str(tree), str(i), str(cores)],
+                                   stdout=subprocess.DEVNULL, env=ENVIRONMENT) for i in range(cores)]  # fmt: skip
+        for share in shares:
+            share.wait()
+        return time.perf_counter() - started
+
+    parse_all_cores = [parallel_parse() for _ in range(args.repeat)]
+
     def cold(jobs: int) -> tuple[list[float], list[float], float]:
         walls, cpus, peak = [], [], 0.0
         for _ in range(args.repeat):
@@ -154,7 +168,10 @@ def main() -> int:
     print(f"flake8 --jobs {cores} (wall):              {flake8_s:8.2f} s")
     print(f"promolint cold, 1 worker (CPU):      {median(one_cpu):8.2f} s  = {median(one_cpu) / parse_s:.2f}x parse-only")
     print(f"promolint cold, 1 worker (wall):     {median(one_wall):8.2f} s  ({lines / median(one_wall):,.0f} lines/s)")
-    print(f"promolint cold, {cores} workers (wall):    {median(all_wall):8.2f} s  = {median(all_wall) / flake8_s:.2f}x flake8")
+    print(f"libcst parse-only, {cores} processes (wall): {median(parse_all_cores):5.2f} s  = "
+          f"{median(parse_all_cores) / flake8_s:.2f}x flake8 (the floor for the next line)")  # fmt: skip
+    print(f"promolint cold, {cores} workers (wall):    {median(all_wall):8.2f} s  = {median(all_wall) / flake8_s:.2f}x flake8, "
+          f"{median(all_wall) / median(parse_all_cores):.2f}x the parse floor")  # fmt: skip
     print(f"promolint warm, nothing changed:     {median(warm):8.2f} s")
     print(f"promolint warm, one file touched:    {median(touched):8.2f} s  ({touched_file.name})")
     print(f"pre-commit latency, one file:        {median(latency):8.2f} s  ({typical.name}, {typical_lines} lines, "
