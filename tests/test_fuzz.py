@@ -10,20 +10,17 @@ entry).  ``tests/benchmarks/fuzz.py`` runs the long campaign.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 FUZZ = HERE / "fuzz"
-sys.path.insert(0, str(FUZZ))
+sys.path[:0] = [str(FUZZ), str(HERE / "oracle")]
 
 from known_limitations import limitations  # noqa: E402
+from workers import ModeWorkers, worker_environment  # noqa: E402
 
 MODES = ("x64off", "x64on", "strict")
 SEEDS = "0:200"  # programs per mode: about 20 s of CPU each, cold
@@ -33,32 +30,16 @@ COMPARED_WITH_ORACLE_RUNNER = 15  # programs also run by run_corpus.run_snippet,
 @pytest.fixture(scope="module")
 def fuzz_runs():
     """Start the three workers at once; each test waits for its own mode's."""
-    folder = tempfile.TemporaryDirectory(prefix="promolint-fuzz-")
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
-    environment.update(JAX_PLATFORMS="cpu", PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH")])))
-    processes = {}
+    workers = ModeWorkers(worker_environment(), timeout=600, prefix="promolint-fuzz-")
     for mode in MODES:
-        programs = Path(folder.name) / f"limitations-{mode}.json"
+        programs = workers.folder / f"limitations-{mode}.json"
         programs.write_text(json.dumps({f"limitation {lim.id}": lim.program for lim in limitations() if mode in lim.modes}))
-        output = Path(folder.name) / f"{mode}.json"
-        command = [sys.executable, str(FUZZ / "differential.py"), mode, "--seeds", SEEDS, "--programs", str(programs),
-                   "--minimize", "new", "--output", str(output)]  # fmt: skip
+        command = [str(FUZZ / "differential.py"), mode, "--seeds", SEEDS, "--programs", str(programs), "--minimize", "new"]
         if mode == "x64off":
             command += ["--compare-runners", str(COMPARED_WITH_ORACLE_RUNNER)]
-        processes[mode] = (subprocess.Popen(command, env=environment, cwd=ROOT, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True), output)  # fmt: skip
-
-    def result(mode: str) -> dict:
-        process, output = processes[mode]
-        _, stderr = process.communicate(timeout=600)
-        assert process.returncode == 0, f"fuzz worker {mode} failed:\n{stderr[-4000:]}"
-        return json.loads(output.read_text())
-
-    yield result
-    for process, _ in processes.values():
-        if process.poll() is None:
-            process.kill()
-    folder.cleanup()
+        workers.start(mode, command)
+    yield workers.result
+    workers.close()
 
 
 @pytest.mark.parametrize("mode", MODES)

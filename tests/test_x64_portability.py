@@ -5,7 +5,6 @@ difference flagged where it enters, not at the expressions that inherit it."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -17,6 +16,9 @@ from linter.check import lint_source
 from linter.frontend.cst import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "oracle"))
+
+from workers import worker_environment  # noqa: E402
 IMPORTS = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
 
 # Each program, and the expressions PRM010 flags in it.
@@ -49,9 +51,7 @@ def observed() -> dict[str, dict[str, dict]]:
     programs = {name: IMPORTS + text for name, (text, _) in CASES.items()}
     runs = {}
     for mode, flag in (("off", "0"), ("on", "1")):
-        environment = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
-        environment.update(JAX_PLATFORMS="cpu", JAX_ENABLE_X64=flag, PYTHONPATH=str(ROOT))
-        process = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(programs), env=environment,
+        process = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(programs), env=worker_environment(JAX_ENABLE_X64=flag),
                                  cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
         assert process.returncode == 0, process.stderr[-3000:]
         runs[mode] = json.loads(process.stdout)

@@ -12,11 +12,7 @@ value or an exception and reveal has no claim are unknown: under 5% of them.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +20,9 @@ from pathlib import Path
 import libcst as cst
 import pytest
 from run_corpus import MODES, Snippet, load_corpus, reveal_snippet, span_key
+from workers import ModeWorkers, worker_environment
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
 MAX_UNKNOWN_RATE = 0.05
 
 
@@ -49,44 +45,30 @@ def runtime(request):
     Compiling the corpus's few thousand tiny XLA programs is most of a run, so the runs share
     JAX's persistent compilation cache, kept in pytest's cache directory between sessions with
     the instrumented snippets (libcst's positions are the rest of the cost)."""
-    folder = tempfile.TemporaryDirectory(prefix="promolint-oracle-")
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
-    environment["JAX_PLATFORMS"] = "cpu"
+    workers = ModeWorkers(worker_environment(), timeout=900, prefix="promolint-oracle-")
     cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("promolint-oracle") if cache is not None else Path(folder.name)
+    root = cache.mkdir("promolint-oracle") if cache is not None else workers.folder
     compiled, instrumented = root / "jax-compilation", root / "instrumented"
-    environment.update({
+    workers.environment.update({
         "JAX_COMPILATION_CACHE_DIR": str(compiled),
         "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
         "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
     })  # fmt: skip
-    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH")]))
-    processes = {}
 
     def start(mode: str) -> None:
-        output = Path(folder.name) / f"{mode}.json"
-        command = [sys.executable, str(HERE / "run_corpus.py"), mode, "--output", str(output),
-                   "--cache", str(instrumented)]  # fmt: skip
-        processes[mode] = (subprocess.Popen(command, env=environment, cwd=ROOT, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True), output)  # fmt: skip
+        workers.start(mode, [str(HERE / "run_corpus.py"), mode, "--cache", str(instrumented)])
 
     if "PYTEST_XDIST_WORKER" not in os.environ:
         for mode in MODES:
             start(mode)
 
     def result(mode: str) -> dict:
-        if mode not in processes:
+        if not workers.started(mode):
             start(mode)
-        process, output = processes[mode]
-        stdout, stderr = process.communicate(timeout=900)
-        assert process.returncode == 0, f"run_corpus {mode} failed:\n{stderr[-4000:]}"
-        return json.loads(output.read_text())
+        return workers.result(mode)
 
     yield result
-    for process, _ in processes.values():
-        if process.poll() is None:
-            process.kill()
-    folder.cleanup()
+    workers.close()
 
 
 # --- comparing ------------------------------------------------------------------------------
