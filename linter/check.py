@@ -18,7 +18,7 @@ from linter.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, kno
 from linter.frontend.cst import Analysis, Settings
 from linter.frontend.fix import apply_fixes, attach_syntax
 from linter.frontend.source import ParseFailure, parse_bytes, positions
-from linter.rules import ALL_RULES, Example, Rule, rule_by_code as _rule
+from linter.rules import ALL_RULES, Example, Rule
 from linter.rules.base import Fix
 
 _CODE = r"[A-Z]+[0-9]+"
@@ -186,7 +186,7 @@ def _x64_portability(module: cst.Module, analysis: Analysis) -> list:
         return analysis if analysis.settings.x64 == x64 else Analysis(module, replace(analysis.settings, x64=x64)).run()
 
     x32, x64 = forced("off"), forced("on")
-    rule = _rule(X64_PORTABILITY)
+    rule = rule_by_code(X64_PORTABILITY)
     return [finding for key, operation in x32.operations.items() if (other := x64.operations.get(key)) is not None
             for finding in rule.check_pair(operation, other)]  # fmt: skip
 

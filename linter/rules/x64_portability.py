@@ -62,7 +62,7 @@ class X64Portability(Rule):
         """``x32`` and ``x64`` are the same operation analyzed with x64 off and on."""
         if not (_known(x32.result) and _known(x64.result)) or _signature(x32.result) == _signature(x64.result):
             return
-        if any(_signature(a) != _signature(b) for a, b in zip(x32.operands, x64.operands, strict=False)):
+        if any(_signature(a) != _signature(b) for a, b in zip(x32.operands, x64.operands)):
             return  # inherited from an operand: reported where it entered
         yield self.finding(x32, f"dtype depends on jax_enable_x64: {_describe(x32.result)} with x64 off, "
                            f"{_describe(x64.result)} with x64 on. Write the dtype explicitly if the code "
