@@ -398,3 +398,16 @@ def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
     assert {k: v for k, v in now["dtypes"].items() if k != "scaled"} == {
         k: v for k, v in was["dtypes"].items() if k != "scaled"}  # fmt: skip
     assert now32["dtypes"] == was32["dtypes"]
+
+
+def test_an_integer_put_before_an_attribute_gets_parentheses() -> None:
+    import libcst as cst
+
+    from linter.frontend.fix import apply_fixes
+    from linter.rules.base import Edit, Fix
+
+    module = cst.parse_module("x = np.int64(3).real + np.int64(4)\n")
+    value = module.body[0].body[0].value
+    edits = (Edit(value.left.value, "3"), Edit(value.right, "4"))
+    fixed, count = apply_fixes(module, [Fix("literal", edits, safe=True)])
+    assert count == 1 and fixed.code == "x = (3).real + 4\n"
