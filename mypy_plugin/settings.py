@@ -8,6 +8,7 @@ validated by ``linter.config.parse_table``, the same code as ``promolint check``
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -24,7 +25,9 @@ class RawConfig:
         self._digest: str | None = None
         self._found: tuple[str | None, dict | None, str | None] | None = None
 
+    @functools.cached_property
     def _candidates(self) -> list[str]:
+        """Every pyproject.toml above each start, nearest first."""
         out: list[str] = []
         for start in self.starts:
             directory = start
@@ -45,7 +48,7 @@ class RawConfig:
             import hashlib
 
             digest = hashlib.sha1(code_fingerprint().encode())
-            for candidate in self._candidates():
+            for candidate in self._candidates:
                 try:
                     digest.update(candidate.encode() + b"\0" + Path(candidate).read_bytes() + b"\0")
                 except OSError:
@@ -62,26 +65,18 @@ class RawConfig:
                 import tomli as tomllib
 
             self._found = (None, None, None)
-            for start in self.starts:
-                directory = start
-                while self._found == (None, None, None):
-                    candidate = os.path.join(directory, "pyproject.toml")
-                    if os.path.isfile(candidate):
-                        try:
-                            data = tomllib.loads(Path(candidate).read_text(encoding="utf-8"))
-                        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
-                            self._found = (candidate, None, f"{candidate}: invalid TOML: {error}")
-                            break
-                        table = data.get("tool", {}).get("promolint")
-                        if isinstance(table, dict):
-                            self._found = (candidate, table, None)
-                        elif table is not None:
-                            self._found = (candidate, None, f"{candidate}: [tool.promolint] must be a table")
-                    parent = os.path.dirname(directory)
-                    if parent == directory:
-                        break
-                    directory = parent
-                if self._found != (None, None, None):
+            for candidate in self._candidates:
+                try:
+                    data = tomllib.loads(Path(candidate).read_text(encoding="utf-8"))
+                except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
+                    self._found = (candidate, None, f"{candidate}: invalid TOML: {error}")
+                    break
+                table = data.get("tool", {}).get("promolint")
+                if isinstance(table, dict):
+                    self._found = (candidate, table, None)
+                    break
+                if table is not None:
+                    self._found = (candidate, None, f"{candidate}: [tool.promolint] must be a table")
                     break
         return self._found
 
