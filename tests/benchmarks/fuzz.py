@@ -28,19 +28,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = ROOT / "tests" / "fuzz" / "differential.py"
-sys.path.insert(0, str(WORKER.parent))
+sys.path[:0] = [str(WORKER.parent), str(ROOT / "tests" / "oracle")]
 
 from known_limitations import limitations  # noqa: E402
+from workers import worker_environment  # noqa: E402
 MODES = ("x64off", "x64on", "strict")
 FIELDS = ("programs", "sites", "claimed", "agreed", "unknown", "disagreed", "propagated", "raised")
 
 
 def _environment(cache: str) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
-    environment.update(JAX_PLATFORMS="cpu", JAX_COMPILATION_CACHE_DIR=cache, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
-                       JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0",
-                       PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))  # fmt: skip
-    return environment
+    return worker_environment(JAX_COMPILATION_CACHE_DIR=cache, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+                              JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")  # fmt: skip
 
 
 def _work(arguments: list[str], environment: dict[str, str], folder: str, attempts: int = 3) -> dict:
