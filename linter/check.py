@@ -10,14 +10,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import libcst as cst
-
 from linter.diagnostics import Diagnostic, FixSummary
 from linter.runner import iter_files, parallel_map
 from linter.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, known_codes
-from linter.frontend.cst import Analysis, Settings
-from linter.frontend.fix import apply_fixes, attach_syntax
-from linter.frontend.source import ParseFailure, parse_bytes, positions
+from linter.frontend.analysis import Analysis, Settings
+from linter.frontend.source import ParseFailure, Source, parse_bytes
+from linter.frontend.syntax import attach_syntax
 from linter.rules import ALL_RULES, Example, Rule
 from linter.rules.base import Fix
 
@@ -135,35 +133,34 @@ def _comments(data: bytes) -> Iterator[tuple[int, int, str, bool]]:
                 column = token.start[1]
                 yield token.start[0], column + 1, token.string, not token.line[:column].strip()
     except (tokenize.TokenError, SyntaxError):
-        return  # libcst accepted what this Python's tokenizer does not: keep the comments seen so far
+        return  # ast accepted what the tokenize module does not: keep the comments seen so far
 
 
 def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]) -> list[Diagnostic]:
-    module = parse_bytes(data)
-    if isinstance(module, ParseFailure):
+    source = parse_bytes(data)
+    if isinstance(source, ParseFailure):
         if PARSE_ERROR not in codes:
             return []
-        return [Diagnostic(path, module.line, module.column, PARSE_ERROR, module.message)]
-    return sorted(_lint_module(module, data, path, settings, codes))
+        return [Diagnostic(path, source.line, source.column, PARSE_ERROR, source.message)]
+    return sorted(_lint_source(source, data, path, settings, codes))
 
 
-def _lint_module(module: cst.Module, data: bytes, path: str, settings: Settings,
+def _lint_source(source: Source, data: bytes, path: str, settings: Settings,
                  codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
-    analysis = Analysis(module, settings).run()
-    attach_syntax(module, analysis.operations)
+    analysis = Analysis(source, settings).run()
+    attach_syntax(source, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
     if X64_PORTABILITY in codes:
-        findings += _x64_portability(module, analysis)
+        findings += _x64_portability(source, analysis)
     if not findings and UNUSED_NOQA not in codes:
         return {}
     noqas, disabled = _directives(data)
     enabled = codes - disabled
-    spans = positions(module, [f.node for f in findings])
     diagnostics: dict[Diagnostic, Fix | None] = {}
     for finding in (f for f in findings if f.code in enabled):
-        span = spans[id(finding.node)]
+        span = source.span(finding.node)
         covering = [noqa for noqa in noqas.get(span.line, ()) if noqa.covers(finding.code)]
         for noqa in covering:  # each one counts as used, not only the first
             noqa.used.add(finding.code)
@@ -179,11 +176,11 @@ def _lint_module(module: cst.Module, data: bytes, path: str, settings: Settings,
     return diagnostics
 
 
-def _x64_portability(module: cst.Module, analysis: Analysis) -> list:
+def _x64_portability(source: Source, analysis: Analysis) -> list:
     """PRM010's findings: the file analyzed with x64 off and on (reusing ``analysis`` when it
     forces one of them), each operation compared with itself."""
     def forced(x64: str) -> Analysis:
-        return analysis if analysis.settings.x64 == x64 else Analysis(module, replace(analysis.settings, x64=x64)).run()
+        return analysis if analysis.settings.x64 == x64 else Analysis(source, replace(analysis.settings, x64=x64)).run()
 
     x32, x64 = forced("off"), forced("on")
     rule = rule_by_code(X64_PORTABILITY)
@@ -196,19 +193,21 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
     """``data`` with the fixes of its diagnostics applied (the unsafe ones too with ``unsafe``),
     analyzed again after each pass until no fix applies; the number of fixes applied and the
     diagnostics left."""
-    module = parse_bytes(data)
-    if isinstance(module, ParseFailure):
+    from linter.frontend.fix import apply_fixes  # loads libcst: only fixes need it
+
+    source = parse_bytes(data)
+    if isinstance(source, ParseFailure):
         return data, 0, lint_source(data, path, settings, codes)
     applied = 0
     for _ in range(_MAX_FIX_PASSES):
-        diagnostics = _lint_module(module, data, path, settings, codes)
+        diagnostics = _lint_source(source, data, path, settings, codes)
         fixes = [fix for fix in diagnostics.values() if fix is not None and (fix.safe or unsafe)]
-        fixed, count = apply_fixes(module, fixes) if fixes else (module, 0)
-        reparsed = parse_bytes(fixed.bytes) if count else None
+        fixed, count = apply_fixes(data, source, fixes) if fixes else (data, 0)
+        reparsed = parse_bytes(fixed) if count else None
         if reparsed is None or isinstance(reparsed, ParseFailure):  # nothing to do, or a fix gone wrong
             return data, applied, sorted(diagnostics)
-        module, data, applied = reparsed, fixed.bytes, applied + count
-    return data, applied, sorted(_lint_module(module, data, path, settings, codes))
+        source, data, applied = reparsed, fixed, applied + count
+    return data, applied, sorted(_lint_source(source, data, path, settings, codes))
 
 
 def _lint_path(job: tuple[str, Settings, frozenset[str]]) -> list[Diagnostic]:

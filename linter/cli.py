@@ -103,7 +103,7 @@ def cmd_lattice_draw(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    from linter.frontend.cst import Settings
+    from linter.frontend.analysis import Settings
     from linter.frontend.source import ParseFailure
     from linter.reveal import format_text, reveal_records
 
@@ -184,7 +184,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--statistics goes with --format text, not {args.format}")
     config = _config(args, paths[0])
     if args.diff or args.fix:
-        from linter.check import fix_paths  # loads libcst and the engine: a cached run needs neither
+        from linter.check import fix_paths  # loads the engine (and libcst): a cached run needs neither
     if args.diff:
         report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs)
         sys.stdout.write("".join(report.diffs))

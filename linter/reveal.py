@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from linter.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
-from linter.frontend.cst import Analysis, Settings
-from linter.frontend.source import ParseFailure, parse_bytes, positions
+from linter.frontend.analysis import Analysis, Settings
+from linter.frontend.source import ParseFailure, Source, parse_bytes
 
 
 def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
@@ -15,29 +15,26 @@ def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure
 
 
 def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[dict]] | ParseFailure:
-    """``reveal_records`` under several settings at once: the file is parsed and its positions
-    computed once (the oracle tests reveal every snippet in three modes)."""
-    module = parse_bytes(data)
-    if isinstance(module, ParseFailure):
-        return module
-    analyses = [Analysis(module, one).run() for one in settings]
-    sites_of = [[s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))] for a in analyses]
-    spans = positions(module, [s.node for sites in sites_of for s in sites])
-    return [_records(module, sites, spans) for sites in sites_of]
+    """``reveal_records`` under several settings at once: the file is parsed once (the oracle
+    tests reveal every snippet in three modes)."""
+    source = parse_bytes(data)
+    if isinstance(source, ParseFailure):
+        return source
+    analyses = [Analysis(source, one).run() for one in settings]
+    return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))])
+            for a in analyses]  # fmt: skip
 
 
-def _records(module, sites, spans) -> list[dict]:
+def _records(source: Source, sites) -> list[dict]:
     records = []
     for site in sites:
-        span = spans.get(id(site.node))
-        if span is None:
-            continue
+        span = source.span(site.node)
         records.append({
             "line": span.line,
             "column": span.column,
             "end_line": span.end_line,
             "end_column": span.end_column,
-            "text": module.code_for_node(site.node),
+            "text": source.code(site.node),
             "target": site.target,
             **describe(site.value),
         })  # fmt: skip

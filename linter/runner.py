@@ -1,6 +1,6 @@
 """Running `promolint check` over many files: cache, prefilter, workers.
 
-Kept free of libcst and the engine, which load only in a worker that has a file to analyze, so
+Kept free of the engine and the rules, which load only in a worker that has a file to analyze, so
 a run served from the cache starts and ends fast.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from linter.cache import ResultCache, content_key
 from linter.config import PARSE_ERROR, UNUSED_NOQA, Config
 from linter.diagnostics import Diagnostic, FixSummary
-from linter.prefilter import may_have_findings, parses_with_ast
+from linter.prefilter import may_have_findings, parses
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
@@ -52,10 +52,10 @@ class CheckRun:
 def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[list[Diagnostic], bool]:
     """Lint one file's bytes; True when it was skipped as finding-free."""
     path, data, (x64, promotion), codes = job
-    if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses_with_ast(data):
+    if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses(data):
         return [], True
     from linter.check import lint_source
-    from linter.frontend.cst import Settings
+    from linter.frontend.analysis import Settings
 
     try:
         with _young_garbage_collected_after():

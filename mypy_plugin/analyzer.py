@@ -69,14 +69,14 @@ from mypy_plugin import errorcodes, settings
 from mypy_plugin.flow import AMBIGUOUS, Definition, ScopeIndex, strip_rebound, walk_statements
 from mypy_plugin.translate import TypeFactory, library_only, value_of_type
 
-# The same spelling as linter.check's (not imported: that module loads libcst).
+# The same spelling as linter.check's (not imported: that module loads every rule and the CLI's front end).
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 _HAS_NDIM = any(field.name == "ndim" for field in fields(Array))
 _MAX_DEPTH = 40
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _MEMO_LIMIT = 200_000
-# with-statements and config calls that switch JAX's modes (as the libcst front end reads them).
+# with-statements and config calls that switch JAX's modes (as the CLI's front end reads them).
 _X64_SWITCHES = {"jax.enable_x64": None, "jax.experimental.enable_x64": None, "jax.experimental.disable_x64": False}
 _PROMOTION_SWITCHES = {"jax.numpy_dtype_promotion", "jax.experimental.numpy_dtype_promotion"}
 _CONFIG_UPDATES = {"jax.config.update", "jax.config.config.update"}
@@ -84,7 +84,7 @@ _CONFIG_UPDATES = {"jax.config.update", "jax.config.config.update"}
 
 # --- modes ----------------------------------------------------------------------------------
 def _apply_setting(ctx: Context, key: str, setting, x64_mode: str, promotion_mode: str) -> Context:
-    """Mirrors ``linter.frontend.cst._apply_setting``: forced modes win over the code's."""
+    """Mirrors ``linter.frontend.analysis._apply_setting``: forced modes win over the code's."""
     if key == "jax_enable_x64" and isinstance(setting, bool) and x64_mode == "auto":
         return replace(ctx, x64=setting)
     if key == "jax_numpy_dtype_promotion" and setting in ("strict", "standard") and promotion_mode == "auto":
@@ -424,7 +424,7 @@ class Evaluator:
         return self._typed(e)
 
     def _indexed_rank(self, rank: int | None, elements: list[Expression]) -> int | None:
-        """Mirrors the libcst front end's ``_indexed_rank``: an integer drops a dimension, a
+        """Mirrors the CLI front end's ``_indexed_rank``: an integer drops a dimension, a
         slice keeps it, ``None`` adds one; anything else leaves the rank unknown."""
         if rank is None:
             return None

@@ -13,7 +13,7 @@ import pytest
 
 from linter.check import lint_source, rule_by_code
 from linter.cli import main
-from linter.frontend.cst import Settings
+from linter.frontend.analysis import Settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"

@@ -20,7 +20,7 @@ import pytest
 from linter.check import check_paths, fix_paths, fix_source, lint_source
 from linter.cli import main
 from linter.config import X64_PORTABILITY, Config, known_codes
-from linter.frontend.cst import Settings
+from linter.frontend.analysis import Settings
 from linter.reveal import reveal_records
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -401,13 +401,13 @@ def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
 
 
 def test_an_integer_put_before_an_attribute_gets_parentheses() -> None:
-    import libcst as cst
-
     from linter.frontend.fix import apply_fixes
+    from linter.frontend.source import parse_bytes
     from linter.rules.base import Edit, Fix
 
-    module = cst.parse_module("x = np.int64(3).real + np.int64(4)\n")
-    value = module.body[0].body[0].value
+    data = b"x = np.int64(3).real + np.int64(4)\n"
+    source = parse_bytes(data)
+    value = source.tree.body[0].value
     edits = (Edit(value.left.value, "3"), Edit(value.right, "4"))
-    fixed, count = apply_fixes(module, [Fix("literal", edits, safe=True)])
-    assert count == 1 and fixed.code == "x = (3).real + 4\n"
+    fixed, count = apply_fixes(data, source, [Fix("literal", edits, safe=True)])
+    assert count == 1 and fixed == b"x = (3).real + 4\n"

@@ -36,7 +36,7 @@ def test_text_is_ruff_concise(project, capsys) -> None:
     status, out = check(capsys, ".")
     assert status == 1
     lines = out.splitlines()
-    assert lines[0].startswith("broken.py:2:1: PRM000 syntax error")
+    assert lines[0] == "broken.py:1:7: PRM000 syntax error: invalid syntax"
     assert lines[1].startswith("pkg dir/bad.py:2:5: PRM006 1000 does not fit int8")
     assert lines[2:] == ["Found 2 findings."]
 

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from linter.check import lint_source
-from linter.frontend.cst import Settings
+from linter.frontend.analysis import Settings
 from linter.rules import ALL_RULES
 
 CASES = [(rule, example, kind) for rule in ALL_RULES for kind in ("invalid", "valid")

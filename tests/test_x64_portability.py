@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from linter.check import lint_source
-from linter.frontend.cst import Settings
+from linter.frontend.analysis import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
-from linter.engine.records import Operation
+from linter.engine.records import Span
+from linter.frontend.source import Source
 from linter.rules.base import Edit, Fix
 
 _PLACEHOLDER = "__promolint_{}__"
@@ -16,68 +18,23 @@ _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.SimpleString, cs
           cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.Float, cst.Imaginary)  # fmt: skip
 
 
-class CstSyntax:
-    """The libcst answers to ``linter.engine.records.Syntax`` for one analyzed module."""
+def apply_fixes(data: bytes, source: Source, fixes: Iterable[Fix]) -> tuple[bytes, int]:
+    """``data`` (parsed as ``source``) with ``fixes`` applied, and how many were.
 
-    def __init__(self, module: cst.Module, operations: dict[int, Operation]):
-        self._module = module
-        self._operations = operations
+    Rules name ``ast`` nodes; each is found in libcst's tree by its span, so that the edit keeps
+    every comment and all formatting around it.  A fix whose edits overlap those of a fix taken
+    before is left for the next pass (the caller analyzes the result again).  A fix whose import
+    would clash with a name the module already uses is dropped, and so is one whose syntax libcst
+    does not place."""
+    try:
+        module = cst.parse_module(data)
+    except (cst.ParserSyntaxError, SyntaxError, RecursionError, MemoryError):
+        return data, 0  # ast accepts what libcst does not: nothing can be rewritten
+    at_span = _expressions_by_span(module)
 
-    def operand_nodes(self, operation: Operation) -> tuple[cst.CSTNode, ...]:
-        node = operation.node
-        if isinstance(node, cst.BinaryOperation):
-            return node.left, node.right
-        if isinstance(node, cst.AugAssign):
-            return node.target, node.value
-        if isinstance(node, cst.Comparison):
-            # A chained comparison records one operation for several pairs: which one is unknown.
-            return (node.left, node.comparisons[0].comparator) if len(node.comparisons) == 1 else ()
-        if isinstance(node, cst.UnaryOperation):
-            return (node.expression,)
-        if isinstance(node, cst.Call):
-            positional = []
-            for arg in node.args:
-                if arg.star:
-                    break  # the engine stops binding positions at the first *args
-                if arg.keyword is None:
-                    positional.append(arg.value)
-            if len(operation.operands) == len(positional) + 1 and isinstance(node.func, cst.Attribute):
-                return (node.func.value, *positional)  # a method: the receiver comes first
-            return tuple(positional) if len(operation.operands) == len(positional) else ()
-        return ()
+    def translated(node: object) -> cst.CSTNode | None:
+        return at_span.get(source.span(node))
 
-    def argument_node(self, operation: Operation, param: str) -> cst.CSTNode | None:
-        node, call = operation.node, operation.call
-        if not isinstance(node, cst.Call) or call is None:
-            return None
-        keyword = next((arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == param), None)
-        if keyword is not None:
-            return keyword
-        if call.fn.rule == "scalar_type" and param == "dtype":
-            return node.func
-        nodes = self.operand_nodes(operation)
-        index = call.fn.params.index(param) if param in call.fn.params else len(nodes)
-        return nodes[index] if index < len(nodes) else None
-
-    def operation_at(self, node: object) -> Operation | None:
-        return self._operations.get(id(node))
-
-    def text(self, node: object) -> str:
-        return self._module.code_for_node(node)
-
-
-def attach_syntax(module: cst.Module, operations: dict[int, Operation]) -> None:
-    syntax = CstSyntax(module, operations)
-    for operation in operations.values():
-        operation.syntax = syntax
-
-
-def apply_fixes(module: cst.Module, fixes: Iterable[Fix]) -> tuple[cst.Module, int]:
-    """``module`` with ``fixes`` applied, and how many were.
-
-    A fix whose edits overlap those of a fix taken before is left for the next pass (the caller
-    analyzes the result again).  A fix whose import would clash with a name the module already
-    uses is dropped."""
     bindings, used = _module_bindings(module), _names_used(module)
     taken: set[int] = set()
     replacements: dict[int, cst.CSTNode] = {}
@@ -85,24 +42,37 @@ def apply_fixes(module: cst.Module, fixes: Iterable[Fix]) -> tuple[cst.Module, i
     imports: dict[str, cst.SimpleStatementLine] = {}
     applied = 0
     for fix in fixes:
+        edits = [Edit(translated(e.node), e.code, tuple(translated(a) for a in e.args)) for e in fix.edits]
+        if any(e.node is None or None in e.args for e in edits):
+            continue
         needed = _imports_needed(fix.imports, bindings, used)
-        covered = set().union(*(_subtree(edit.node) for edit in fix.edits))
+        covered = set().union(*(_subtree(edit.node) for edit in edits))
         if needed is None or covered & taken:
             continue
         taken |= covered
         imports.update(needed)
-        replacements.update((id(edit.node), _render(edit)) for edit in fix.edits)
+        replacements.update((id(edit.node), _render(edit)) for edit in edits)
         if fix.note:
-            noted.append((fix.edits[0].node, fix.note))
+            noted.append((edits[0].node, fix.note))
         applied += 1
     if not applied:
-        return module, 0
+        return data, 0
     notes: dict[int, list[str]] = {}
     owners = _line_owners(module, {id(node) for node, _ in noted})
     for node, note in noted:
         notes.setdefault(id(owners[id(node)]), []).append(note)
     fixed = module.visit(_Apply(replacements, notes))
-    return _with_imports(fixed, list(imports.values())), applied
+    return _with_imports(fixed, list(imports.values())).bytes, applied
+
+
+def _expressions_by_span(module: cst.Module) -> dict[Span, cst.CSTNode]:
+    """The expressions (and augmented assignments, which rules also edit) of ``module`` by
+    their spans, which exclude parentheses as ``ast``'s do; where several share one, the outermost."""
+    at_span: dict[Span, cst.CSTNode] = {}
+    for node, r in MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider).items():
+        if isinstance(node, (cst.BaseExpression, cst.AugAssign)):
+            at_span.setdefault(Span(r.start.line, r.start.column + 1, r.end.line, r.end.column + 1), node)
+    return at_span
 
 
 class _Apply(cst.CSTTransformer):

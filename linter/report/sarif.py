@@ -22,7 +22,7 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
     run = {
         "tool": {"driver": {**_tool(), "rules": [_rule_descriptor(code) for code in codes]}},
         "originalUriBaseIds": {_SOURCE_ROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
-        "columnKind": "unicodeCodePoints",  # libcst columns count code points; SARIF's default is UTF-16 units
+        "columnKind": "unicodeCodePoints",  # promolint's columns count code points; SARIF's default is UTF-16 units
         "results": [_result(d, codes.index(d.code)) for d in diagnostics],
     }
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1) + "\n"

@@ -9,14 +9,13 @@ in through the front end's one place where a definition's parameters are bound
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import ast
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-import libcst as cst
-
 from linter.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
-from linter.frontend.cst import Analysis, Settings
-from linter.frontend.source import positions
+from linter.frontend.analysis import Analysis, Settings
+from linter.frontend.source import Source
 from linter.reveal import describe
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
@@ -38,52 +37,53 @@ def describe_mode(mode: Mode) -> str:
 
 class Predictor:
     """The engine's view of one module: which spans are worth checking, and what it predicts
-    there per mode and call signature.  Positions are resolved once (libcst's position pass
-    costs more than an analysis)."""
+    there per mode and call signature."""
 
-    def __init__(self, module: cst.Module):
-        self.module = module
-        self._spans = {key: (s.line, s.column, s.end_line, s.end_column)
-                       for key, s in positions(module, _walk(module)).items()}  # fmt: skip
+    def __init__(self, source: Source):
+        self.source = source
 
     def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
         """The spans worth checking, with their source text: every expression the engine
         gives an array value, a refusal or unknown (values without a dtype, such as a function
         reference or a dtype object, are not checked)."""
-        analysis = Analysis(self.module, settings_for(mode)).run()
+        analysis = Analysis(self.source, settings_for(mode)).run()
         # Strings have no dtype; and instrument() cannot wrap the parts of an implicit
         # concatenation ("a" f"b"): libcst refuses a call there.
-        return {span: self.module.code_for_node(site.node) for span, site in self._site_spans(analysis).items()
-                if not isinstance(site.node, cst.BaseString)}  # fmt: skip
+        return {span: self.source.code(site.node) for span, site in self._site_spans(analysis).items()
+                if not _is_string(site.node)}  # fmt: skip
 
-    def predict(self, mode: Mode, target: cst.FunctionDef | None = None, signature: Signature = ()) -> dict[Span, dict]:
+    def predict(self, mode: Mode, target: ast.FunctionDef | None = None, signature: Signature = ()) -> dict[Span, dict]:
         """reveal's description (dtype, weak, library, error) of every checked span under
         ``mode``; with a ``target``, its parameters named in ``signature`` hold values of those
         types."""
         if target is None:
-            analysis = Analysis(self.module, settings_for(mode)).run()
+            analysis = Analysis(self.source, settings_for(mode)).run()
         else:
             seeds = {name: seed_value(argument) for name, argument in signature}
-            analysis = _SeededAnalysis(self.module, settings_for(mode), target, seeds).run()
+            analysis = _SeededAnalysis(self.source, settings_for(mode), target, seeds).run()
         return {span: describe(site.value) for span, site in self._site_spans(analysis).items()}
 
     def _site_spans(self, analysis: Analysis) -> dict[Span, object]:
         spans: dict[Span, object] = {}
         for site in analysis.sites.values():  # several nodes may share a span: the first recorded speaks, as in reveal
-            if not site.target and isinstance(site.value, (Array, Refusal, Unknown)) and id(site.node) in self._spans:
-                spans.setdefault(self._spans[id(site.node)], site)
+            if not site.target and isinstance(site.value, (Array, Refusal, Unknown)):
+                spans.setdefault(self._span(site.node), site)
         return spans
+
+    def _span(self, node: ast.AST) -> Span:
+        s = self.source.span(node)
+        return s.line, s.column, s.end_line, s.end_column
 
     def definitions(self) -> list[Definition]:
         """Every ``def`` of the module."""
         found = []
-        for node in _walk(self.module):
-            if isinstance(node, cst.FunctionDef):
-                params = node.params
-                positional = [p.name.value for p in (*params.posonly_params, *params.params)]
-                first_line = self._spans[id(node.decorators[0] if node.decorators else node)][0]
-                found.append(Definition(node, node.name.value, first_line, self._spans[id(node)],
-                                        (*positional, *(p.name.value for p in params.kwonly_params)),
+        for node in ast.walk(self.source.tree):
+            if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+                params = node.args
+                positional = [p.arg for p in (*params.posonlyargs, *params.args)]
+                first_line = (node.decorator_list[0] if node.decorator_list else node).lineno
+                found.append(Definition(node, node.name, first_line, self._span(node),
+                                        (*positional, *(p.arg for p in params.kwonlyargs)),
                                         len(positional), _rebound(node)))  # fmt: skip
         return found
 
@@ -94,7 +94,7 @@ class Definition:
     its parameters (positional first), and those its body assigns to (their values at a later
     point of the body are no longer the call's arguments)."""
 
-    node: cst.FunctionDef
+    node: ast.FunctionDef | ast.AsyncFunctionDef
     name: str
     first_line: int
     span: Span
@@ -103,28 +103,26 @@ class Definition:
     rebound: frozenset[str]
 
 
-def _rebound(function: cst.FunctionDef) -> frozenset[str]:
+def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names the body binds: assignment, loop, ``with``/``except``/``import`` ``as`` and
+    walrus targets (not those of nested scopes, nor a comprehension's own variables)."""
     names: set[str] = set()
-
-    def targets(node: cst.CSTNode) -> None:
-        if isinstance(node, cst.Name):
-            names.add(node.value)
-        elif isinstance(node, (cst.Tuple, cst.List)):
-            for element in node.elements:
-                targets(element.value)
-        elif isinstance(node, cst.StarredElement):
-            targets(node.value)
-
-    stack = list(function.body.children)
+    stack: list[ast.AST] = list(function.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
             continue  # their own scopes
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
-            targets(node.target)
-        elif isinstance(node, cst.AsName):
-            targets(node.name)
-        stack.extend(node.children)
+        if kind is ast.comprehension:
+            stack.extend((node.iter, *node.ifs))
+            continue
+        if kind is ast.Name and type(node.ctx) is ast.Store:
+            names.add(node.id)
+        elif kind is ast.ExceptHandler and node.name:
+            names.add(node.name)
+        elif kind is ast.alias and node.asname:
+            names.add(node.asname)
+        stack.extend(ast.iter_child_nodes(node))
     return frozenset(names)
 
 
@@ -134,8 +132,8 @@ class _SeededAnalysis(Analysis):
     A seed replaces what the front end would infer (annotation, call sites, default); the
     parameters without one (arguments that are not arrays) keep the front end's value."""
 
-    def __init__(self, module: cst.Module, settings: Settings, target: cst.FunctionDef, seeds: Mapping[str, Value]):
-        super().__init__(module, settings)
+    def __init__(self, source: Source, settings: Settings, target: ast.FunctionDef, seeds: Mapping[str, Value]):
+        super().__init__(source, settings)
         self._target = target
         self._seeds = dict(seeds)
 
@@ -161,9 +159,5 @@ def seed_value(argument: ArgumentType) -> Value:
     return Array(frozenset([dtype]), Library(library), weak, ndim=ndim, provenance=f"argument ({dtype})")
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
+def _is_string(node: ast.AST) -> bool:
+    return type(node) is ast.JoinedStr or (type(node) is ast.Constant and type(node.value) in (str, bytes))

@@ -372,11 +372,14 @@ class ModuleUnit:
     _registry_lock = threading.Lock()
 
     def __init__(self, path: str, source: str, name: str = ""):
-        import libcst as cst
+        from linter.frontend.source import ParseFailure, parse_text
 
         self.path = path
         self.name = name
-        self.predictor = Predictor(cst.parse_module(source))
+        parsed = parse_text(source)
+        if isinstance(parsed, ParseFailure):
+            raise SyntaxError(f"promolint: {path}:{parsed.line}: {parsed.message}")
+        self.predictor = Predictor(parsed)
         texts = self.predictor.typed_spans()
         code, ids = instrument(source, texts.__contains__)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]

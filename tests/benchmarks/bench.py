@@ -2,10 +2,12 @@
 
     python tests/benchmarks/bench.py [--repeat 3] [--quick]
 
-Measures (medians over --repeat runs): libcst parse-only of every file in one process (the floor),
-and split over all cores (the floor of the all-cores run), flake8 over the same tree, `promolint check` cold with one worker and with all cores, warm (cache
-hit, nothing changed) and after touching one file; a pre-commit style run on one ~500-line file
-with interpreter start; peak memory per worker. Prints figures and same-run ratios.
+Measures (medians over --repeat runs): libcst parse-only of every file in one process (the
+baseline), the same with Python's ``ast`` (the parser the analysis reads), flake8 over the same
+tree, `promolint check` cold with one worker and with all cores, warm (cache hit, nothing
+changed) and after touching one file; a pre-commit style run on one ~500-line file with
+interpreter start; peak memory per worker, on the whole corpus and on its largest file alone.
+Prints figures and same-run ratios.
 
 Needs flake8 (``pip install -e ".[bench]"``).  Child processes run without
 PYTHONDONTWRITEBYTECODE, as an installed promolint does: else every start recompiles the linter.
@@ -27,17 +29,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
 
-# argv: TREE [SHARE COUNT]: with a share, only every COUNT-th file by size, from the SHARE-th.
+# argv: TREE PARSER, the parser "libcst" or "ast".
 PARSE_ONLY = """
-import sys, time, libcst
+import ast, sys, time, warnings, libcst
 from pathlib import Path
 files = sorted(Path(sys.argv[1]).rglob("*.py"))
-if len(sys.argv) > 2:
-    files = sorted(files, key=lambda f: -f.stat().st_size)[int(sys.argv[2])::int(sys.argv[3])]
+parse = libcst.parse_module if sys.argv[2] == "libcst" else ast.parse
+warnings.simplefilter("ignore")
 start = time.process_time()
 for f in files:
     try:
-        libcst.parse_module(f.read_bytes())
+        parse(f.read_bytes())
     except Exception:
         pass
 print(time.process_time() - start)
@@ -120,20 +122,10 @@ def main() -> int:
     promolint = [sys.executable, "-m", "linter", "check", str(tree), "--cache-dir", str(cache_dir)]
     print(f"corpus: {len(files)} files, {lines:,} lines, {cores} cores")
 
-    parse = [float(timed([sys.executable, "-c", PARSE_ONLY, str(tree)])[3]) for _ in range(args.repeat)]
+    parse = [float(timed([sys.executable, "-c", PARSE_ONLY, str(tree), "libcst"])[3]) for _ in range(args.repeat)]
+    ast_parse = [float(timed([sys.executable, "-c", PARSE_ONLY, str(tree), "ast"])[3]) for _ in range(args.repeat)]
     flake8 = [timed([sys.executable, "-m", "flake8", "--jobs", str(cores), "--exit-zero", str(tree)])[0]
               for _ in range(args.repeat)]  # fmt: skip
-
-    def parallel_parse() -> float:
-        """Wall time of the parse floor on every core: the files dealt out by size, one process a share."""
-        started = time.perf_counter()
-        shares = [subprocess.Popen([sys.executable, "-c", PARSE_ONLY, str(tree), str(i), str(cores)],
-                                   stdout=subprocess.DEVNULL, env=ENVIRONMENT) for i in range(cores)]  # fmt: skip
-        for share in shares:
-            share.wait()
-        return time.perf_counter() - started
-
-    parse_all_cores = [parallel_parse() for _ in range(args.repeat)]
 
     def cold(jobs: int) -> tuple[list[float], list[float], float]:
         walls, cpus, peak = [], [], 0.0
@@ -158,6 +150,9 @@ def main() -> int:
     finally:
         touched_file.write_bytes(original)
 
+    largest = max(files, key=lambda f: f.stat().st_size)
+    largest_peak = max(timed([sys.executable, "-m", "linter", "check", str(largest), "--no-cache", "--jobs", "1"],
+                             watch_workers=True)[2] for _ in range(args.repeat))  # fmt: skip
     typical = min(files, key=lambda f: abs(f.read_bytes().count(b"\n") - 500))
     typical_lines = typical.read_bytes().count(b"\n")
     latency = [timed([sys.executable, "-m", "linter", "check", str(typical), "--no-cache"])[0]
@@ -168,15 +163,16 @@ def main() -> int:
     print(f"flake8 --jobs {cores} (wall):              {flake8_s:8.2f} s")
     print(f"promolint cold, 1 worker (CPU):      {median(one_cpu):8.2f} s  = {median(one_cpu) / parse_s:.2f}x parse-only")
     print(f"promolint cold, 1 worker (wall):     {median(one_wall):8.2f} s  ({lines / median(one_wall):,.0f} lines/s)")
-    print(f"libcst parse-only, {cores} processes (wall): {median(parse_all_cores):5.2f} s  = "
-          f"{median(parse_all_cores) / flake8_s:.2f}x flake8 (the floor for the next line)")  # fmt: skip
-    print(f"promolint cold, {cores} workers (wall):    {median(all_wall):8.2f} s  = {median(all_wall) / flake8_s:.2f}x flake8, "
-          f"{median(all_wall) / median(parse_all_cores):.2f}x the parse floor")  # fmt: skip
+    print(f"ast parse-only (1 process, CPU):    {median(ast_parse):8.2f} s  (promolint 1 worker = "
+          f"{median(one_cpu) / median(ast_parse):.2f}x the parser it reads)")  # fmt: skip
+    print(f"promolint cold, {cores} workers (wall):    {median(all_wall):8.2f} s  = {median(all_wall) / flake8_s:.2f}x flake8")
     print(f"promolint warm, nothing changed:     {median(warm):8.2f} s")
     print(f"promolint warm, one file touched:    {median(touched):8.2f} s  ({touched_file.name})")
     print(f"pre-commit latency, one file:        {median(latency):8.2f} s  ({typical.name}, {typical_lines} lines, "
           "interpreter start included)")  # fmt: skip
     print(f"peak memory per worker:              {one_peak:8.0f} MiB (1 worker), {all_peak:.0f} MiB ({cores} workers)")
+    print(f"peak memory, largest file alone:     {largest_peak:8.0f} MiB ({largest.name}; whole corpus, 1 worker = "
+          f"{one_peak / largest_peak:.2f}x)")  # fmt: skip
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -105,7 +105,7 @@ def _describe_all(observations: list[dict]) -> str:
 
 # --- checking one program -----------------------------------------------------------------
 def check_program(text: str, mode: str, label: str = "fuzz") -> Checked:
-    from linter.frontend.cst import Settings
+    from linter.frontend.analysis import Settings
     from linter.reveal import reveal_records
 
     records = reveal_records(text.encode(), Settings(*MODES[mode][1]))

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from linter.check import lint_source
-from linter.frontend.cst import Settings
+from linter.frontend.analysis import Settings
 from linter.rules import ALL_RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -126,7 +126,7 @@ def span_key(record: dict) -> str:
 
 def reveal_snippet(snippet: Snippet, modes: list[str]) -> dict[str, list[dict]]:
     """reveal's records for the snippet's own lines (not the preamble's), per mode."""
-    from linter.frontend.cst import Settings
+    from linter.frontend.analysis import Settings
     from linter.reveal import reveal_records_many
 
     settings = [Settings(*snippet.settings(mode)) for mode in modes]

@@ -276,7 +276,7 @@ def test_corpus_covers_catalog_operators_and_flow(corpus):
     and JAX operands, and every flow construct the front end models appears."""
     from linter.engine.catalog import CATALOG, METHODS
     from linter.engine.operations import ARITHMETIC, COMPARISONS
-    from linter.frontend.cst import Analysis, Settings
+    from linter.frontend.analysis import Analysis, Settings
     from linter.frontend.source import parse_bytes
 
     called, methods, operators, flow = set(), set(), set(), set()

@@ -1,4 +1,4 @@
-"""The libcst front end: walks a module's statements in order and asks the engine for values.
+"""The analysis front end: walks a module's ``ast`` statements in order and asks the engine for values.
 
 Flow is modelled the way a reader would: assignments bind, ``if``/``else`` branches merge,
 loops run until their values settle, ``with`` blocks may switch JAX's modes, and functions of
@@ -8,11 +8,10 @@ annotations, else from the module's call sites).  Nothing here imports or runs t
 
 from __future__ import annotations
 
+import ast
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-
-import libcst as cst
 
 from linter.dtypes import DTYPES, resolve_string
 from linter.engine import calls, operations
@@ -35,44 +34,32 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
+from linter.frontend.source import Source
 
-_BINARY = {
-    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-    cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@", cst.BitAnd: "&", cst.BitOr: "|",
-    cst.BitXor: "^", cst.LeftShift: "<<", cst.RightShift: ">>",
+BINARY_OPERATORS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+    ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
 }  # fmt: skip
-_AUGMENTED = {
-    cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
-    cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.MatrixMultiplyAssign: "@",
-    cst.BitAndAssign: "&", cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<",
-    cst.RightShiftAssign: ">>",
-}  # fmt: skip
-_COMPARE = {
-    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
-    cst.Equal: "==", cst.NotEqual: "!=",
-}  # fmt: skip
-_UNARY = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
-# What handles each kind of node, by exact type: libcst's node classes are ABCs, and
-# isinstance chains against them once took a third of the analysis.  Names, not functions, so
-# that a subclass's overrides apply (the tables are bound per analysis).
+_COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
+# What handles each kind of node, by exact type (a dict lookup beats isinstance chains on the
+# hottest path).  Names, not functions, so that a subclass's overrides apply (the tables are
+# bound per analysis).
 _STATEMENT_HANDLERS = {
-    cst.SimpleStatementLine: "_simple_line", cst.If: "_if", cst.For: "_loop", cst.While: "_loop", cst.With: "_with",
-    cst.Try: "_try", cst.TryStar: "_try", cst.FunctionDef: "_define", cst.ClassDef: "_class", cst.Match: "_match",
-}  # fmt: skip
-_SMALL_STATEMENT_HANDLERS = {
-    cst.Expr: "_expression_statement", cst.Assign: "_assign_statement", cst.AnnAssign: "_annotated_assign",
-    cst.AugAssign: "_augmented", cst.Return: "_return", cst.Import: "_import", cst.ImportFrom: "_import_from",
-    cst.Assert: "_assert", cst.Del: "_delete",
+    ast.Expr: "_expression_statement", ast.Assign: "_assign_statement", ast.AnnAssign: "_annotated_assign",
+    ast.AugAssign: "_augmented", ast.Return: "_return", ast.Import: "_import", ast.ImportFrom: "_import_from",
+    ast.Assert: "_assert", ast.Delete: "_delete", ast.If: "_if", ast.For: "_loop", ast.AsyncFor: "_loop",
+    ast.While: "_loop", ast.With: "_with", ast.AsyncWith: "_with", ast.Try: "_try", ast.TryStar: "_try",
+    ast.FunctionDef: "_define", ast.AsyncFunctionDef: "_define", ast.ClassDef: "_class", ast.Match: "_match",
 }  # fmt: skip
 _EVALUATORS = {
-    cst.Integer: "_number", cst.Float: "_number", cst.Imaginary: "_number", cst.SimpleString: "_string",
-    cst.Name: "_name", cst.Attribute: "_attribute", cst.Call: "_call", cst.BinaryOperation: "_binary",
-    cst.Comparison: "_compare", cst.UnaryOperation: "_unary", cst.BooleanOperation: "_boolean",
-    cst.IfExp: "_conditional", cst.Tuple: "_sequence", cst.List: "_sequence", cst.Subscript: "_subscript",
-    cst.Lambda: "_define", cst.NamedExpr: "_walrus", cst.ListComp: "_comprehension", cst.SetComp: "_comprehension",
-    cst.GeneratorExp: "_comprehension", cst.DictComp: "_comprehension",
+    ast.Constant: "_constant", ast.Name: "_name", ast.Attribute: "_attribute", ast.Call: "_call",
+    ast.BinOp: "_binary", ast.Compare: "_compare", ast.UnaryOp: "_unary", ast.BoolOp: "_boolean",
+    ast.IfExp: "_conditional", ast.Tuple: "_sequence", ast.List: "_sequence", ast.Subscript: "_subscript",
+    ast.Lambda: "_define", ast.NamedExpr: "_walrus", ast.ListComp: "_comprehension", ast.SetComp: "_comprehension",
+    ast.GeneratorExp: "_comprehension", ast.DictComp: "_comprehension", ast.JoinedStr: "_formatted",
 }  # fmt: skip
-_NUMBER_KINDS = {cst.Integer: "int", cst.Float: "float", cst.Imaginary: "complex"}
+_SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
 _ABSENT = object()  # a name a branch does not bind
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 _TRACING = {"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"}
@@ -88,6 +75,8 @@ _CALL_BUDGET_BASE = 64
 # once per pass of the outer one (the outer passes already feed them settled values).
 _LOOP_PASSES = 3
 
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -102,7 +91,7 @@ class Settings:
 
 @dataclass
 class _Definition:
-    node: cst.FunctionDef | cst.Lambda
+    node: FunctionNode
     transparent: bool
     call_args: list[dict[str, Value]] = field(default_factory=list)
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
@@ -124,8 +113,8 @@ class _Frame:
 class Analysis:
     """Values of every expression of one module, and the operations rules read."""
 
-    def __init__(self, module: cst.Module, settings: Settings = Settings()):
-        self.module = module
+    def __init__(self, source: Source, settings: Settings = Settings()):
+        self.source = source
         self.settings = settings
         self.sites: dict[int, Site] = {}
         self.operations: dict[int, Operation] = {}
@@ -140,13 +129,12 @@ class Analysis:
         self._active: set[tuple] = set()
         self._final_ctx = settings.initial()
         self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
-        self._small_handlers = {kind: getattr(self, name) for kind, name in _SMALL_STATEMENT_HANDLERS.items()}
         self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
 
     # --- driving ------------------------------------------------------------------------
     def run(self) -> Analysis:
         frame = _Frame(self._module_names, self.settings.initial())
-        self._block(self.module.body, frame)
+        self._block(self.source.tree.body, frame)
         self._final_ctx = frame.ctx
         for index, definition in enumerate(self._definitions):
             self._analyze_definition(index, definition)
@@ -155,10 +143,11 @@ class Analysis:
     def _analyze_definition(self, index: int, definition: _Definition) -> None:
         """Record a function's body once, its parameters seeded from annotations or call sites."""
         seeds: dict[str, Value] = {}
-        for name, annotation, default in self._parameters(definition.node):
+        for param, default in _parameters(definition.node):
+            name = param.arg
             seen = [args[name] for args in definition.call_args if name in args]
-            if annotation is not None:
-                seeds[name] = self._annotation(annotation, self._final_ctx)
+            if param.annotation is not None:
+                seeds[name] = self._annotation(param.annotation, self._final_ctx)
             elif seen:
                 seeds[name] = join(seen)
             elif name in definition.defaults:
@@ -166,100 +155,89 @@ class Analysis:
         self._invoke(index, seeds, record=True)
 
     # --- statements ---------------------------------------------------------------------
-    def _block(self, body, frame: _Frame) -> None:
+    def _block(self, body: list[ast.stmt], frame: _Frame) -> None:
+        handlers = self._statement_handlers
         for statement in body:
-            self._statement(statement, frame)
-
-    def _statement(self, node: cst.CSTNode, frame: _Frame) -> None:
-        # A body written on its header's line (`if c: y = x * 2`) holds small statements directly.
-        handler = self._statement_handlers.get(type(node)) or self._small_handlers.get(type(node))
-        if handler is not None:
-            handler(node, frame)
-
-    def _simple_line(self, node: cst.SimpleStatementLine, frame: _Frame) -> None:
-        handlers = self._small_handlers
-        for small in node.body:
-            handler = handlers.get(type(small))
+            handler = handlers.get(type(statement))
             if handler is not None:
-                handler(small, frame)
+                handler(statement, frame)
 
-    def _class(self, node: cst.ClassDef, frame: _Frame) -> None:
-        self._block(node.body.body, _Frame(dict(frame.names), frame.ctx))
+    def _class(self, node: ast.ClassDef, frame: _Frame) -> None:
+        self._block(node.body, _Frame(dict(frame.names), frame.ctx))
 
-    def _match(self, node: cst.Match, frame: _Frame) -> None:
+    def _match(self, node: ast.Match, frame: _Frame) -> None:
         self._expr(node.subject, frame)
         branches = []
         for case in node.cases:
             branch = frame.copy()
-            self._block(case.body.body, branch)
+            self._block(case.body, branch)
             branches.append(branch)
         self._merge(frame, branches + [frame.copy()])
 
-    def _expression_statement(self, node: cst.Expr, frame: _Frame) -> None:
+    def _expression_statement(self, node: ast.Expr, frame: _Frame) -> None:
         self._config_update(node.value, frame)
         self._expr(node.value, frame)
 
-    def _assign_statement(self, node: cst.Assign, frame: _Frame) -> None:
+    def _assign_statement(self, node: ast.Assign, frame: _Frame) -> None:
         value = self._expr(node.value, frame)
         for target in node.targets:
-            self._assign(target.target, value, frame)
+            self._assign(target, value, frame)
 
-    def _annotated_assign(self, node: cst.AnnAssign, frame: _Frame) -> None:
+    def _annotated_assign(self, node: ast.AnnAssign, frame: _Frame) -> None:
         if node.value is not None:
             value = self._expr(node.value, frame)
         else:
-            value = self._annotation(node.annotation.annotation, frame.ctx)
+            value = self._annotation(node.annotation, frame.ctx)
         self._assign(node.target, value, frame)
 
-    def _return(self, node: cst.Return, frame: _Frame) -> None:
+    def _return(self, node: ast.Return, frame: _Frame) -> None:
         frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
 
-    def _import(self, node: cst.Import, frame: _Frame) -> None:
+    def _import(self, node: ast.Import, frame: _Frame) -> None:
         for alias in node.names:
-            dotted = _dotted(alias.name)
             if alias.asname is not None:
-                self._bind(alias.asname.name, Reference(dotted), frame)
+                frame.names[alias.asname] = Reference(alias.name)
             else:
-                head = dotted.split(".")[0]
-                self._bind(cst.Name(head), Reference(head), frame)
+                head = alias.name.split(".")[0]
+                frame.names[head] = Reference(head)
 
-    def _assert(self, node: cst.Assert, frame: _Frame) -> None:
+    def _assert(self, node: ast.Assert, frame: _Frame) -> None:
         self._expr(node.test, frame)
 
-    def _delete(self, node: cst.Del, frame: _Frame) -> None:
-        for name in _names(node.target):
-            frame.names.pop(name, None)
+    def _delete(self, node: ast.Delete, frame: _Frame) -> None:
+        for target in node.targets:
+            for name in _names(target):
+                frame.names.pop(name, None)
 
-    def _import_from(self, node: cst.ImportFrom, frame: _Frame) -> None:
-        if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+    def _import_from(self, node: ast.ImportFrom, frame: _Frame) -> None:
+        if node.module is None or node.level or any(alias.name == "*" for alias in node.names):
             return
-        module = _dotted(node.module)
         for alias in node.names:
-            name = _dotted(alias.name)
-            bound = alias.asname.name if alias.asname is not None else cst.Name(name)
-            self._bind(bound, calls.resolve_reference(f"{module}.{name}"), frame)
+            frame.names[alias.asname or alias.name] = calls.resolve_reference(f"{node.module}.{alias.name}")
 
-    def _assign(self, target: cst.BaseExpression, value: Value, frame: _Frame) -> None:
-        if isinstance(target, cst.Name):
+    def _assign(self, target: ast.expr, value: Value, frame: _Frame) -> None:
+        kind = type(target)
+        if kind is ast.Name:
             self._bind(target, value, frame)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            elements = [e.value for e in target.elements]
-            starred = any(isinstance(e, cst.StarredElement) for e in target.elements)
+        elif kind is ast.Tuple or kind is ast.List:
+            elements = target.elts
+            starred = any(type(e) is ast.Starred for e in elements)
             items = value.items if isinstance(value, Items) and len(value.items) == len(elements) and not starred else None
             # Unpacking an array or a homogeneous sequence: every name gets one element.
             each = _element_of(value) if items is None and not starred and not isinstance(value, Items) else UNKNOWN
             for i, element in enumerate(elements):
-                self._assign(element, items[i] if items else each, frame)
+                self._assign(element.value if type(element) is ast.Starred else element, items[i] if items else each,
+                             frame)  # fmt: skip
         else:
             # Attributes and subscripts: evaluate their parts; the value is not tracked.
             self._expr(target, frame)
 
-    def _bind(self, target: cst.Name, value: Value, frame: _Frame) -> None:
-        frame.names[target.value] = value
+    def _bind(self, target: ast.Name | ast.arg, value: Value, frame: _Frame) -> None:
+        frame.names[target.id if type(target) is ast.Name else target.arg] = value
         self._record(target, value, target=True)
 
-    def _augmented(self, node: cst.AugAssign, frame: _Frame) -> None:
-        op = _AUGMENTED[type(node.operator)]
+    def _augmented(self, node: ast.AugAssign, frame: _Frame) -> None:
+        op = BINARY_OPERATORS[type(node.op)]
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = operations.binary(op, current, other, frame.ctx)
@@ -269,65 +247,59 @@ class Analysis:
             # back to ``a = a + j``: the name is rebound to the JAX result, no cast check.
             result = operations.in_place(current, result)
         self._operation("augassign", op, (current, other), result, frame, node)
-        if isinstance(node.target, cst.Name):
+        if type(node.target) is ast.Name:
             self._bind(node.target, result, frame)
 
-    def _if(self, node: cst.If, frame: _Frame) -> None:
+    def _if(self, node: ast.If, frame: _Frame) -> None:
         self._expr(node.test, frame)
         then = frame.copy()
-        self._block(node.body.body, then)
+        self._block(node.body, then)
         otherwise = frame.copy()
-        if isinstance(node.orelse, cst.If):
-            self._if(node.orelse, otherwise)
-        elif isinstance(node.orelse, cst.Else):
-            self._block(node.orelse.body.body, otherwise)
+        self._block(node.orelse, otherwise)  # an `elif` is an `if` alone in the `else` block
         self._merge(frame, [then, otherwise])
 
-    def _loop(self, node: cst.For | cst.While, frame: _Frame) -> None:
+    def _loop(self, node: ast.For | ast.AsyncFor | ast.While, frame: _Frame) -> None:
         entry = frame.copy()
         states = [entry]
         current = frame.copy()
         self._loop_depth += 1
         for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
             before = dict(current.names)
-            if isinstance(node, cst.For):
-                self._assign(node.target, _element_of(self._expr(node.iter, current)), current)
-            else:
+            if type(node) is ast.While:
                 self._expr(node.test, current)
-            self._block(node.body.body, current)
+            else:
+                self._assign(node.target, _element_of(self._expr(node.iter, current)), current)
+            self._block(node.body, current)
             states.append(current.copy())
             self._merge(current, [entry, current.copy()])
             if current.names == before:
                 break
         self._loop_depth -= 1
         self._merge(frame, states)
-        if node.orelse is not None:
-            self._block(node.orelse.body.body, frame)
+        self._block(node.orelse, frame)
 
-    def _with(self, node: cst.With, frame: _Frame) -> None:
+    def _with(self, node: ast.With | ast.AsyncWith, frame: _Frame) -> None:
         outer = frame.ctx
         for item in node.items:
-            value = self._expr(item.item, frame)
-            frame.ctx = _mode_switch(item.item, value, frame.ctx, self.settings, self)
-            if item.asname is not None:
-                self._assign(item.asname.name, UNKNOWN, frame)
-        self._block(node.body.body, frame)
+            value = self._expr(item.context_expr, frame)
+            frame.ctx = _mode_switch(item.context_expr, value, frame.ctx, self.settings, self)
+            if item.optional_vars is not None:
+                self._assign(item.optional_vars, UNKNOWN, frame)
+        self._block(node.body, frame)
         frame.ctx = outer
 
-    def _try(self, node, frame: _Frame) -> None:
+    def _try(self, node: ast.Try | ast.TryStar, frame: _Frame) -> None:
         entry = frame.copy()
-        self._block(node.body.body, frame)
+        self._block(node.body, frame)
         branches = [frame.copy()]
         for handler in node.handlers:
             branch = entry.copy()
             self._merge(branch, [entry, frame.copy()])
-            self._block(handler.body.body, branch)
+            self._block(handler.body, branch)
             branches.append(branch)
-        if node.orelse is not None:
-            self._block(node.orelse.body.body, branches[0])
+        self._block(node.orelse, branches[0])
         self._merge(frame, branches)
-        if node.finalbody is not None:
-            self._block(node.finalbody.body.body, frame)
+        self._block(node.finalbody, frame)
 
     @staticmethod
     def _merge(frame: _Frame, branches: list[_Frame]) -> None:
@@ -351,11 +323,10 @@ class Analysis:
         frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
 
     # --- functions ----------------------------------------------------------------------
-    def _define(self, node: cst.FunctionDef | cst.Lambda, frame: _Frame) -> Function:
-        decorators = [self._reference_of(_decorator_target(d.decorator)) for d in getattr(node, "decorators", ())]
-        transparent = all(d in _TRANSPARENT_DECORATORS for d in decorators)
-        tracing = [d.decorator for d in getattr(node, "decorators", ())
-                   if self._reference_of(_decorator_target(d.decorator)) in _TRACING]  # fmt: skip
+    def _define(self, node: FunctionNode, frame: _Frame) -> Function:
+        decorators = getattr(node, "decorator_list", ())
+        transparent = all(self._reference_of(_decorator_target(d)) in _TRANSPARENT_DECORATORS for d in decorators)
+        tracing = [d for d in decorators if self._reference_of(_decorator_target(d)) in _TRACING]
         # One definition per syntax node: bodies are evaluated repeatedly (loops, calls) and
         # must not register their nested functions again each time.
         index = self._definition_index.get(id(node))
@@ -365,26 +336,19 @@ class Analysis:
             self._calls_left += _CALL_BUDGET_PER_DEFINITION
         function = Function(index)
         if tracing:
-            names = [name for name, _, _ in self._parameters(node)]
+            names = [param.arg for param, _ in _parameters(node)]
             function = Function(index, True, frozenset().union(*(_static_names(d, names) for d in tracing)))
         # Defaults are evaluated once, here; a call that omits the argument gets them.
         self._definitions[index].defaults = {
-            name: self._expr(default, frame) for name, _, default in self._parameters(node) if default is not None
+            param.arg: self._expr(default, frame) for param, default in _parameters(node) if default is not None
         }
-        if isinstance(node, cst.FunctionDef):
-            self._bind(node.name, function if transparent else UNKNOWN, frame)
+        if type(node) is not ast.Lambda:
+            frame.names[node.name] = function if transparent else UNKNOWN
         return function
-
-    @staticmethod
-    def _parameters(node) -> Iterator[tuple[str, cst.BaseExpression | None, cst.BaseExpression | None]]:
-        params = node.params
-        for param in itertools.chain(params.posonly_params, params.params, params.kwonly_params):
-            annotation = param.annotation.annotation if param.annotation is not None else None
-            yield param.name.value, annotation, param.default
 
     def _call_local(self, function: Function, args: list[Value], kwargs: dict[str, Value]) -> Value:
         definition = self._definitions[function.key]
-        names = [name for name, _, _ in self._parameters(definition.node)]
+        names = [param.arg for param, _ in _parameters(definition.node)]
         bound = dict(zip(names, args))
         bound.update({k: v for k, v in kwargs.items() if k in names})
         for name, value in definition.defaults.items():
@@ -415,19 +379,18 @@ class Analysis:
             self._calls_left -= 1
         # Locals only: module names are read through _lookup, so merges stay small.
         frame = _Frame({}, self._final_ctx, [], in_function=True)
-        for name, _, _ in self._parameters(definition.node):
-            frame.names[name] = bound.get(name, UNKNOWN)
+        for param, _ in _parameters(definition.node):
+            value = frame.names[param.arg] = bound.get(param.arg, UNKNOWN)
             if record:
-                self._record_parameter(definition.node, name, frame.names[name])
+                self._record(param, value, target=True)
         saved = self._recording
         self._recording, self._depth = record, self._depth + 1
         self._active.add(memo_key)
         try:
-            if isinstance(definition.node, cst.Lambda):
+            if type(definition.node) is ast.Lambda:
                 result = self._expr(definition.node.body, frame)
             else:
-                body = definition.node.body
-                self._block(body.body, frame)  # an indented block's statements, or a one-line suite's
+                self._block(definition.node.body, frame)
                 result = join(frame.returns) if frame.returns else UNKNOWN
         finally:
             self._recording, self._depth = saved, self._depth - 1
@@ -436,61 +399,69 @@ class Analysis:
             self._memo[memo_key] = result
         return result
 
-    def _record_parameter(self, node, name: str, value: Value) -> None:
-        for param in itertools.chain(node.params.posonly_params, node.params.params, node.params.kwonly_params):
-            if param.name.value == name:
-                self._record(param.name, value, target=True)
-
     # --- expressions --------------------------------------------------------------------
-    def _expr(self, node: cst.BaseExpression, frame: _Frame) -> Value:
+    def _expr(self, node: ast.expr, frame: _Frame) -> Value:
         value = self._evaluators.get(type(node), self._children)(node, frame)
         if self._recording:  # _record inlined: this runs for every expression
             self.sites[id(node)] = Site(node, value, "")
         return value
 
-    def _number(self, node: cst.Integer | cst.Float | cst.Imaginary, frame: _Frame) -> Value:
-        return python_scalar(_NUMBER_KINDS[type(node)], _number_value(node))
+    def _constant(self, node: ast.Constant, frame: _Frame) -> Value:
+        value = node.value
+        kind = _SCALAR_KINDS.get(type(value))
+        if kind is not None:
+            return python_scalar(kind, value)
+        if type(value) is str:
+            name = resolve_string(value)
+            return DTypeRef(name) if name else UNKNOWN
+        if value is None:
+            return calls.resolve_reference("builtins.None")
+        return UNKNOWN  # bytes, ...
 
-    def _string(self, node: cst.SimpleString, frame: _Frame) -> Value:
-        text = _string_value(node)
-        name = resolve_string(text) if isinstance(text, str) else None
-        return DTypeRef(name) if name else UNKNOWN
+    def _formatted(self, node: ast.JoinedStr, frame: _Frame) -> Value:
+        """An f-string is a str; what it formats is not analyzed (``ast`` places the parts of
+        an f-string unreliably before Python 3.12)."""
+        return UNKNOWN
 
-    def _name(self, node: cst.Name, frame: _Frame) -> Value:
-        return self._lookup(node.value, frame)
+    def _name(self, node: ast.Name, frame: _Frame) -> Value:
+        return self._lookup(node.id, frame)
 
-    def _attribute(self, node: cst.Attribute, frame: _Frame) -> Value:
-        return calls.attribute(self._expr(node.value, frame), node.attr.value)
+    def _attribute(self, node: ast.Attribute, frame: _Frame) -> Value:
+        return calls.attribute(self._expr(node.value, frame), node.attr)
 
-    def _unary(self, node: cst.UnaryOperation, frame: _Frame) -> Value:
-        operand = self._expr(node.expression, frame)
-        op = _UNARY[type(node.operator)]
+    def _unary(self, node: ast.UnaryOp, frame: _Frame) -> Value:
+        operand = self._expr(node.operand, frame)
+        op = _UNARY[type(node.op)]
         result = operations.unary(op, operand, frame.ctx)
         self._operation("unary", op, (operand,), result, frame, node)
         return result
 
-    def _boolean(self, node: cst.BooleanOperation, frame: _Frame) -> Value:
-        return join([self._expr(node.left, frame), self._expr(node.right, frame)])
+    def _boolean(self, node: ast.BoolOp, frame: _Frame) -> Value:
+        values = iter(node.values)
+        result = self._expr(next(values), frame)
+        for value in values:  # `a or b or c` is (a or b) or c
+            result = join([result, self._expr(value, frame)])
+        return result
 
-    def _conditional(self, node: cst.IfExp, frame: _Frame) -> Value:
+    def _conditional(self, node: ast.IfExp, frame: _Frame) -> Value:
         self._expr(node.test, frame)
         return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
 
-    def _sequence(self, node: cst.Tuple | cst.List, frame: _Frame) -> Value:
-        items = [self._expr(e.value, frame) for e in node.elements]
-        if any(type(e) is cst.StarredElement for e in node.elements):
+    def _sequence(self, node: ast.Tuple | ast.List, frame: _Frame) -> Value:
+        items = [self._expr(e, frame) for e in node.elts]
+        if any(type(e) is ast.Starred for e in node.elts):
             return UNKNOWN
-        return Items(tuple(items), is_tuple=type(node) is cst.Tuple)
+        return Items(tuple(items), is_tuple=type(node) is ast.Tuple)
 
-    def _walrus(self, node: cst.NamedExpr, frame: _Frame) -> Value:
+    def _walrus(self, node: ast.NamedExpr, frame: _Frame) -> Value:
         value = self._expr(node.value, frame)
         self._assign(node.target, value, frame)
         return value
 
-    def _children(self, node: cst.BaseExpression, frame: _Frame) -> Value:
+    def _children(self, node: ast.expr, frame: _Frame) -> Value:
         """Any other expression: its parts are evaluated, its own value is not tracked."""
-        for child in node.children:
-            if _is_expression(type(child)):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
                 self._expr(child, frame)
         return UNKNOWN
 
@@ -499,39 +470,37 @@ class Analysis:
             return frame.names[name]
         if name in self._module_names:
             return self._module_names[name]
-        if name in ("True", "False"):
-            return python_scalar("bool", name == "True")
         return calls.resolve_reference(f"builtins.{name}")
 
-    def _comprehension(self, node, frame: _Frame) -> Value:
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, frame: _Frame) -> Value:
         """Names bound inside a comprehension stay inside; its value is not tracked."""
         inner = frame.copy()
-        clause = node.for_in
-        while clause is not None:
+        for clause in node.generators:
             self._assign(clause.target, _element_of(self._expr(clause.iter, inner)), inner)
             for condition in clause.ifs:
-                self._expr(condition.test, inner)
-            clause = clause.inner_for_in
-        if type(node) is cst.DictComp:
+                self._expr(condition, inner)
+        if type(node) is ast.DictComp:
             self._expr(node.key, inner)
             self._expr(node.value, inner)
         else:
             self._expr(node.elt, inner)
         return UNKNOWN
 
-    def _call(self, node: cst.Call, frame: _Frame) -> Value:
+    def _call(self, node: ast.Call, frame: _Frame) -> Value:
         func = self._expr(node.func, frame)
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         positional = True
         for arg in node.args:
-            value = self._expr(arg.value, frame)
-            if arg.star:
-                positional = False
-            elif arg.keyword is not None:
-                kwargs[arg.keyword.value] = value
+            value = self._expr(arg, frame)
+            if type(arg) is ast.Starred:
+                positional = False  # positions after *args are unknown
             elif positional:
                 args.append(value)
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, frame)
+            if keyword.arg is not None:
+                kwargs[keyword.arg] = value
         if isinstance(func, Function):
             return self._call_local(func, args, kwargs)
         if isinstance(func, Reference):
@@ -544,13 +513,13 @@ class Analysis:
             self._operation("call", call.name, (*receiver, *args), result, frame, node, call=call)
         return result
 
-    def _higher_order(self, name: str, args: list[Value], call_node: cst.Call) -> Value | None:
+    def _higher_order(self, name: str, args: list[Value], call_node: ast.Call) -> Value | None:
         """JAX functions that take the module's functions: ``jax.jit(f)`` is f for dtypes;
         ``lax.cond`` calls both branches; the loops call their body with the carry, whose type
         JAX requires the body to keep."""
         functions = [a for a in args if isinstance(a, Function)]
         if name in _TRACING and args and isinstance(args[0], Function):
-            names = [n for n, _, _ in self._parameters(self._definitions[args[0].key].node)]
+            names = [param.arg for param, _ in _parameters(self._definitions[args[0].key].node)]
             return Function(args[0].key, True, args[0].static | _static_names(call_node, names))
         if name in _TRANSPARENT_DECORATORS and args and isinstance(args[0], Function):
             return args[0]
@@ -565,14 +534,17 @@ class Analysis:
             return args[2]
         return None
 
-    def _subscript(self, node: cst.Subscript, frame: _Frame) -> Value:
+    def _subscript(self, node: ast.Subscript, frame: _Frame) -> Value:
         base = self._expr(node.value, frame)
-        indices = [self._expr(e.slice.value, frame) for e in node.slice if isinstance(e.slice, cst.Index)]
-        for element in node.slice:
-            if isinstance(element.slice, cst.Slice):
-                for part in (element.slice.lower, element.slice.upper, element.slice.step):
+        elements = _index_elements(node.slice)
+        indices = []
+        for element in elements:
+            if type(element) is ast.Slice:
+                for part in (element.lower, element.upper, element.step):
                     if part is not None:
                         self._expr(part, frame)
+            else:
+                indices.append(self._expr(element, frame))
         if isinstance(base, Bound) and base.method == "at":
             return Bound(base.receiver, "at.")
         if isinstance(base, Elements) and len(indices) == 1 and isinstance(indices[0], Array):
@@ -583,32 +555,32 @@ class Analysis:
                 return base.items[literal]
             return UNKNOWN
         if isinstance(base, Array) and base.library is not Library.PYTHON:
-            ndim = _indexed_rank(base.rank, node.slice, indices)
+            ndim = _indexed_rank(base.rank, [type(e) is ast.Slice for e in elements], indices)
             library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
             return replace(base, literal=None, provenance="", ndim=ndim, library=library)
         return UNKNOWN
 
-    def _binary(self, node: cst.BinaryOperation, frame: _Frame) -> Value:
-        op = _BINARY[type(node.operator)]
+    def _binary(self, node: ast.BinOp, frame: _Frame) -> Value:
+        op = BINARY_OPERATORS[type(node.op)]
         left = self._expr(node.left, frame)
         right = self._expr(node.right, frame)
         result = operations.binary(op, left, right, frame.ctx)
         chain, chain_text = (), ()
-        if isinstance(node.left, cst.BinaryOperation) and _BINARY[type(node.left.operator)] == op:
+        if type(node.left) is ast.BinOp and type(node.left.op) is type(node.op):
             inner = self.operations.get(id(node.left))
             if inner is not None:
+                code = self.source.code
                 chain = (inner.chain or inner.operands) + (right,)
-                chain_text = (inner.chain_text or (self._code(node.left.left), self._code(node.left.right)))
-                chain_text += (self._code(node.right),)
+                chain_text = (inner.chain_text or (code(node.left.left), code(node.left.right))) + (code(node.right),)
         self._operation("binop", op, (left, right), result, frame, node, chain=chain, chain_text=chain_text)
         return result
 
-    def _compare(self, node: cst.Comparison, frame: _Frame) -> Value:
+    def _compare(self, node: ast.Compare, frame: _Frame) -> Value:
         left = self._expr(node.left, frame)
         results = []
-        for target in node.comparisons:
-            right = self._expr(target.comparator, frame)
-            op = _COMPARE.get(type(target.operator))
+        for operator, comparator in zip(node.ops, node.comparators):
+            right = self._expr(comparator, frame)
+            op = _COMPARE.get(type(operator))
             result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
             if op:
                 self._operation("compare", op, (left, right), result, frame, node)
@@ -617,47 +589,51 @@ class Analysis:
         return results[0] if len(results) == 1 else UNKNOWN
 
     # --- modes ------------------------------------------------------------------------
-    def _config_update(self, node: cst.BaseExpression, frame: _Frame) -> None:
+    def _config_update(self, node: ast.expr, frame: _Frame) -> None:
         """``jax.config.update('jax_enable_x64', True)`` changes the mode from here on."""
-        if not (isinstance(node, cst.Call) and len(node.args) == 2):
+        if type(node) is not ast.Call:
             return
-        if self._reference_of(node.func) not in ("jax.config.update", "jax.config.config.update"):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if len(arguments) != 2 or self._reference_of(node.func) not in ("jax.config.update", "jax.config.config.update"):
             return
-        key, setting = node.args[0].value, node.args[1].value
-        if not isinstance(key, cst.SimpleString):
-            return
-        frame.ctx = _apply_setting(frame.ctx, _string_value(key), _literal(setting), self.settings)
+        key, setting = arguments
+        if isinstance(key, ast.Constant) and type(key.value) is str:
+            frame.ctx = _apply_setting(frame.ctx, key.value, _literal(setting), self.settings)
 
-    def _annotation(self, node: cst.BaseExpression, ctx: Context) -> Value:
+    def _annotation(self, node: ast.expr, ctx: Context) -> Value:
         """``head[arg, ...]`` translated to qualified names for the engine."""
-        if isinstance(node, cst.SimpleString):  # a string annotation: "jax.Array"
+        if type(node) is ast.Constant and type(node.value) is str:  # a string annotation: "jax.Array"
             try:
-                node = cst.parse_expression(_string_value(node))
-            except cst.ParserSyntaxError:
+                node = ast.parse(node.value.strip(), mode="eval").body
+            except SyntaxError:
                 return UNKNOWN
         head, arguments = node, []
-        if isinstance(node, cst.Subscript):
+        if type(node) is ast.Subscript:
             head = node.value
-            arguments = [self._reference_of(e.slice.value) for e in node.slice if isinstance(e.slice, cst.Index)]
+            arguments = [self._reference_of(e) for e in _index_elements(node.slice) if type(e) is not ast.Slice]
         return annotation_value(self._reference_of(head), arguments, ctx)
 
-    def _reference_of(self, node: cst.BaseExpression | None) -> str | None:
+    def _reference_of(self, node: ast.expr | None) -> str | None:
         """The qualified name an expression refers to, without recording it."""
-        if isinstance(node, cst.Name):
-            value = self._module_names.get(node.value) or calls.resolve_reference(f"builtins.{node.value}")
-        elif isinstance(node, cst.Attribute):
+        kind = type(node)
+        if kind is ast.Name:
+            name = node.id
+        elif kind is ast.Attribute:
             base = self._reference_of(node.value)
-            return f"{base}.{node.attr.value}" if base else None
+            return f"{base}.{node.attr}" if base else None
+        elif kind is ast.Constant and node.value is None:
+            name = "None"
         else:
             return None
+        value = self._module_names.get(name) or calls.resolve_reference(f"builtins.{name}")
         if isinstance(value, Reference):
             return value.qualname
         if isinstance(value, DTypeRef):
-            return f"builtins.{node.value}" if value.builtin else None
+            return f"builtins.{name}" if value.builtin else None
         return None
 
     # --- records ----------------------------------------------------------------------
-    def _record(self, node: cst.CSTNode, value: Value, target: bool = False) -> None:
+    def _record(self, node: ast.AST, value: Value, target: bool = False) -> None:
         if self._recording:
             self.sites[id(node)] = Site(node, value, "", target)
 
@@ -666,8 +642,14 @@ class Analysis:
             self.operations[id(node)] = Operation(kind, op, operands, result, frame.ctx, node,
                                                   in_function=frame.in_function, **extra)  # fmt: skip
 
-    def _code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+
+def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:
+    """Each named parameter (not ``*args``/``**kwargs``) with its default."""
+    arguments = node.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+    yield from zip(positional, defaults)
+    yield from zip(arguments.kwonlyargs, arguments.kw_defaults)
 
 
 def _apply_setting(ctx: Context, key: str, setting, settings: Settings) -> Context:
@@ -680,12 +662,13 @@ def _apply_setting(ctx: Context, key: str, setting, settings: Settings) -> Conte
     return ctx
 
 
-def _mode_switch(node: cst.BaseExpression, value: Value, ctx: Context, settings: Settings, analysis: Analysis) -> Context:
+def _mode_switch(node: ast.expr, value: Value, ctx: Context, settings: Settings, analysis: Analysis) -> Context:
     """``with jax.enable_x64(True):`` / ``with jax.numpy_dtype_promotion('strict'):``."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not ast.Call:
         return ctx
     name = analysis._reference_of(node.func)
-    argument = _literal(node.args[0].value) if node.args else None
+    arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+    argument = _literal(arguments[0]) if arguments else None
     if name in ("jax.enable_x64", "jax.experimental.enable_x64"):
         return _apply_setting(ctx, "jax_enable_x64", True if argument is None else argument, settings)
     if name == "jax.experimental.disable_x64":
@@ -695,45 +678,10 @@ def _mode_switch(node: cst.BaseExpression, value: Value, ctx: Context, settings:
     return ctx
 
 
-def _literal(node: cst.BaseExpression):
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return node.value == "True"
-    if isinstance(node, cst.SimpleString):
-        return _string_value(node)
+def _literal(node: ast.expr) -> bool | str | None:
+    if type(node) is ast.Constant and type(node.value) in (bool, str):
+        return node.value
     return None
-
-
-def _number_value(node: cst.Integer | cst.Float | cst.Imaginary) -> int | float | complex:
-    """What the literal evaluates to: Python's number syntax is what int(), float() and
-    complex() read, so this equals libcst's ``evaluated_value`` (an ``ast.literal_eval``, which
-    compiles) at a fraction of the cost."""
-    text = node.value
-    try:
-        kind = type(node)
-        return int(text, 0) if kind is cst.Integer else float(text) if kind is cst.Float else complex(text)
-    except ValueError:  # past int()'s digit limit, say: whatever libcst does is the answer
-        return node.evaluated_value
-
-
-def _string_value(node: cst.SimpleString) -> str | bytes:
-    """What the literal evaluates to: without prefix, escapes or carriage returns (which Python
-    reads as newlines), the text between the quotes; else libcst's ``evaluated_value`` (an
-    ``ast.literal_eval``; docstrings would make it the costliest step of the analysis)."""
-    text = node.value
-    if text[0] in "'\"" and "\\" not in text and "\r" not in text:
-        return text[3:-3] if text[:3] in ('"""', "'''") else text[1:-1]
-    return node.evaluated_value
-
-
-_EXPRESSION_KINDS: dict[type, bool] = {}
-
-
-def _is_expression(kind: type) -> bool:
-    """``issubclass(kind, cst.BaseExpression)``, remembered: an ABC check costs far more than a lookup."""
-    known = _EXPRESSION_KINDS.get(kind)
-    if known is None:
-        known = _EXPRESSION_KINDS[kind] = issubclass(kind, cst.BaseExpression)
-    return known
 
 
 def _element_of(value: Value) -> Value:
@@ -750,21 +698,24 @@ def _element_of(value: Value) -> Value:
     return UNKNOWN
 
 
-_INDEX = cst.SubscriptElement(cst.Index(cst.Name("_")))  # stands for one index in a tuple of them
+def _index_elements(index: ast.expr) -> list[ast.expr]:
+    """``x[i, j:k]`` indexes with ``i`` and ``j:k``; ``x[(i, j)]`` means the same to Python."""
+    return index.elts if type(index) is ast.Tuple else [index]
 
 
-def _indexed_rank(rank: int | None, elements, indices: list[Value]) -> int | None:
-    """Dimensions left after basic indexing: an integer drops one, a slice keeps it, ``None``
-    adds one; an array index (advanced indexing) or ``...`` leaves it unknown."""
+def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) -> int | None:
+    """Dimensions left after basic indexing (``slices`` says which index elements are slices):
+    an integer drops one, a slice keeps it, ``None`` adds one; an array index (advanced
+    indexing) or ``...`` leaves it unknown."""
     if rank is None:
         return None
     values = iter(indices)
-    for element in elements:
-        if isinstance(element.slice, cst.Slice):
+    for is_slice in slices:
+        if is_slice:
             continue
         index = next(values)
-        if isinstance(index, Items) and index.is_tuple:  # x[(0, 1)] is x[0, 1]; z[()] indexes nothing
-            inner = _indexed_rank(rank, [_INDEX] * len(index.items), list(index.items))
+        if isinstance(index, Items) and index.is_tuple:  # x[(0,), 1]: the inner tuple indexes too; z[()] nothing
+            inner = _indexed_rank(rank, [False] * len(index.items), list(index.items))
             if inner is None:
                 return None
             rank = inner
@@ -779,44 +730,45 @@ def _indexed_rank(rank: int | None, elements, indices: list[Value]) -> int | Non
     return rank if rank >= 0 else None
 
 
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
+def _dotted(node: ast.expr) -> str:
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute:
+        return f"{_dotted(node.value)}.{node.attr}"
     return ""
 
 
-def _names(node: cst.BaseExpression) -> list[str]:
-    if isinstance(node, cst.Name):
-        return [node.value]
-    if isinstance(node, (cst.Tuple, cst.List)):
-        return [n for e in node.elements for n in _names(e.value)]
+def _names(node: ast.expr) -> list[str]:
+    if type(node) is ast.Name:
+        return [node.id]
+    if type(node) in (ast.Tuple, ast.List):
+        return [n for e in node.elts for n in _names(e)]
     return []
 
 
-def _static_names(node: cst.BaseExpression, names: list[str]) -> frozenset[str]:
+def _static_names(node: ast.expr, names: list[str]) -> frozenset[str]:
     """The parameters ``jax.jit(f, static_argnums=..., static_argnames=...)`` (or the same in
     ``partial(jax.jit, ...)``) keeps static: they stay Python values while tracing."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not ast.Call:
         return frozenset()
     static: set[str] = set()
-    for arg in node.args:
-        if arg.keyword is None or arg.keyword.value not in ("static_argnums", "static_argnames"):
+    for keyword in node.keywords:
+        if keyword.arg not in ("static_argnums", "static_argnames"):
             continue
-        parts = [e.value for e in arg.value.elements] if isinstance(arg.value, (cst.Tuple, cst.List)) else [arg.value]
+        parts = keyword.value.elts if type(keyword.value) in (ast.Tuple, ast.List) else [keyword.value]
         for part in parts:
-            if isinstance(part, cst.Integer) and int(part.value) < len(names):
-                static.add(names[int(part.value)])
-            elif isinstance(part, cst.SimpleString) and isinstance(text := _string_value(part), str):
-                static.add(text)
+            value = part.value if type(part) is ast.Constant else None
+            if type(value) is int and value < len(names):
+                static.add(names[value])
+            elif type(value) is str:
+                static.add(value)
     return frozenset(static)
 
 
-def _decorator_target(node: cst.BaseExpression) -> cst.BaseExpression:
+def _decorator_target(node: ast.expr) -> ast.expr:
     """``@partial(jax.jit, static_argnums=0)`` decorates with ``jax.jit``."""
-    if isinstance(node, cst.Call):
+    if type(node) is ast.Call:
         if _dotted(node.func).endswith("partial") and node.args:
-            return node.args[0].value
+            return node.args[0]
         return node.func
     return node

@@ -1,0 +1,37 @@
+"""A worker's memory does not grow with the number of files it lints: nothing of one file's
+analysis outlives it (bench.py reports the peaks; this pins the cause of growth, retention)."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from pathlib import Path
+
+from linter.check import RULES, lint_source
+from linter.frontend.analysis import Settings
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+_ALLOWED_GROWTH = 256 * 1024  # bytes over 70 files: a leak of one analysis per file is ~1 MB each
+
+
+def test_linting_more_files_retains_nothing() -> None:
+    codes = frozenset(rule.code for rule in RULES)
+    every_rule = b"".join(path.read_bytes() for path in sorted(FIXTURES.glob("PRM*.py")))
+    # Distinct files, so that nothing is served from a cache keyed by content.
+    files = [every_rule + f"\nvalue_{i} = jnp.ones({i}, jnp.float32) * {i}.5 + np.float64({i})\n".encode()
+             for i in range(100)]  # fmt: skip
+    for data in files[:20]:  # settle what the first files load and memoize
+        lint_source(data, "module.py", Settings(), codes)
+    tracemalloc.start()
+    try:
+        for data in files[20:30]:
+            assert lint_source(data, "module.py", Settings(), codes)
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for data in files[30:]:
+            lint_source(data, "module.py", Settings(), codes)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < _ALLOWED_GROWTH
