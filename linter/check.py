@@ -10,14 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from linter.diagnostics import Diagnostic, FixSummary
-from linter.runner import iter_files, parallel_map
 from linter.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, known_codes
+from linter.diagnostics import Diagnostic, FixSummary
 from linter.frontend.analysis import Analysis, Settings
 from linter.frontend.source import ParseFailure, Source, parse_bytes
 from linter.frontend.syntax import attach_syntax
 from linter.rules import ALL_RULES, Example, Rule
 from linter.rules.base import Fix
+from linter.runner import iter_files, parallel_map
 
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)

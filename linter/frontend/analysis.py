@@ -9,7 +9,6 @@ annotations, else from the module's call sites).  Nothing here imports or runs t
 from __future__ import annotations
 
 import ast
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -232,8 +231,8 @@ class Analysis:
             # Attributes and subscripts: evaluate their parts; the value is not tracked.
             self._expr(target, frame)
 
-    def _bind(self, target: ast.Name | ast.arg, value: Value, frame: _Frame) -> None:
-        frame.names[target.id if type(target) is ast.Name else target.arg] = value
+    def _bind(self, target: ast.Name, value: Value, frame: _Frame) -> None:
+        frame.names[target.id] = value
         self._record(target, value, target=True)
 
     def _augmented(self, node: ast.AugAssign, frame: _Frame) -> None:
