@@ -255,13 +255,14 @@ def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
 
 def _concrete_integer(value: Array) -> bool:
     """A value ``operator.index`` takes outside a trace: a Python int or bool, a NumPy integer
-    scalar (not np.bool_), a 0-d JAX integer array (assumed not traced)."""
+    scalar (not np.bool_), a 0-d JAX integer array (assumed not traced).  ml_dtypes' integers
+    narrower than a byte (int1 to uint4) define no ``__index__``, as scalars or 0-d arrays."""
     kinds = {DTYPES[d].kind for d in value.dtypes}
     if not kinds or value.rank != 0:
         return False
     if value.library is Library.PYTHON:
         return kinds <= {"b", "i"}
-    return kinds <= {"i", "u"}
+    return kinds <= {"i", "u"} and all(DTYPES[d].bits >= 8 for d in value.dtypes)
 
 
 def jax_power(base: Array, exponent: Array, ctx: Context) -> Value:

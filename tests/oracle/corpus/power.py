@@ -28,3 +28,10 @@ y2 = np.array(True) ** 2
 y3 = a_b ** 3
 y4 = s_b ** 2
 y5 = a_i8 ** 2
+# ---
+# ml_dtypes' sub-byte integers have no __index__: not concrete exponents, so they promote (and refuse).
+y = i32 ** np.int8(1).astype(jnp.int4)
+# ---
+y = jnp.power(f32, np.array(1, jnp.uint4))
+# ---
+y = f32 ** np.int8(1).astype(jnp.int2)
