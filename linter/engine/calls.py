@@ -561,7 +561,8 @@ def _method_loops(call: Call, outcome: Value) -> Value:
 
 def _rule_sum(call: Call) -> Value:
     """Sums and products widen small integers to the default integer of their signedness
-    (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int."""
+    (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int.  NumPy keeps
+    ml_dtypes' sub-byte ints (not ``np.integer`` to it: no ``int_`` accumulator; measured)."""
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
@@ -576,7 +577,9 @@ def _rule_sum(call: Call) -> Value:
     result = set()
     for d in source.dtypes:
         kind = DTYPES[d].kind
-        if kind in "biu":
+        if d in INTN and library is not Library.JAX:
+            result.add(d)
+        elif kind in "biu":
             wide = default("u" if kind == "u" else "i", library, call.ctx, "").dtype
             result.add(wide if kind == "b" or DTYPES[d].bits < DTYPES[wide].bits else d)
         else:
@@ -616,8 +619,9 @@ def _rule_mean(call: Call) -> Value:
     if call.fn.library is Library.JAX:
         value = Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
     else:
-        dtypes = frozenset("float64" if DTYPES[d].kind in "biu" else d for d in source.dtypes)
-        integers = any(DTYPES[d].kind in "biu" for d in source.dtypes)
+        # ml_dtypes' sub-byte ints are not np.integer: their mean, var and std keep them (measured).
+        integers = {d for d in source.dtypes if DTYPES[d].kind in "biu" and d not in INTN}
+        dtypes = frozenset("float64" if d in integers else d for d in source.dtypes)
         provenance = "np.mean of integers is float64" if integers else ""
         value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
     if call.fn.default == "real":  # var and std of complex values are real
@@ -626,10 +630,14 @@ def _rule_mean(call: Call) -> Value:
 
 
 def _rule_reduce(call: Call) -> Value:
+    """max, min, ptp: the input's dtype; NumPy's maximum and minimum have no loop for ml_dtypes'
+    sub-byte ints and reduce them in int8 (measured)."""
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    return Array(inputs[0].dtypes, Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY, False)
+    if call.fn.library is Library.JAX:
+        return Array(inputs[0].dtypes, Library.JAX, False)
+    return Array(frozenset("int8" if d in INTN else d for d in inputs[0].dtypes), Library.NUMPY_ARRAY, False)
 
 
 def _rule_scaled(call: Call) -> Value:

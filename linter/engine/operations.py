@@ -262,7 +262,7 @@ def _concrete_integer(value: Array) -> bool:
         return False
     if value.library is Library.PYTHON:
         return kinds <= {"b", "i"}
-    return kinds <= {"i", "u"} and all(DTYPES[d].bits >= 8 for d in value.dtypes)
+    return kinds <= {"i", "u"} and not value.dtypes & INTN
 
 
 def jax_power(base: Array, exponent: Array, ctx: Context) -> Value:
@@ -424,6 +424,8 @@ def unary(op: str, operand: Value, ctx: Context) -> Value:
         return check_domain(f"{op}x", Library.PYTHON, value, f"unary {op}")
     library = numpy_library(operand.rank) if operand.library.is_numpy else operand.library  # -np.array(1.0) is a scalar
     result = Array(operand.dtypes, library, operand.weak, intended64=operand.intended64, ndim=operand.ndim)
+    if op in ("-", "+") and operand.library is Library.NUMPY_SCALAR and operand.dtypes <= INTN:
+        return result  # ml_dtypes' sub-byte scalars negate themselves, not through NumPy's int8 loop (measured)
     if op in ("-", "~", "+"):
         name = {"-": "negative", "~": "invert", "+": "positive"}[op]
         return fallback_loops(name, library, check_domain(f"{op}x", library, result, f"unary {op}"))

@@ -35,7 +35,7 @@ from linter.engine.values import (
 )
 from linter.frontend.source import Source
 
-BINARY_OPERATORS = {
+_BINARY = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
     ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
 }  # fmt: skip
@@ -236,7 +236,7 @@ class Analysis:
         self._record(target, value, target=True)
 
     def _augmented(self, node: ast.AugAssign, frame: _Frame) -> None:
-        op = BINARY_OPERATORS[type(node.op)]
+        op = _BINARY[type(node.op)]
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = operations.binary(op, current, other, frame.ctx)
@@ -560,7 +560,7 @@ class Analysis:
         return UNKNOWN
 
     def _binary(self, node: ast.BinOp, frame: _Frame) -> Value:
-        op = BINARY_OPERATORS[type(node.op)]
+        op = _BINARY[type(node.op)]
         left = self._expr(node.left, frame)
         right = self._expr(node.right, frame)
         result = operations.binary(op, left, right, frame.ctx)
