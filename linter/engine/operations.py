@@ -397,8 +397,10 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
             return overflow
     if isinstance(promoted, Refusal):
         return promoted
-    if isinstance(promoted, Array) and not promoted.dtypes and library is Library.JAX and ctx.strict:
-        # An operand of unknown dtype: in strict mode the comparison may well be refused.
+    if isinstance(promoted, Array) and not promoted.dtypes and library is Library.JAX and (
+            ctx.strict or any(v.dtypes & INTN for v in (left, right))):  # fmt: skip
+        # An operand of unknown dtype: in strict mode, or beside a sub-byte int (which JAX refuses
+        # beside every one of NumPy's numeric dtypes), the comparison may well be refused.
         return Array(frozenset(), library, None, ndim=broadcast_rank([left, right]))
     overflow = literal_overflow([left, right], promoted, library, ctx, compare=True)
     if overflow is not None:
