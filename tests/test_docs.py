@@ -33,3 +33,12 @@ def test_ci_md_configuration_example_is_accepted(tmp_path, capsys) -> None:
     out, err = capsys.readouterr()
     assert status == 0, err
     assert 'per-file-ignores = {"tests/*" = ["PRM006"]}  # pyproject.toml' in out
+
+
+def test_readme_shows_what_check_prints_on_its_example(capsys, monkeypatch) -> None:
+    root = DOCS.parent
+    (shown,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: PRM.*?)```",
+                          (root / "README.md").read_text(encoding="utf-8"), re.DOTALL)  # fmt: skip
+    monkeypatch.chdir(root)
+    status = main(["check", "fixtures/readme_example.py", "--no-cache", "--x64", "off"])
+    assert status == 1 and capsys.readouterr().out == shown
