@@ -179,7 +179,8 @@ def _promote(call: Call, inputs: Sequence[Array]) -> Value:
         refused = next((r for v in inputs for r in [_check_domain(call, v)] if isinstance(r, Refusal)), None)
         if refused:
             return refused
-    outcome = operations.collect(operations.promote(inputs, library, call.ctx), library,
+    true_divide = library is Library.NUMPY_ARRAY and call.short in NUMPY_INT_TO_FLOAT64
+    outcome = operations.collect(operations.promote(inputs, library, call.ctx, true_divide), library,
                                  ndim=broadcast_rank(inputs))  # fmt: skip
     if isinstance(outcome, Array) and library is not Library.JAX:
         # a ufunc converts a Python int to the promoted dtype: np.multiply(np.int8(1), 1000) raises

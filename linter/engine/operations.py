@@ -109,9 +109,10 @@ def _combinations(values: Sequence[Array]) -> Iterable[tuple[tuple[str, bool], .
     return itertools.islice(itertools.product(*choices), MAX_COMBINATIONS)
 
 
-def promote(values: Sequence[Array], library: Library, ctx: Context) -> list[Promoted | Refused]:
-    """Every (dtype, weak) outcome of promoting ``values`` under ``library``'s rules; none when
-    some operand's dtype is unknown."""
+def promote(values: Sequence[Array], library: Library, ctx: Context,
+            true_divide: bool = False) -> list[Promoted | Refused]:  # fmt: skip
+    """Every (dtype, weak) outcome of promoting ``values`` under ``library``'s rules (for NumPy's
+    true_divide with ``true_divide``); none when some operand's dtype is unknown."""
     outcomes: list[Promoted | Refused] = []
     for combination in _combinations(values):
         if library is Library.JAX:
@@ -119,7 +120,7 @@ def promote(values: Sequence[Array], library: Library, ctx: Context) -> list[Pro
             outcome = ctx.jax.result_type(*operands)
         else:
             operands = [Operand(d, w and v.library is Library.PYTHON) for v, (d, w) in zip(values, combination)]
-            outcome = ctx.numpy.result_type(*operands)
+            outcome = ctx.numpy.true_divide_type(*operands) if true_divide else ctx.numpy.result_type(*operands)
         if outcome not in outcomes:
             outcomes.append(outcome)
     return outcomes
@@ -237,7 +238,7 @@ def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     if op == "**" and library is Library.JAX:
         return jax_power(left, right, ctx)
     ndim = broadcast_rank([left, right])
-    outcomes = promote([left, right], library, ctx)
+    outcomes = promote([left, right], library, ctx, true_divide=op == "/")
     if op == "/":
         outcomes = [_to_inexact(o, library) for o in outcomes]
     if op == "@":

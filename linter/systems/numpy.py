@@ -9,7 +9,7 @@ linter must start fast.
 
 from __future__ import annotations
 
-from linter.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
+from linter.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, INTN, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
 from linter.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 
 _BY_SHORT = {dtype.short: name for name, dtype in DTYPES.items()}
@@ -83,6 +83,9 @@ _PYTHON_SCALAR_FITS: dict[str, frozenset[str]] = {
 _FITS = {**SAFE_CASTS, **_PYTHON_SCALAR_FITS}
 
 
+_TRUE_DIVIDE_LOOPS = ("float16", "float32", "float64", "complex64", "complex128")
+
+
 def _first_loop(nodes: list[str], loops: tuple[str, ...] = LOOPS) -> str:
     # Every supported dtype and Python scalar casts safely to complex128, so a loop is always found.
     return next(loop for loop in loops if all(loop in _FITS[node] for node in nodes))
@@ -132,6 +135,18 @@ class NumpySystem(PromotionSystem):
             if stand_in:
                 dtype = _first_loop([dtype, stand_in])
         return Promoted(dtype)
+
+    def true_divide_type(self, *operands: Operand) -> Result:
+        """``a / b``: NumPy's own integers promote, then divide in float64 (the caller's step).
+        true_divide has inexact loops only, none of them ml_dtypes': with a narrow int (int4) the
+        legacy resolver takes the first every operand casts or fits to (``int4 / 2`` and
+        ``int4 / np.int8(2)`` are float16, ``int4 / np.int16(2)`` float32; measured)."""
+        nodes = [op.node for op in operands]
+        # An ml_dtypes float brings its own true_divide loop, which the resolver tries first.
+        if any(node in INTN for node in nodes) and not any(node in CUSTOM_FLOATS for node in nodes) \
+                and all(node in _FITS for node in nodes):  # fmt: skip
+            return Promoted(_first_loop(nodes, _TRUE_DIVIDE_LOOPS))
+        return self.result_type(*operands)
 
     def table_nodes(self) -> list[str]:
         return [*(name for name in DTYPES if name in SAFE_CASTS), *WEAK_NODE_KIND]

@@ -39,3 +39,13 @@ y10 = -s_i4
 y11 = +s_i4
 y12 = ~s_i4
 y13 = -np.array(1, ml_dtypes.int4)
+# ---
+# true_divide has no loop of ml_dtypes' own: with a narrow int the first inexact loop every
+# operand fits, so a Python int or an int8 gives float16, an int16 float32.
+a_i4 = np.ones(3, ml_dtypes.int4)
+y = 2 / a_i4
+y2 = a_i4 / np.int8(2)
+y3 = a_i4 / np.int16(2)
+y4 = np.true_divide(a_i4, 2)
+y5 = np.int8(1).astype(ml_dtypes.uint4) / 2
+y6 = a_i4 / 2j
