@@ -10,9 +10,9 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from linter.engine.records import Span
+from linter.frontend.fix import _expressions_by_span
 from linter.frontend.source import ParseFailure, parse_bytes
 
 FIXTURES = sorted((Path(__file__).parents[1] / "fixtures").rglob("*.py"))
@@ -27,13 +27,6 @@ SNIPPETS = [
 ]
 
 
-def libcst_spans(text: str) -> dict[Span, str]:
-    module = cst.parse_module(text)
-    resolved = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return {Span(r.start.line, r.start.column + 1, r.end.line, r.end.column + 1): type(node).__name__
-            for node, r in resolved.items() if isinstance(node, (cst.BaseExpression, cst.AugAssign))}  # fmt: skip
-
-
 def unplaced(text: str) -> list[str]:
     """The ``ast`` expressions whose span is no libcst expression's, other than those the
     analysis never records: the parts of f-strings, slices and the tuple of a subscript's
@@ -41,7 +34,7 @@ def unplaced(text: str) -> list[str]:
     only argument, whose ``ast`` spans take their parentheses (the shim does not check these
     values, and no rule edits them)."""
     source = parse_bytes(text.encode())
-    spans = libcst_spans(text)
+    spans = _expressions_by_span(cst.parse_module(text))  # where fixes look ast nodes up
     skipped = {id(n) for node in ast.walk(source.tree) if type(node) is ast.JoinedStr for n in ast.walk(node)}
     skipped |= {id(node.args[0]) for node in ast.walk(source.tree)
                 if type(node) is ast.Call and len(node.args) == 1 and type(node.args[0]) is ast.GeneratorExp}  # fmt: skip

@@ -631,14 +631,13 @@ def _rule_mean(call: Call) -> Value:
 
 
 def _rule_reduce(call: Call) -> Value:
-    """max, min, ptp: the input's dtype; NumPy's maximum and minimum have no loop for ml_dtypes'
-    sub-byte ints and reduce them in int8 (measured)."""
+    """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
+    (ml_dtypes' sub-byte ints in int8; measured)."""
     inputs = _library_inputs(call)
     if not inputs:
         return UNKNOWN
-    if call.fn.library is Library.JAX:
-        return Array(inputs[0].dtypes, Library.JAX, False)
-    return Array(frozenset("int8" if d in INTN else d for d in inputs[0].dtypes), Library.NUMPY_ARRAY, False)
+    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
+    return operations.fallback_loops(call.short, library, Array(inputs[0].dtypes, library, False))
 
 
 def _rule_scaled(call: Call) -> Value:
