@@ -1,3 +1,3 @@
-from linter.cli import main
+from promolint.cli import main
 
 raise SystemExit(main())

@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from linter import __version__
+from promolint import __version__
 
 CACHE_DIR_NAME = ".promolint_cache"
 _FORMAT = 1

@@ -10,14 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from linter.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, known_codes
-from linter.diagnostics import Diagnostic, FixSummary
-from linter.frontend.analysis import Analysis, Settings
-from linter.frontend.source import ParseFailure, Source, parse_bytes
-from linter.frontend.syntax import attach_syntax
-from linter.rules import ALL_RULES, Example, Rule
-from linter.rules.base import Fix
-from linter.runner import iter_files, parallel_map
+from promolint.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY, Config, known_codes
+from promolint.diagnostics import Diagnostic, FixSummary
+from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.source import ParseFailure, Source, parse_bytes
+from promolint.frontend.syntax import attach_syntax
+from promolint.rules import ALL_RULES, Example, Rule
+from promolint.rules.base import Fix
+from promolint.runner import iter_files, parallel_map
 
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
@@ -193,7 +193,7 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
     """``data`` with the fixes of its diagnostics applied (the unsafe ones too with ``unsafe``),
     analyzed again after each pass until no fix applies; the number of fixes applied and the
     diagnostics left."""
-    from linter.frontend.fix import apply_fixes  # loads libcst: only fixes need it
+    from promolint.frontend.fix import apply_fixes  # loads libcst: only fixes need it
 
     source = parse_bytes(data)
     if isinstance(source, ParseFailure):
@@ -220,7 +220,7 @@ def _lint_path(job: tuple[str, Settings, frozenset[str]]) -> list[Diagnostic]:
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
-    from linter.runner import run_check
+    from promolint.runner import run_check
 
     return run_check(paths, config, jobs, cache=False).diagnostics
 

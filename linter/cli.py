@@ -8,10 +8,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from linter.report import FORMATS as REPORT_FORMATS
-from linter.dtypes import DTYPES
-from linter.systems import SYSTEMS, Operand, Refused, get_system
-from linter.tables import FORMATS, render_table
+from promolint.report import FORMATS as REPORT_FORMATS
+from promolint.dtypes import DTYPES
+from promolint.systems import SYSTEMS, Operand, Refused, get_system
+from promolint.tables import FORMATS, render_table
 
 
 class UsageError(Exception):
@@ -70,7 +70,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_lattice_check(args: argparse.Namespace) -> int:
-    from linter.lattice_io import LatticeFileError, check_file
+    from promolint.lattice_io import LatticeFileError, check_file
 
     try:
         text, ok = check_file(args.file)
@@ -81,8 +81,8 @@ def cmd_lattice_check(args: argparse.Namespace) -> int:
 
 
 def cmd_lattice_draw(args: argparse.Namespace) -> int:
-    from linter.draw import render
-    from linter.lattice_io import LatticeFileError, load_lattice
+    from promolint.draw import render
+    from promolint.lattice_io import LatticeFileError, load_lattice
 
     if args.file:
         try:
@@ -103,9 +103,9 @@ def cmd_lattice_draw(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    from linter.frontend.analysis import Settings
-    from linter.frontend.source import ParseFailure
-    from linter.reveal import format_text, reveal_records
+    from promolint.frontend.analysis import Settings
+    from promolint.frontend.source import ParseFailure
+    from promolint.reveal import format_text, reveal_records
 
     settings = Settings(x64=args.x64_mode, promotion=args.promotion)
     status = 0
@@ -160,7 +160,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
 
 def _config(args: argparse.Namespace, start: Path):
     """[tool.promolint] found from ``start`` upward, overridden by the flags given."""
-    from linter.config import ConfigError, apply_flags, load_config
+    from promolint.config import ConfigError, apply_flags, load_config
 
     keys = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude", "report-unused-noqa",
             "x64-portability")  # fmt: skip
@@ -173,8 +173,8 @@ def _config(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from linter.runner import run_check
-    from linter.report import render
+    from promolint.runner import run_check
+    from promolint.report import render
 
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.exists()]
@@ -184,7 +184,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--statistics goes with --format text, not {args.format}")
     config = _config(args, paths[0])
     if args.diff or args.fix:
-        from linter.check import fix_paths  # loads the engine (and libcst): a cached run needs neither
+        from promolint.check import fix_paths  # loads the engine (and libcst): a cached run needs neither
     if args.diff:
         report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs)
         sys.stdout.write("".join(report.diffs))
@@ -219,7 +219,7 @@ def _write(text: str, output_file: str | None) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from linter.config import render
+    from promolint.config import render
 
     start = Path(args.path)
     if not start.exists():
@@ -229,7 +229,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from linter.check import rule_by_code
+    from promolint.check import rule_by_code
 
     rule = rule_by_code(args.code.upper())
     if rule is None:
@@ -239,8 +239,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from linter.check import RULES
-    from linter.docs import headline
+    from promolint.check import RULES
+    from promolint.docs import headline
 
     for rule in RULES:
         print(f"{rule.code}  {rule.name:<22} {headline(rule)}")
@@ -319,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["run"]:
-        from linter.runtime.run import main as run_main
+        from promolint.runtime.run import main as run_main
 
         return run_main(argv[1:])
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]

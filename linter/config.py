@@ -20,7 +20,7 @@ else:  # pragma: no cover - Python 3.10
 PARSE_ERROR = "PRM000"  # the file could not be read or parsed
 UNUSED_NOQA = "PRM100"  # a noqa comment that suppresses nothing; opt-in, like ruff's RUF100
 X64_PORTABILITY = "PRM010"  # a dtype that depends on jax_enable_x64; opt-in: it analyzes each file twice more
-# Every rule's code, True for the opt-in ones.  Spelled out rather than read from linter.rules,
+# Every rule's code, True for the opt-in ones.  Spelled out rather than read from promolint.rules,
 # which loads the engine: a run served from the cache never needs it.  tests/test_config.py
 # holds this to the rules.
 RULE_CODES = {

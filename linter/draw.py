@@ -13,8 +13,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from linter.dtypes import DTYPES, WEAK_NODE_KIND
-from linter.lattice import Lattice
+from promolint.dtypes import DTYPES, WEAK_NODE_KIND
+from promolint.lattice import Lattice
 
 FONT_SIZE = 13
 CHAR_WIDTH = 0.6 * FONT_SIZE  # a monospace font, so a label's width is known without measuring it

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.lattice import CycleError, Lattice, NoJoin, OperationReport, check_operation
+from promolint.lattice import CycleError, Lattice, NoJoin, OperationReport, check_operation
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -20,6 +20,6 @@ def may_have_findings(data: bytes) -> bool:
 
 def parses(data: bytes) -> bool:
     """True when the file parses: False means the analysis reports why it does not."""
-    from linter.frontend.source import ParseFailure, parse_bytes  # loads the engine: a cached run needs none
+    from promolint.frontend.source import ParseFailure, parse_bytes  # loads the engine: a cached run needs none
 
     return not isinstance(parse_bytes(data), ParseFailure)

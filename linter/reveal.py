@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linter.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
-from linter.frontend.analysis import Analysis, Settings
-from linter.frontend.source import ParseFailure, Source, parse_bytes
+from promolint.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
+from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.source import ParseFailure, Source, parse_bytes
 
 
 def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:

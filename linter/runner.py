@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.cache import ResultCache, content_key
-from linter.config import PARSE_ERROR, UNUSED_NOQA, Config
-from linter.diagnostics import Diagnostic, FixSummary
-from linter.prefilter import may_have_findings, parses
+from promolint.cache import ResultCache, content_key
+from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
+from promolint.diagnostics import Diagnostic, FixSummary
+from promolint.prefilter import may_have_findings, parses
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
@@ -54,8 +54,8 @@ def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[
     path, data, (x64, promotion), codes = job
     if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses(data):
         return [], True
-    from linter.check import lint_source
-    from linter.frontend.analysis import Settings
+    from promolint.check import lint_source
+    from promolint.frontend.analysis import Settings
 
     try:
         with _young_garbage_collected_after():

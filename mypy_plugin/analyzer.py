@@ -1,10 +1,10 @@
 """The engine behind the hooks: mypy expressions to engine values, operations to rule findings,
 findings to mypy errors.
 
-Nothing here re-implements promotion or rules: values come from ``linter.engine`` (operators,
-calls, attributes, annotations), findings from ``linter.rules.ALL_RULES``.  What is specific to
+Nothing here re-implements promotion or rules: values come from ``promolint.engine`` (operators,
+calls, attributes, annotations), findings from ``promolint.rules.ALL_RULES``.  What is specific to
 mypy is (1) reading values from mypy's tree and types (``Evaluator``), (2) knowing when a dtype
-tag can be trusted (``mypy_plugin.flow``), and (3) reporting without disturbing mypy's own
+tag can be trusted (``promolint.mypy_plugin.flow``), and (3) reporting without disturbing mypy's own
 inference (``Reporter``).
 """
 
@@ -54,22 +54,22 @@ from mypy.nodes import (
 )
 from mypy.types import Type
 
-from linter.engine import calls, operations
-from linter.engine.context import Context
-from linter.engine.records import Operation
-from linter.engine.values import UNKNOWN, Array, Bound, DTypeRef, Items, Library, Reference, Value, join, python_scalar
+from promolint.engine import calls, operations
+from promolint.engine.context import Context
+from promolint.engine.records import Operation
+from promolint.engine.values import UNKNOWN, Array, Bound, DTypeRef, Items, Library, Reference, Value, join, python_scalar
 
 try:
-    from linter.engine.values import numpy_library
+    from promolint.engine.values import numpy_library
 except ImportError:  # an engine without ranks
     numpy_library = None  # type: ignore[assignment]
-from linter.dtypes import resolve_string
-from linter.rules import ALL_RULES
-from mypy_plugin import errorcodes, settings
-from mypy_plugin.flow import AMBIGUOUS, Definition, ScopeIndex, strip_rebound, walk_statements
-from mypy_plugin.translate import TypeFactory, library_only, value_of_type
+from promolint.dtypes import resolve_string
+from promolint.rules import ALL_RULES
+from promolint.mypy_plugin import errorcodes, settings
+from promolint.mypy_plugin.flow import AMBIGUOUS, Definition, ScopeIndex, strip_rebound, walk_statements
+from promolint.mypy_plugin.translate import TypeFactory, library_only, value_of_type
 
-# The same spelling as linter.check's (not imported: that module loads every rule and the CLI's front end).
+# The same spelling as promolint.check's (not imported: that module loads every rule and the CLI's front end).
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 _HAS_NDIM = any(field.name == "ndim" for field in fields(Array))
@@ -84,7 +84,7 @@ _CONFIG_UPDATES = {"jax.config.update", "jax.config.config.update"}
 
 # --- modes ----------------------------------------------------------------------------------
 def _apply_setting(ctx: Context, key: str, setting, x64_mode: str, promotion_mode: str) -> Context:
-    """Mirrors ``linter.frontend.analysis._apply_setting``: forced modes win over the code's."""
+    """Mirrors ``promolint.frontend.analysis._apply_setting``: forced modes win over the code's."""
     if key == "jax_enable_x64" and isinstance(setting, bool) and x64_mode == "auto":
         return replace(ctx, x64=setting)
     if key == "jax_numpy_dtype_promotion" and setting in ("strict", "standard") and promotion_mode == "auto":

@@ -3,7 +3,7 @@
 The codes are module-level objects created when mypy imports the plugin, before it validates
 ``disable_error_code``/``enable_error_code``, so they work there, in ``# type: ignore[...]``
 comments and in ``-O json`` like mypy's own codes.  ``tests/mypy_plugin`` checks that this
-table matches ``linter.rules.ALL_RULES`` (importing the rules here would slow every mypy run).
+table matches ``promolint.rules.ALL_RULES`` (importing the rules here would slow every mypy run).
 """
 
 from __future__ import annotations

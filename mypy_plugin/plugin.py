@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, TypeOfAny, get_proper_type
 
-from mypy_plugin import settings, tags
+from promolint.mypy_plugin import settings, tags
 
 # Operator methods: the hook reads the operator from the node mypy is checking.
 _ARITHMETIC = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift", "rshift")
@@ -42,7 +42,7 @@ def jax_scalar_types() -> tuple[str, ...]:
     """jax.numpy's scalar types (``jnp.float32``...): ``Any`` in JAX's stub, so calls of them would
     be invisible (an ``Any`` operand silences operator checking); the plugin makes them type
     objects that return ``jax.Array``."""
-    from linter.dtypes import MODULE_DTYPE_ATTRIBUTES
+    from promolint.dtypes import MODULE_DTYPE_ATTRIBUTES
 
     return tuple(sorted(MODULE_DTYPE_ATTRIBUTES["jax.numpy"]))
 
@@ -65,7 +65,7 @@ class PromolintPlugin(Plugin):
             return None  # the plugin does nothing there: its cache must not depend on our config
         if not ctx.is_check and self._modules and ctx.id in self._modules:
             # Called right before mypy serializes the module (after its top level is checked).
-            from mypy_plugin.flow import strip_rebound
+            from promolint.mypy_plugin.flow import strip_rebound
 
             strip_rebound(self._modules[ctx.id])
         return self._raw.report_data()
@@ -82,7 +82,7 @@ class PromolintPlugin(Plugin):
     @property
     def analyzer(self):
         if self._analyzer is None:
-            from mypy_plugin.analyzer import Analyzer
+            from promolint.mypy_plugin.analyzer import Analyzer
 
             self._analyzer = Analyzer(self._raw, self._modules, self.is_library)
         return self._analyzer
@@ -219,7 +219,7 @@ class PromolintPlugin(Plugin):
             argument = "numpy.ndarray"
         else:
             return analyzed
-        from mypy_plugin.translate import annotation_tag
+        from promolint.mypy_plugin.translate import annotation_tag
 
         return tags.attach(proper, annotation_tag(head, argument), api.named_type("builtins.str", []))
 
@@ -235,7 +235,7 @@ def _jaxtyping_head(api, written: str) -> str | None:
         return None
     cached = _imports_cache.get(id(tree))
     if cached is None or cached[0] is not tree:
-        from mypy_plugin.analyzer import _import_names
+        from promolint.mypy_plugin.analyzer import _import_names
 
         cached = (tree, _import_names(tree))
         _imports_cache[id(tree)] = cached
@@ -247,6 +247,6 @@ def _jaxtyping_head(api, written: str) -> str | None:
     module, _, name = qualname.rpartition(".")
     if module != "jaxtyping":
         return None
-    from linter.engine.annotations import JAXTYPING_DTYPES
+    from promolint.engine.annotations import JAXTYPING_DTYPES
 
     return qualname if name in JAXTYPING_DTYPES else None

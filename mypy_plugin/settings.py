@@ -3,7 +3,7 @@
 mypy calls ``report_config_data`` for every module on every run, warm cache included, so what
 it returns is cheap: a digest of the bytes of the pyproject.toml files that may hold the table
 (no TOML parsing, no engine import).  The table itself is parsed when a hook first needs it, and
-validated by ``linter.config.parse_table``, the same code as ``promolint check``.
+validated by ``promolint.config.parse_table``, the same code as ``promolint check``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 class RawConfig:
     """Where ``[tool.promolint]`` comes from: the nearest pyproject.toml with that table above
     the directory of mypy's config file, else above the working directory (as
-    ``linter.config.find_pyproject`` looks)."""
+    ``promolint.config.find_pyproject`` looks)."""
 
     def __init__(self, config_file: str | None):
         starts = [os.path.dirname(os.path.abspath(config_file))] if config_file else []
@@ -107,9 +107,13 @@ def code_fingerprint() -> str:
     if _fingerprint is None:
         import hashlib
 
-        entries = []
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        stack = [os.path.join(root, "mypy_plugin"), os.path.join(root, "linter")]
+        import promolint
+
+        # The plugin's folder and the engine's: side by side in a checkout, nested when installed.
+        folders = {os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(promolint.__file__))}
+        entries = set()
+        root = os.path.commonpath(sorted(folders))
+        stack = sorted(folders)
         while stack:
             with os.scandir(stack.pop()) as directory:
                 for entry in directory:
@@ -118,7 +122,7 @@ def code_fingerprint() -> str:
                             stack.append(entry.path)
                     elif entry.name.endswith(".py"):
                         stat = entry.stat()
-                        entries.append(f"{os.path.relpath(entry.path, root)}:{stat.st_size}:{stat.st_mtime_ns}")
+                        entries.add(f"{os.path.relpath(entry.path, root)}:{stat.st_size}:{stat.st_mtime_ns}")
         _fingerprint = hashlib.sha1(";".join(sorted(entries)).encode()).hexdigest()[:16]
     return _fingerprint
 
@@ -128,8 +132,8 @@ def discover(config_file: str | None) -> RawConfig:
 
 
 def load(raw: RawConfig):
-    """The validated ``linter.config.Config`` and an error message (None when valid)."""
-    from linter.config import Config, ConfigError, parse_table
+    """The validated ``promolint.config.Config`` and an error message (None when valid)."""
+    from promolint.config import Config, ConfigError, parse_table
 
     if raw.error:
         return Config(root=Path(raw.root)), raw.error

@@ -14,11 +14,11 @@ from dataclasses import fields, replace
 from mypy.nodes import TypeInfo
 from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, TypeOfAny, UnionType, get_proper_type
 
-from linter.dtypes import DTYPES
-from linter.engine.annotations import annotation_value
-from linter.engine.context import Context
-from linter.engine.values import UNKNOWN, Array, Items, Library, Value, join, python_scalar
-from mypy_plugin import tags
+from promolint.dtypes import DTYPES
+from promolint.engine.annotations import annotation_value
+from promolint.engine.context import Context
+from promolint.engine.values import UNKNOWN, Array, Items, Library, Value, join, python_scalar
+from promolint.mypy_plugin import tags
 
 JAX_ARRAY = "jax._src.basearray.Array"
 NDARRAY = "numpy.ndarray"

@@ -7,9 +7,9 @@ import itertools
 import array_api_strict as xp
 import pytest
 
-from linter.dtypes import DTYPES
-from linter.lattice import check_operation
-from linter.systems import Operand, Reason, Refused, get_system
+from promolint.dtypes import DTYPES
+from promolint.lattice import check_operation
+from promolint.systems import Operand, Reason, Refused, get_system
 
 SYSTEM = get_system("array-api")
 INFO = xp.__array_namespace_info__()

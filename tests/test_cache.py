@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from linter.cli import main
-from linter.runner import _batches
+from promolint.cli import main
+from promolint.runner import _batches
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -77,10 +77,10 @@ def test_run_served_from_the_cache_loads_neither_libcst_nor_the_engine(tmp_path)
     script = f"""
 import sys
 from pathlib import Path
-from linter.config import Config
-from linter.runner import run_check
+from promolint.config import Config
+from promolint.runner import run_check
 run = run_check([Path({str(tmp_path)!r})], Config(root=Path({str(tmp_path)!r})), jobs=1)
-print(run.cached == run.files, sorted(m for m in sys.modules if m.startswith(("libcst", "linter.engine", "linter.rules"))))
+print(run.cached == run.files, sorted(m for m in sys.modules if m.startswith(("libcst", "promolint.engine", "promolint.rules"))))
 """
     lint = [sys.executable, "-c", script]
     assert subprocess.run(lint, capture_output=True, text=True, check=True).stdout.startswith("False")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.check import lint_source, rule_by_code
-from linter.cli import main
-from linter.frontend.analysis import Settings
+from promolint.check import lint_source, rule_by_code
+from promolint.cli import main
+from promolint.frontend.analysis import Settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
@@ -193,7 +193,7 @@ def test_explain_and_rules(capsys) -> None:
 def test_installed_console_script_runs(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(BAD)
     result = subprocess.run(
-        [sys.executable, "-m", "linter", "check", str(tmp_path)], check=False, capture_output=True, text=True
+        [sys.executable, "-m", "promolint", "check", str(tmp_path)], check=False, capture_output=True, text=True
     )
     assert result.returncode == 1 and "PRM006" in result.stdout
 
@@ -201,6 +201,6 @@ def test_installed_console_script_runs(tmp_path) -> None:
 def test_run_subcommand_verifies_a_script_at_run_time(tmp_path) -> None:
     script = tmp_path / "script.py"
     script.write_text("import numpy as np\nx = np.ones(3, np.float32) + 1.0\nprint(x.dtype)\n")
-    result = subprocess.run([sys.executable, "-m", "linter", "run", str(script)], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "promolint", "run", str(script)], capture_output=True, text=True)
     assert result.returncode == 0 and "float32" in result.stdout
     assert " 0 disagree" in result.stderr + result.stdout

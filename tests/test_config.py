@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.cli import main
-from linter.config import RULE_CODES, Config, apply_flags, parse_table
-from linter.rules import ALL_RULES
+from promolint.cli import main
+from promolint.config import RULE_CODES, Config, apply_flags, parse_table
+from promolint.rules import ALL_RULES
 
 if sys.version_info >= (3, 11):
     import tomllib

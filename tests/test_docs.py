@@ -6,16 +6,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from linter.check import RULES
-from linter.cli import main
-from linter.docs import RULES_MD, rules_markdown
+from promolint.check import RULES
+from promolint.cli import main
+from promolint.docs import RULES_MD, rules_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def test_rules_md_is_up_to_date() -> None:
     assert RULES_MD.read_text(encoding="utf-8") == rules_markdown(), (
-        "docs/rules.md is stale: run `python -m linter.docs`"
+        "docs/rules.md is stale: run `python -m promolint.docs`"
     )
 
 

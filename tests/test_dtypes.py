@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from jax._src import dtypes as jax_dtypes
 
-from linter import dtypes as catalog
-from linter.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, resolve_attribute, resolve_string
+from promolint import dtypes as catalog
+from promolint.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, resolve_attribute, resolve_string
 
 PREFIXES = ("<", ">", "=", "|")
 # Spellings that are no catalog dtype: NumPy rejects them, or reads them as a dtype JAX lacks.

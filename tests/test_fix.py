@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from linter.check import check_paths, fix_paths, fix_source, lint_source
-from linter.cli import main
-from linter.config import X64_PORTABILITY, Config, known_codes
-from linter.frontend.analysis import Settings
-from linter.reveal import reveal_records
+from promolint.check import check_paths, fix_paths, fix_source, lint_source
+from promolint.cli import main
+from promolint.config import X64_PORTABILITY, Config, known_codes
+from promolint.frontend.analysis import Settings
+from promolint.reveal import reveal_records
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MODES = {"default": {}, "x64": {"x64": "on"}, "strict": {"promotion": "strict"}}
@@ -401,9 +401,9 @@ def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
 
 
 def test_an_integer_put_before_an_attribute_gets_parentheses() -> None:
-    from linter.frontend.fix import apply_fixes
-    from linter.frontend.source import parse_bytes
-    from linter.rules.base import Edit, Fix
+    from promolint.frontend.fix import apply_fixes
+    from promolint.frontend.source import parse_bytes
+    from promolint.rules.base import Edit, Fix
 
     data = b"x = np.int64(3).real + np.int64(4)\n"
     source = parse_bytes(data)

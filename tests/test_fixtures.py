@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.check import check_paths
-from linter.config import Config
+from promolint.check import check_paths
+from promolint.config import Config
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MODES = {"default": {}, "x64": {"x64": "on"}, "strict": {"promotion": "strict"}}
@@ -39,7 +39,7 @@ def test_fixtures_match_expectations(mode: str) -> None:
 
 
 def test_every_rule_has_a_fixture() -> None:
-    from linter.rules import ALL_RULES
+    from promolint.rules import ALL_RULES
 
     codes = {code for mode in MODES for _, _, code in expected(mode)}
     assert {rule.code for rule in ALL_RULES} <= codes

@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from linter.runtime.instrument import Recorder, instrument, observe
+from promolint.runtime.instrument import Recorder, instrument, observe
 
 TRICKY = textwrap.dedent(
     """
@@ -146,7 +146,7 @@ def test_observe_describes_jax_arrays_and_tracers():
 
 
 def test_observe_does_not_import_jax():
-    script = ("import sys; from linter.runtime.instrument import observe; import numpy as np; "
+    script = ("import sys; from promolint.runtime.instrument import observe; import numpy as np; "
               "observe(np.float32(1)); observe(1.0); print('jax' in sys.modules)")  # fmt: skip
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

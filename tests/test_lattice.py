@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.lattice import CycleError, Lattice, NoJoin, check_operation
+from promolint.lattice import CycleError, Lattice, NoJoin, check_operation
 
 DIAMOND = Lattice({"bottom": ["left", "right"], "left": ["top"], "right": ["top"]})
 # x and y have two minimal common upper bounds, p and q, so no least one.

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from linter.cli import main
-from linter.draw import layout, render
-from linter.lattice import Lattice
-from linter.lattice_io import load, load_lattice
-from linter.systems import get_system
-from linter.systems.max import EDGES as MAX_EDGES
+from promolint.cli import main
+from promolint.draw import layout, render
+from promolint.lattice import Lattice
+from promolint.lattice_io import load, load_lattice
+from promolint.systems import get_system
+from promolint.systems.max import EDGES as MAX_EDGES
 
 DATA = Path(__file__).parent / "data"
 SVG = "{http://www.w3.org/2000/svg}"

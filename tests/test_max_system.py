@@ -7,10 +7,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from linter.lattice import check_operation
-from linter.lattice_io import check_table, implied_order, load
-from linter.systems import Operand, Promoted, Reason, Refused, get_system
-from linter.systems.max import LATTICE
+from promolint.lattice import check_operation
+from promolint.lattice_io import check_table, implied_order, load
+from promolint.systems import Operand, Promoted, Reason, Refused, get_system
+from promolint.systems.max import LATTICE
 
 SYSTEM = get_system("max")
 TABLE = load(Path(__file__).parent / "data" / "max-table.csv")

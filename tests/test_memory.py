@@ -7,8 +7,8 @@ import gc
 import tracemalloc
 from pathlib import Path
 
-from linter.check import RULES, lint_source
-from linter.frontend.analysis import Settings
+from promolint.check import RULES, lint_source
+from promolint.frontend.analysis import Settings
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 _ALLOWED_GROWTH = 256 * 1024  # bytes over 70 files: a leak of one analysis per file is ~1 MB each

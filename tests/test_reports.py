@@ -9,9 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from linter.check import Diagnostic, rule_by_code
-from linter.cli import main
-from linter.report import FORMATS, render
+from promolint.check import Diagnostic, rule_by_code
+from promolint.cli import main
+from promolint.report import FORMATS, render
 
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"

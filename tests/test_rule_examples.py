@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from linter.check import lint_source
-from linter.frontend.analysis import Settings
-from linter.rules import ALL_RULES
+from promolint.check import lint_source
+from promolint.frontend.analysis import Settings
+from promolint.rules import ALL_RULES
 
 CASES = [(rule, example, kind) for rule in ALL_RULES for kind in ("invalid", "valid")
          for example in getattr(rule, kind)]  # fmt: skip

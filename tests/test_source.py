@@ -11,9 +11,9 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from linter.engine.records import Span
-from linter.frontend.fix import _expressions_by_span
-from linter.frontend.source import ParseFailure, parse_bytes
+from promolint.engine.records import Span
+from promolint.frontend.fix import _expressions_by_span
+from promolint.frontend.source import ParseFailure, parse_bytes
 
 FIXTURES = sorted((Path(__file__).parents[1] / "fixtures").rglob("*.py"))
 SNIPPETS = [

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.check import lint_source
-from linter.frontend.analysis import Settings
+from promolint.check import lint_source
+from promolint.frontend.analysis import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))
@@ -83,7 +83,7 @@ def test_flags_where_the_dtype_starts_to_differ(name, observed) -> None:
 
 
 def test_option_and_config_switch_it_on(tmp_path, capsys) -> None:
-    from linter.cli import main
+    from promolint.cli import main
 
     (tmp_path / "m.py").write_text(IMPORTS + "w = jnp.zeros(3)\n")
     assert main(["check", str(tmp_path), "--no-cache"]) == 0  # opt-in: "PRM" does not select it
@@ -98,7 +98,7 @@ def test_option_and_config_switch_it_on(tmp_path, capsys) -> None:
 
 
 def test_statistics_count_the_differences(tmp_path, capsys) -> None:
-    from linter.cli import main
+    from promolint.cli import main
 
     (tmp_path / "m.py").write_text(IMPORTS + textwrap.dedent("""
         a = jnp.zeros(3)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linter.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
-from linter.engine.context import Context
-from linter.engine.values import UNKNOWN, Array, Library, Value, python_scalar
+from promolint.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
+from promolint.engine.context import Context
+from promolint.engine.values import UNKNOWN, Array, Library, Value, python_scalar
 
 JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxlib.xla_extension.ArrayImpl", "chex.Array",
                              "jax.core.Tracer"})  # fmt: skip

@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from linter.dtypes import (
+from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
     CUSTOM_FLOATS,
     DEFAULT_DTYPE_X64,
@@ -19,8 +19,8 @@ from linter.dtypes import (
     narrow_x32,
     resolve_string,
 )
-from linter.engine import operations
-from linter.engine.catalog import (
+from promolint.engine import operations
+from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
     JAX_DOMAIN_PER_OPERAND,
@@ -38,8 +38,8 @@ from linter.engine.catalog import (
     SCALAR_CONSTANTS,
     Fn,
 )
-from linter.engine.context import Context
-from linter.engine.values import (
+from promolint.engine.context import Context
+from promolint.engine.values import (
     UNKNOWN,
     Array,
     Bound,
@@ -56,7 +56,7 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
-from linter.systems.base import Operand, Origin, Refused
+from promolint.systems.base import Operand, Origin, Refused
 
 
 @dataclass
@@ -229,7 +229,7 @@ def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Valu
 
 
 def _check_domain(call: Call, value: Value) -> Value:
-    """``value``, or the exception the function raises for its dtype (linter.engine.domains)."""
+    """``value``, or the exception the function raises for its dtype (promolint.engine.domains)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
     return operations.check_domain(call.short, library, value, _short(call.name))
 

@@ -1,14 +1,14 @@
 """The function catalog: what each NumPy/JAX/math/builtin function returns, as data.
 
 Each entry names a *rule* (how the result dtype is computed, implemented once in
-``linter.engine.calls``) and the parameters the rule reads.  Adding a function is adding a row.
+``promolint.engine.calls``) and the parameters the rule reads.  Adding a function is adding a row.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from linter.engine.values import Library
+from promolint.engine.values import Library
 
 NP, JNP, PY = Library.NUMPY_ARRAY, Library.JAX, Library.PYTHON
 
@@ -190,7 +190,7 @@ JAX_BOOL_AS_INT32 = frozenset({"power", "floor_divide", "mod", "remainder", "lef
 # np.maximum, x.conjugate()) or, for inexact results, float16 (measured, numpy 2.4.6).
 NUMPY_INTN_LOOPS = frozenset({"add", "subtract", "multiply", "floor_divide", "remainder", "mod"})
 NUMPY_METHOD_INTN_RESULTS = {"round": "float16", "conj": "int8", "conjugate": "int8"}
-# The dtypes each function refuses are measured data: linter.engine.domains.
+# The dtypes each function refuses are measured data: promolint.engine.domains.
 # jnp.clip checks each operand for complex values before it promotes them (a ValueError where
 # promotion would fail too); the others refuse the dtype their operands promote to.
 JAX_DOMAIN_PER_OPERAND = frozenset({"clip"})

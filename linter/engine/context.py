@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from linter.systems import get_system
-from linter.systems.jax import JaxSystem
-from linter.systems.numpy import NumpySystem
+from promolint.systems import get_system
+from promolint.systems.jax import JaxSystem
+from promolint.systems.numpy import NumpySystem
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,17 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from linter.dtypes import DTYPES, INTN, NUMPY_NATIVE
-from linter.engine.catalog import (
+from promolint.dtypes import DTYPES, INTN, NUMPY_NATIVE
+from promolint.engine.catalog import (
     JAX_BOOL_AS_INT32,
     NUMPY_INT_TO_FLOAT64,
     NUMPY_INTN_LOOPS,
     NUMPY_NO_BOOL_LOOP,
     OPERATOR_FUNCTIONS,
 )
-from linter.engine.context import Context
-from linter.engine.domains import refusal_error
-from linter.engine.values import (
+from promolint.engine.context import Context
+from promolint.engine.domains import refusal_error
+from promolint.engine.values import (
     UNKNOWN,
     Array,
     Library,
@@ -32,9 +32,9 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
-from linter.systems.base import Operand, Origin, Promoted, Refused
-from linter.systems.jax import TO_INEXACT as JAX_TO_INEXACT
-from linter.systems.numpy import LOOPS, SAFE_CASTS
+from promolint.systems.base import Operand, Origin, Promoted, Refused
+from promolint.systems.jax import TO_INEXACT as JAX_TO_INEXACT
+from promolint.systems.numpy import LOOPS, SAFE_CASTS
 
 ARITHMETIC = {"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"}
 COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
@@ -320,7 +320,7 @@ def native_loop(value: Value) -> Value:
 
 def check_domain(name: str, library: Library, outcome: Value, what: str = "") -> Value:
     """``outcome``, or the exception ``library``'s function or operator ``name`` raises for its
-    dtype (linter.engine.domains): ``//`` of complex values, ``-`` of bools, bitwise operators
+    dtype (promolint.engine.domains): ``//`` of complex values, ``-`` of bools, bitwise operators
     of floats.  When only some of the candidate dtypes raise, the dtype is unknown."""
     if not isinstance(outcome, Array) or not outcome.dtypes:
         return outcome

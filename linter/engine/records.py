@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from linter.engine.calls import Call
-from linter.engine.context import Context
-from linter.engine.values import Value
+from promolint.engine.calls import Call
+from promolint.engine.context import Context
+from promolint.engine.values import Value
 
 
 @dataclass(frozen=True)

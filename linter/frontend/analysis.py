@@ -12,12 +12,12 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from linter.dtypes import DTYPES, resolve_string
-from linter.engine import calls, operations
-from linter.engine.annotations import annotation_value
-from linter.engine.context import Context
-from linter.engine.records import Operation, Site
-from linter.engine.values import (
+from promolint.dtypes import DTYPES, resolve_string
+from promolint.engine import calls, operations
+from promolint.engine.annotations import annotation_value
+from promolint.engine.context import Context
+from promolint.engine.records import Operation, Site
+from promolint.engine.values import (
     UNKNOWN,
     Array,
     Bound,
@@ -33,7 +33,7 @@ from linter.engine.values import (
     numpy_library,
     python_scalar,
 )
-from linter.frontend.source import Source
+from promolint.frontend.source import Source
 
 _BINARY = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from linter.engine.records import Span
-from linter.frontend.source import Source
-from linter.rules.base import Edit, Fix
+from promolint.engine.records import Span
+from promolint.frontend.source import Source
+from promolint.rules.base import Edit, Fix
 
 _PLACEHOLDER = "__promolint_{}__"
 # Syntax that needs no parentheses before `.attr`, `[i]` or `(args)` (`0.5.real` parses; `2.real` does not).

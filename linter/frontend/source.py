@@ -13,7 +13,7 @@ import tokenize
 import warnings
 from dataclasses import dataclass, field
 
-from linter.engine.records import Span
+from promolint.engine.records import Span
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the tokenizer counts as a line break, and nothing else
 

@@ -1,12 +1,12 @@
-"""The ``ast`` answers to ``linter.engine.records.Syntax``: which syntax stands for an
+"""The ``ast`` answers to ``promolint.engine.records.Syntax``: which syntax stands for an
 operation's operands and arguments, so that rules can build fixes without knowing the tree."""
 
 from __future__ import annotations
 
 import ast
 
-from linter.engine.records import Operation
-from linter.frontend.source import Source
+from promolint.engine.records import Operation
+from promolint.frontend.source import Source
 
 
 class AstSyntax:

@@ -8,7 +8,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from linter.diagnostics import Diagnostic
+    from promolint.diagnostics import Diagnostic
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -17,7 +17,7 @@ def render(diagnostics: Sequence[Diagnostic], fmt: str, statistics: bool = False
            unsafe_fixes: bool = False) -> str:  # fmt: skip
     """``fixed`` fixes were applied before ``diagnostics`` were found; ``unsafe_fixes`` counts the
     unsafe fixes as applicable (text output marks and counts what `--fix` would do)."""
-    renderer = import_module(f"linter.report.{fmt}").render
+    renderer = import_module(f"promolint.report.{fmt}").render
     if fmt == "text":
         return renderer(diagnostics, statistics=statistics, fixed=fixed, unsafe_fixes=unsafe_fixes)
     return renderer(diagnostics)

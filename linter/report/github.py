@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linter.diagnostics import Diagnostic
-from linter.report.location import relative_path
+from promolint.diagnostics import Diagnostic
+from promolint.report.location import relative_path
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:

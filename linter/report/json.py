@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from linter.diagnostics import Diagnostic
+from promolint.diagnostics import Diagnostic
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from linter.diagnostics import Diagnostic
-from linter.report.location import relative_path
+from promolint.diagnostics import Diagnostic
+from promolint.report.location import relative_path
 
 PACKAGE = "org.promolint"
 

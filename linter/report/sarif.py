@@ -9,9 +9,9 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
-from linter.check import rule_by_code
-from linter.diagnostics import Diagnostic
-from linter.report.location import relative_path
+from promolint.check import rule_by_code
+from promolint.diagnostics import Diagnostic
+from promolint.report.location import relative_path
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _SOURCE_ROOT = "%SRCROOT%"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from linter.rules.base import Example, Finding, Rule
-from linter.rules.dispatch_chains import MixedDispatch, NumpyNonassociative
-from linter.rules.implicit_x64 import ImplicitX64
-from linter.rules.literal_overflow import LiteralOverflow
-from linter.rules.refusals import InplaceCast, LaxDtypeMismatch, NoPromotionPath, StrictPromotion
-from linter.rules.x64_portability import X64Portability
-from linter.rules.x64_truncation import X64Truncation
+from promolint.rules.base import Example, Finding, Rule
+from promolint.rules.dispatch_chains import MixedDispatch, NumpyNonassociative
+from promolint.rules.implicit_x64 import ImplicitX64
+from promolint.rules.literal_overflow import LiteralOverflow
+from promolint.rules.refusals import InplaceCast, LaxDtypeMismatch, NoPromotionPath, StrictPromotion
+from promolint.rules.x64_portability import X64Portability
+from promolint.rules.x64_truncation import X64Truncation
 
 __all__ = ["ALL_RULES", "Example", "Finding", "Rule", "rule_by_code"]
 

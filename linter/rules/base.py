@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from linter.engine.records import Operation
-from linter.engine.values import Array, Value
+from promolint.engine.records import Operation
+from promolint.engine.values import Array, Value
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import functools
 
-from linter.engine import operations
-from linter.engine.values import Array, Library, Value
-from linter.rules.base import Edit, Example, Fix, Rule, exact
-from linter.rules.rewrites import JNP_IMPORT, jax_asarray, same_dtype
+from promolint.engine import operations
+from promolint.engine.values import Array, Library, Value
+from promolint.rules.base import Edit, Example, Fix, Rule, exact
+from promolint.rules.rewrites import JNP_IMPORT, jax_asarray, same_dtype
 
 _ASSOCIATIVE = {"+", "*", "&", "|", "^"}
 _MAX_LEAVES = 6

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from linter.dtypes import DTYPES, is_64bit
-from linter.engine.values import Array, Library, python_scalar
-from linter.rules.base import Edit, Example, Fix, Rule, exact
-from linter.rules.rewrites import reevaluate
+from promolint.dtypes import DTYPES, is_64bit
+from promolint.engine.values import Array, Library, python_scalar
+from promolint.rules.base import Edit, Example, Fix, Rule, exact
+from promolint.rules.rewrites import reevaluate
 
 # NumPy ufuncs of one float with a Python equivalent in ``math`` (same value, a Python float).
 _MATH = {name: name for name in ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from linter.engine import operations
-from linter.engine.values import Array, Library, Refusal
-from linter.rules.base import Example, Rule, exact
+from promolint.engine import operations
+from promolint.engine.values import Array, Library, Refusal
+from promolint.rules.base import Example, Rule, exact
 
 
 def wrapped(value: int, dtype: str) -> int:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from linter.engine import operations
-from linter.engine.values import Array, Library, Refusal
-from linter.rules.base import Edit, Example, Fix, Rule, exact
-from linter.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
-from linter.systems.base import Reason
+from promolint.engine import operations
+from promolint.engine.values import Array, Library, Refusal
+from promolint.rules.base import Edit, Example, Fix, Rule, exact
+from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
+from promolint.systems.base import Reason
 
 _SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
 

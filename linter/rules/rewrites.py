@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from linter.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
-from linter.engine import calls, operations
-from linter.engine.calls import Call
-from linter.engine.context import Context
-from linter.engine.records import Operation
-from linter.engine.values import Array, DTypeRef, Library, Value
+from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
+from promolint.engine import calls, operations
+from promolint.engine.calls import Call
+from promolint.engine.context import Context
+from promolint.engine.records import Operation
+from promolint.engine.values import Array, DTypeRef, Library, Value
 
 JNP_IMPORT = "import jax.numpy as jnp"
 _BUILTIN_KINDS = {"i": "int", "f": "float", "c": "complex"}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.engine.records import Operation
-from linter.engine.values import Array, DTypeRef, Refusal, Value
-from linter.rules.base import Example, Finding, Rule
+from promolint.engine.records import Operation
+from promolint.engine.values import Array, DTypeRef, Refusal, Value
+from promolint.rules.base import Example, Finding, Rule
 
 
 class X64Portability(Rule):

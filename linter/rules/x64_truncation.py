@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from linter.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, is_64bit, narrow_x32, resolve_string
-from linter.engine.values import DTypeRef, Library
-from linter.rules.base import Edit, Example, Fix, Rule
+from promolint.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, is_64bit, narrow_x32, resolve_string
+from promolint.engine.values import DTypeRef, Library
+from promolint.rules.base import Edit, Example, Fix, Rule
 
 _QUOTED = re.compile(r"(?P<quote>'|\")(?P<spelled>[^'\"\\]*)(?P=quote)")
 _TYPE_CODE = re.compile(r"(?P<prefix>[<>=|]?[biufc])\d+")

@@ -15,14 +15,14 @@ MODES = ("warn", "raise", "report")
 DEFAULT_REPORT = "promolint-runtime.json"
 
 _EXPORTS = {
-    "AcceleratorX64Warning": "linter.runtime.shim",
-    "PromotionMismatch": "linter.runtime.shim",
-    "PromotionMismatchWarning": "linter.runtime.shim",
-    "Session": "linter.runtime.shim",
-    "ShimError": "linter.runtime.shim",
-    "ShimWarning": "linter.runtime.shim",
-    "verifying": "linter.runtime.shim",
-    "verify": "linter.runtime.verify",
+    "AcceleratorX64Warning": "promolint.runtime.shim",
+    "PromotionMismatch": "promolint.runtime.shim",
+    "PromotionMismatchWarning": "promolint.runtime.shim",
+    "Session": "promolint.runtime.shim",
+    "ShimError": "promolint.runtime.shim",
+    "ShimWarning": "promolint.runtime.shim",
+    "verifying": "promolint.runtime.shim",
+    "verify": "promolint.runtime.verify",
 }
 __all__ = ["DEFAULT_REPORT", "MODES", *_EXPORTS]
 

@@ -11,7 +11,7 @@ import sys
 import types
 from collections.abc import Iterable
 
-from linter.runtime.shim import ModuleUnit, active_session
+from promolint.runtime.shim import ModuleUnit, active_session
 
 
 class InstrumentingFinder(importlib.abc.MetaPathFinder):

@@ -13,10 +13,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from linter.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
-from linter.frontend.analysis import Analysis, Settings
-from linter.frontend.source import Source
-from linter.reveal import describe
+from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.source import Source
+from promolint.reveal import describe
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
 Mode = tuple[bool, bool]  # (x64, strict)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from linter.runtime import DEFAULT_REPORT, MODES
+from promolint.runtime import DEFAULT_REPORT, MODES
 
 _STATE: dict[str, object] = {}
 
@@ -39,8 +39,8 @@ def _start(options) -> None:
     packages = getattr(options, "promolint_verify", None)
     if not packages:
         return
-    from linter.runtime.hook import install
-    from linter.runtime.shim import Session, set_default_session
+    from promolint.runtime.hook import install
+    from promolint.runtime.shim import Session, set_default_session
 
     report = options.promolint_report or (DEFAULT_REPORT if options.promolint_mode == "report" else None)
     session = Session(options.promolint_mode, report)
@@ -52,7 +52,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shim = _STATE.get("session")
     if shim is None:
         return
-    from linter.runtime.shim import set_default_session
+    from promolint.runtime.shim import set_default_session
 
     _STATE["finder"].remove()
     set_default_session(None)

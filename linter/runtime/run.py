@@ -13,7 +13,7 @@ import os
 import sys
 import traceback
 
-from linter.runtime.shim import DEFAULT_REPORT, MODES, Session, set_default_session
+from promolint.runtime.shim import DEFAULT_REPORT, MODES, Session, set_default_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.runtime.hook import install, run_path
+    from promolint.runtime.hook import install, run_path
 
     session = Session(args.mode, args.report or (DEFAULT_REPORT if args.mode == "report" else None))
     set_default_session(session)

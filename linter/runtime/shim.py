@@ -2,7 +2,7 @@
 
 One mechanism serves all four.  A :class:`ModuleUnit` is one source file, instrumented once:
 every expression the engine types (an array, a refusal, or unknown) becomes
-``__promolint_check__(__promolint_enter__(ID), EXPR)`` (:func:`linter.runtime.instrument.instrument`),
+``__promolint_check__(__promolint_enter__(ID), EXPR)`` (:func:`promolint.runtime.instrument.instrument`),
 and the file is compiled with its own line numbers, so tracebacks and warnings point at the
 real source.  An import hook runs the whole module from that code; ``@verify`` takes one
 function's code object out of it.  ``__promolint_check__`` is the unit's :meth:`ModuleUnit.check`:
@@ -39,9 +39,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from linter.runtime import DEFAULT_REPORT, MODES
-from linter.runtime.instrument import CHECK, ENTER, instrument, observe
-from linter.runtime.predict import Definition, Mode, Predictor, Signature, Span, argument_type, describe_mode
+from promolint.runtime import DEFAULT_REPORT, MODES
+from promolint.runtime.instrument import CHECK, ENTER, instrument, observe
+from promolint.runtime.predict import Definition, Mode, Predictor, Signature, Span, argument_type, describe_mode
 
 AGREE, DISAGREE, UNKNOWN = "agree", "disagree", "unknown"
 _WIDE_DTYPES = frozenset({"float64", "int64", "uint64", "complex128"})  # slow or emulated on accelerators
@@ -101,7 +101,7 @@ def _classify(value: object) -> str:
 
 
 def observe_value(value: object) -> dict:
-    """:func:`~linter.runtime.instrument.observe` plus CuPy arrays (library ``cupy``), and the
+    """:func:`~promolint.runtime.instrument.observe` plus CuPy arrays (library ``cupy``), and the
     device ``platform`` the value lives on (None for a tracer, which has none yet)."""
     if _kind(value) == "cupy":
         observed = {"dtype": value.dtype.name, "weak": False, "library": "cupy", "error": None}
@@ -352,7 +352,7 @@ def verifying(mode: str = "warn", report: str | os.PathLike | None = None,
     token = _ACTIVE.set(session)
     finder = None
     if include:
-        from linter.runtime.hook import install
+        from promolint.runtime.hook import install
 
         finder = install(include)
     try:
@@ -372,7 +372,7 @@ class ModuleUnit:
     _registry_lock = threading.Lock()
 
     def __init__(self, path: str, source: str, name: str = ""):
-        from linter.frontend.source import ParseFailure, parse_text
+        from promolint.frontend.source import ParseFailure, parse_text
 
         self.path = path
         self.name = name

@@ -8,7 +8,7 @@ import inspect
 import os
 import types
 
-from linter.runtime.shim import FunctionUnit, ModuleUnit, active_session
+from promolint.runtime.shim import FunctionUnit, ModuleUnit, active_session
 
 
 def verify(fn):

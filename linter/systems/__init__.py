@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import importlib
 
-from linter.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
+from promolint.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
 
 __all__ = ["Operand", "Origin", "Promoted", "PromotionSystem", "Reason", "Refused", "Result", "SYSTEMS", "get_system"]
 
 # name -> (module, class); modules load on first use so the CLI starts fast.
 SYSTEMS: dict[str, tuple[str, str]] = {
-    "jax": ("linter.systems.jax", "JaxSystem"),
-    "jax-strict": ("linter.systems.jax", "JaxSystem"),
-    "numpy": ("linter.systems.numpy", "NumpySystem"),
-    "array-api": ("linter.systems.array_api", "ArrayApiSystem"),
-    "max": ("linter.systems.max", "MaxSystem"),
+    "jax": ("promolint.systems.jax", "JaxSystem"),
+    "jax-strict": ("promolint.systems.jax", "JaxSystem"),
+    "numpy": ("promolint.systems.numpy", "NumpySystem"),
+    "array-api": ("promolint.systems.array_api", "ArrayApiSystem"),
+    "max": ("promolint.systems.max", "MaxSystem"),
 }
 
 
@@ -25,7 +25,7 @@ def get_system(name: str, *, x64: bool = False, explicit_x64: str = "warn") -> P
     module, cls_name = SYSTEMS[name]
     cls = getattr(importlib.import_module(module), cls_name)
     if name.startswith("jax"):
-        from linter.systems.jax import ExplicitX64
+        from promolint.systems.jax import ExplicitX64
 
         return cls(x64=x64, strict=name == "jax-strict", explicit_x64=ExplicitX64(explicit_x64))
     return cls()

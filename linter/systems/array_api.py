@@ -11,9 +11,9 @@ which joins only ``bool``.
 
 from __future__ import annotations
 
-from linter.dtypes import DEFAULT_DTYPE_X64, WEAK_NODE_KIND
-from linter.lattice import Lattice, NoJoin
-from linter.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
+from promolint.dtypes import DEFAULT_DTYPE_X64, WEAK_NODE_KIND
+from promolint.lattice import Lattice, NoJoin
+from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 
 # Each node → the nodes immediately above it, in the order of the printed table.  uint64 has
 # nothing above: uint64 ∨ int64 would need a wider integer, and mixing kinds (bool, integer,

@@ -7,8 +7,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from linter.dtypes import BUILTIN_TYPE_DTYPES, DTYPES, PYTHON_SCALAR_TYPES, WEAK_NODE_KIND, WEAK_NODES, resolve_string
-from linter.lattice import Lattice
+from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES, PYTHON_SCALAR_TYPES, WEAK_NODE_KIND, WEAK_NODES, resolve_string
+from promolint.lattice import Lattice
 
 
 class Reason(enum.Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from linter.dtypes import (
+from promolint.dtypes import (
     CUSTOM_FLOATS,
     DEFAULT_DTYPE_X32,
     DEFAULT_DTYPE_X64,
@@ -21,8 +21,8 @@ from linter.dtypes import (
     WEAK_NODE_KIND,
     narrow_x32,
 )
-from linter.lattice import Lattice, NoJoin
-from linter.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
+from promolint.lattice import Lattice, NoJoin
+from promolint.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
 
 _SMALL_FLOATS = [n for n in DTYPES if n in FLOAT8 | FLOAT6 | FLOAT4]
 _INTS = [n for n in DTYPES if DTYPES[n].kind in "ui"]

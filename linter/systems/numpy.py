@@ -9,8 +9,8 @@ linter must start fast.
 
 from __future__ import annotations
 
-from linter.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, INTN, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
-from linter.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
+from promolint.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, INTN, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
+from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 
 _BY_SHORT = {dtype.short: name for name, dtype in DTYPES.items()}
 

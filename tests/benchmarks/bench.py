@@ -119,7 +119,7 @@ def main() -> int:
     cores = os.cpu_count() or 1
     work = Path(tempfile.mkdtemp(prefix="promolint-bench-"))
     cache_dir = work / "cache"
-    promolint = [sys.executable, "-m", "linter", "check", str(tree), "--cache-dir", str(cache_dir)]
+    promolint = [sys.executable, "-m", "promolint", "check", str(tree), "--cache-dir", str(cache_dir)]
     print(f"corpus: {len(files)} files, {lines:,} lines, {cores} cores")
 
     parse = [float(timed([sys.executable, "-c", PARSE_ONLY, str(tree), "libcst"])[3]) for _ in range(args.repeat)]
@@ -151,11 +151,11 @@ def main() -> int:
         touched_file.write_bytes(original)
 
     largest = max(files, key=lambda f: f.stat().st_size)
-    largest_peak = max(timed([sys.executable, "-m", "linter", "check", str(largest), "--no-cache", "--jobs", "1"],
+    largest_peak = max(timed([sys.executable, "-m", "promolint", "check", str(largest), "--no-cache", "--jobs", "1"],
                              watch_workers=True)[2] for _ in range(args.repeat))  # fmt: skip
     typical = min(files, key=lambda f: abs(f.read_bytes().count(b"\n") - 500))
     typical_lines = typical.read_bytes().count(b"\n")
-    latency = [timed([sys.executable, "-m", "linter", "check", str(typical), "--no-cache"])[0]
+    latency = [timed([sys.executable, "-m", "promolint", "check", str(typical), "--no-cache"])[0]
                for _ in range(args.repeat)]  # fmt: skip
 
     parse_s, flake8_s = median(parse), median(flake8)

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
 
-from linter.check import lint_source  # noqa: E402
-from linter.frontend.analysis import Settings  # noqa: E402
-from linter.rules import ALL_RULES  # noqa: E402
+from promolint.check import lint_source  # noqa: E402
+from promolint.frontend.analysis import Settings  # noqa: E402
+from promolint.rules import ALL_RULES  # noqa: E402
 
 CODES = frozenset({r.code for r in ALL_RULES} | {"PRM000"})
 

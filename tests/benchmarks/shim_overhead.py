@@ -23,7 +23,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from linter.runtime import verify, verifying  # noqa: E402
+from promolint.runtime import verify, verifying  # noqa: E402
 
 
 def numpy_work(x, steps):

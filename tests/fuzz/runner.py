@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
 
-from linter.runtime.instrument import CHECK, ENTER, Recorder  # noqa: E402
+from promolint.runtime.instrument import CHECK, ENTER, Recorder  # noqa: E402
 from run_corpus import failure, outcome  # noqa: E402
 
 Span = tuple[int, int, int, int]

@@ -54,7 +54,7 @@ class Message:
     @property
     def rule_code(self) -> str | None:
         """``PRM006`` for ``promolint-literal-overflow``."""
-        from linter.rules import ALL_RULES
+        from promolint.rules import ALL_RULES
 
         names = {f"promolint-{rule.name}": rule.code for rule in ALL_RULES}
         return names.get(self.code or "")
@@ -75,7 +75,7 @@ def _seed_key() -> str:
 
 def write_project(root: Path, promolint: dict | None = None, mypy_extra: str = "") -> None:
     """pyproject.toml with the plugin enabled (and a [tool.promolint] table when given)."""
-    lines = ["[tool.mypy]", 'plugins = ["mypy_plugin"]', f"cache_dir = {json.dumps(str(root / '.mypy_cache'))}"]
+    lines = ["[tool.mypy]", 'plugins = ["promolint.mypy_plugin"]', f"cache_dir = {json.dumps(str(root / '.mypy_cache'))}"]
     if promolint is not None:
         lines.append("[tool.promolint]")
         lines += [f"{key} = {_toml(value)}" for key, value in promolint.items()]

@@ -13,9 +13,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from linter.check import lint_source
-from linter.frontend.analysis import Settings
-from linter.rules import ALL_RULES
+from promolint.check import lint_source
+from promolint.frontend.analysis import Settings
+from promolint.rules import ALL_RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mypy_harness as harness

@@ -126,8 +126,8 @@ def span_key(record: dict) -> str:
 
 def reveal_snippet(snippet: Snippet, modes: list[str]) -> dict[str, list[dict]]:
     """reveal's records for the snippet's own lines (not the preamble's), per mode."""
-    from linter.frontend.analysis import Settings
-    from linter.reveal import reveal_records_many
+    from promolint.frontend.analysis import Settings
+    from promolint.reveal import reveal_records_many
 
     settings = [Settings(*snippet.settings(mode)) for mode in modes]
     records = reveal_records_many(snippet.source.encode(), settings)
@@ -147,7 +147,7 @@ def instrumented(snippet: Snippet, cache: Path | None) -> tuple[str, dict[int, t
     """The snippet instrumented at every value position of its own lines: a superset of the
     sites reveal reports, so a value reveal never mentions counts as unknown rather than going
     unseen.  The result does not depend on the mode; ``cache`` keeps it between runs."""
-    from linter.runtime.instrument import instrument
+    from promolint.runtime.instrument import instrument
 
     path = None
     if cache is not None:
@@ -165,7 +165,7 @@ def instrumented(snippet: Snippet, cache: Path | None) -> tuple[str, dict[int, t
 
 
 def run_snippet(snippet: Snippet, mode: str, cache: Path | None = None) -> dict:
-    from linter.runtime.instrument import Recorder
+    from promolint.runtime.instrument import Recorder
 
     code, ids = instrumented(snippet, cache)
     recorder = Recorder(spans=ids)
@@ -190,7 +190,7 @@ def failure(recorder, ids: dict[int, tuple[int, int, int, int]], exc: Exception,
     """The exception that ended a run: what it was, the site it surfaced from, and the innermost
     line of ``filename`` it passed (where a statement that is no expression, an augmented
     assignment, raised)."""
-    from linter.runtime.instrument import describe_error
+    from promolint.runtime.instrument import describe_error
 
     raising = recorder.failed(exc)
     lines = [tb.tb_lineno for tb in _traceback(exc.__traceback__) if tb.tb_frame.f_code.co_filename == filename]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.engine.domains import DTYPE_CLASSES, REFUSED, refusal_error
+from promolint.engine.domains import DTYPE_CLASSES, REFUSED, refusal_error
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax._src import dtypes as jax_dtypes
 
-from linter.dtypes import DTYPES, PYTHON_SCALAR_TYPES
-from linter.lattice import check_operation
-from linter.systems import Operand, Origin, Reason, Refused, get_system
-from linter.systems.jax import NODE_ORDER, STANDARD_X32, STANDARD_X64, STRICT, standard_edges, strict_edges
+from promolint.dtypes import DTYPES, PYTHON_SCALAR_TYPES
+from promolint.lattice import check_operation
+from promolint.systems import Operand, Origin, Reason, Refused, get_system
+from promolint.systems.jax import NODE_ORDER, STANDARD_X32, STANDARD_X64, STRICT, standard_edges, strict_edges
 
 PROBE = Path(__file__).with_name("jax_probe.py")
 SEEDS = Path(__file__).resolve().parents[2] / "../shared/seeds"

@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.cli import main
-from linter.dtypes import DTYPES, NUMPY_NATIVE
-from linter.lattice import check_operation
-from linter.systems import Operand, Promoted, Reason, Refused, get_system
-from linter.systems.numpy import LOOPS, SAFE_CASTS
+from promolint.cli import main
+from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.lattice import check_operation
+from promolint.systems import Operand, Promoted, Reason, Refused, get_system
+from promolint.systems.numpy import LOOPS, SAFE_CASTS
 
 SYSTEM = get_system("numpy")
 NAMES = [node for node in SYSTEM.table_nodes() if node in DTYPES]

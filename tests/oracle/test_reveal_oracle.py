@@ -265,7 +265,7 @@ _FLOW = {
 
 
 def _library_mix(operands) -> str:
-    from linter.engine.values import Array
+    from promolint.engine.values import Array
 
     libraries = sorted({v.library.value for v in operands if isinstance(v, Array)})
     return "+".join(libraries)
@@ -274,10 +274,10 @@ def _library_mix(operands) -> str:
 def test_corpus_covers_catalog_operators_and_flow(corpus):
     """Every catalog function and array method is called, every operator meets Python, NumPy
     and JAX operands, and every flow construct the front end models appears."""
-    from linter.engine.catalog import CATALOG, METHODS
-    from linter.engine.operations import ARITHMETIC, COMPARISONS
-    from linter.frontend.analysis import Analysis, Settings
-    from linter.frontend.source import parse_bytes
+    from promolint.engine.catalog import CATALOG, METHODS
+    from promolint.engine.operations import ARITHMETIC, COMPARISONS
+    from promolint.frontend.analysis import Analysis, Settings
+    from promolint.frontend.source import parse_bytes
 
     called, methods, operators, flow = set(), set(), set(), set()
     for snippet in corpus:

@@ -11,10 +11,10 @@ import json
 import subprocess
 import sys
 
-from linter.dtypes import DTYPES, NUMPY_NATIVE
-from linter.engine import operations
-from linter.engine.context import Context
-from linter.engine.values import Array, Library
+from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.engine import operations
+from promolint.engine.context import Context
+from promolint.engine.values import Array, Library
 from tests.oracle.workers import worker_environment
 
 _PROBE = """

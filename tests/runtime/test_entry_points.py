@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.runtime import ShimWarning, shim, verifying
+from promolint.runtime import ShimWarning, shim, verifying
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -37,7 +37,7 @@ def test_promolint_run_reports_the_script_and_included_packages(tmp_path):
     """))
     report = tmp_path / "report.json"
     process = subprocess.run(
-        [sys.executable, "-m", "linter.runtime.run", "--mode", "report", "--report", str(report),
+        [sys.executable, "-m", "promolint.runtime.run", "--mode", "report", "--report", str(report),
          "--include", "example_pkg", str(script), "--flag", "value"],
         env=_environment(EXAMPLE_PKG), cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -52,7 +52,7 @@ def test_promolint_run_reports_the_script_and_included_packages(tmp_path):
 
 def test_promolint_run_raise_mode_stops_at_the_first_disagreement(tmp_path):
     process = subprocess.run(
-        [sys.executable, "-m", "linter.runtime.run", "--mode", "raise", str(HERE / "examples" / "planted_script.py")],
+        [sys.executable, "-m", "promolint.runtime.run", "--mode", "raise", str(HERE / "examples" / "planted_script.py")],
         env=_environment(), cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert process.returncode == 1
@@ -64,7 +64,7 @@ def test_promolint_run_raise_mode_stops_at_the_first_disagreement(tmp_path):
 def test_promolint_run_passes_the_script_exit_status_through(tmp_path):
     script = tmp_path / "exits.py"
     script.write_text("import sys\nsys.exit(3)\n")
-    process = subprocess.run([sys.executable, "-m", "linter.runtime.run", str(script)], env=_environment(),
+    process = subprocess.run([sys.executable, "-m", "promolint.runtime.run", str(script)], env=_environment(),
                              cwd=tmp_path, capture_output=True, text=True, timeout=120)  # fmt: skip
     assert process.returncode == 3
 
@@ -103,21 +103,21 @@ def test_the_pytest_plugin_is_registered_by_the_installed_package():
     """pyproject.toml declares the plugin as a ``pytest11`` entry point named by its module."""
     from importlib.metadata import entry_points
 
-    assert [e.value for e in entry_points(group="pytest11") if e.name == "linter.runtime.pytest_plugin"] == [
-        "linter.runtime.pytest_plugin"
+    assert [e.value for e in entry_points(group="pytest11") if e.name == "promolint.runtime.pytest_plugin"] == [
+        "promolint.runtime.pytest_plugin"
     ]
 
 
 def test_the_pytest_plugin_loads_nothing_heavy_unless_asked():
     """Registered in every pytest run where promolint is installed: importing it must not load
     the shim, libcst or the engine."""
-    code = ("import sys, linter.runtime.pytest_plugin\n"
-            "print(sorted(m for m in ('libcst', 'linter.runtime.shim', 'linter.engine.calls', 'jax') if m in sys.modules))")
+    code = ("import sys, promolint.runtime.pytest_plugin\n"
+            "print(sorted(m for m in ('libcst', 'promolint.runtime.shim', 'promolint.engine.calls', 'jax') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
-@pytest.mark.parametrize(("mode", "option"), [("report", []), ("warn", ["-p", "linter.runtime.pytest_plugin"])])
+@pytest.mark.parametrize(("mode", "option"), [("report", []), ("warn", ["-p", "promolint.runtime.pytest_plugin"])])
 def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, option, tmp_path):
     """With the entry point alone, and with an explicit ``-p`` too (not registered twice)."""
     report = tmp_path / "report.json"

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from linter.runtime import (
+from promolint.runtime import (
     AcceleratorX64Warning,
     PromotionMismatch,
     PromotionMismatchWarning,
@@ -25,8 +25,8 @@ from linter.runtime import (
     verify,
     verifying,
 )
-from linter.runtime.hook import run_path
-from linter.runtime.predict import Predictor
+from promolint.runtime.hook import run_path
+from promolint.runtime.predict import Predictor
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 

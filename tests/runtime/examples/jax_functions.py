@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from linter.runtime import verify
+from promolint.runtime import verify
 
 
 @verify

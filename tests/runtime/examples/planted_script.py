@@ -3,7 +3,7 @@ had predicted something else.  `promolint run --mode raise` must stop at the fir
 
 import numpy as np
 
-from linter.runtime import shim
+from promolint.runtime import shim
 
 shim.judge = lambda predicted, observed: "disagree" if observed["dtype"] == "float16" else "agree"
 
