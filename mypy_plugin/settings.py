@@ -109,7 +109,7 @@ def code_fingerprint() -> str:
 
         import promolint
 
-        # The plugin's folder and the engine's: side by side in a checkout, nested when installed.
+        # The plugin's folder and the engine's.
         folders = {os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(promolint.__file__))}
         entries = set()
         root = os.path.commonpath(sorted(folders))

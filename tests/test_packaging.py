@@ -1,4 +1,4 @@
-"""The installed import names: `promolint` from linter/ and `promolint.mypy_plugin` from mypy_plugin/."""
+"""The installed import names: `promolint` from linter/ and `promolint_mypy` from mypy_plugin/."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 def _folders_to_packages() -> set[str]:
     """Every folder with an __init__.py under linter/ and mypy_plugin/, as its installed name."""
     names = set()
-    for top, name in (("linter", "promolint"), ("mypy_plugin", "promolint.mypy_plugin")):
+    for top, name in (("linter", "promolint"), ("mypy_plugin", "promolint_mypy")):
         for init in (REPO / top).rglob("__init__.py"):
             relative = init.parent.relative_to(REPO / top).parts
             names.add(".".join((name, *relative)))
@@ -26,13 +26,13 @@ def _folders_to_packages() -> set[str]:
 def test_every_source_package_is_installed():
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert set(setuptools["packages"]) == _folders_to_packages()
-    assert setuptools["package-dir"] == {"promolint": "linter", "promolint.mypy_plugin": "mypy_plugin"}
+    assert setuptools["package-dir"] == {"promolint": "linter", "promolint_mypy": "mypy_plugin"}
 
 
 def test_import_names_are_the_distributions_own():
     import promolint
-    import promolint.mypy_plugin
+    import promolint_mypy
 
     assert Path(promolint.__file__).parent == REPO / "linter"
-    assert Path(promolint.mypy_plugin.__file__).parent == REPO / "mypy_plugin"
+    assert Path(promolint_mypy.__file__).parent == REPO / "mypy_plugin"
     assert "linter" not in sys.modules and "mypy_plugin" not in sys.modules

@@ -6,7 +6,7 @@
 Downloads optax's wheel (pinned; ``pip download --no-deps``) into a cache folder
 (``.bench_cache/mypy-overhead`` by default: git-ignored, never part of the tracked tree),
 unpacks it, and times ``python -m mypy -p optax`` in two configurations, plain and with
-``plugins = promolint.mypy_plugin``, each with its own cache folder.  Runs of the two alternate, so that
+``plugins = promolint_mypy``, each with its own cache folder.  Runs of the two alternate, so that
 load on the machine hits both alike; each figure is a median, in wall time and in CPU time (the
 latter is steadier on a shared machine).  Measured, in one run:
 
@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 OPTAX = "0.2.8"  # pinned, as in tests/benchmarks/_corpus.py
 DEFAULT_CACHE = REPO / ".bench_cache" / "mypy-overhead"
 SEED = "import math, functools, typing\nimport numpy, numpy.typing\nimport jax, jax.numpy, jax.lax, jax.nn, jax.random, jax.scipy, jax.tree_util\n"
-CONFIGS = {"plain": "", "plugin": "plugins = promolint.mypy_plugin\n"}
+CONFIGS = {"plain": "", "plugin": "plugins = promolint_mypy\n"}
 
 
 def fetch(cache: Path) -> Path:
@@ -102,7 +102,7 @@ def seed_caches(cache: Path, configs: dict[str, Path]) -> dict[str, Path]:
 _HOOK_TIMER = """
 import sys, time
 started = time.perf_counter()
-from promolint.mypy_plugin.plugin import PromolintPlugin
+from promolint_mypy.plugin import PromolintPlugin
 imported = time.perf_counter() - started
 spent = [imported]
 def timed(function):

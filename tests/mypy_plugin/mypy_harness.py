@@ -75,7 +75,7 @@ def _seed_key() -> str:
 
 def write_project(root: Path, promolint: dict | None = None, mypy_extra: str = "") -> None:
     """pyproject.toml with the plugin enabled (and a [tool.promolint] table when given)."""
-    lines = ["[tool.mypy]", 'plugins = ["promolint.mypy_plugin"]', f"cache_dir = {json.dumps(str(root / '.mypy_cache'))}"]
+    lines = ["[tool.mypy]", 'plugins = ["promolint_mypy"]', f"cache_dir = {json.dumps(str(root / '.mypy_cache'))}"]
     if promolint is not None:
         lines.append("[tool.promolint]")
         lines += [f"{key} = {_toml(value)}" for key, value in promolint.items()]

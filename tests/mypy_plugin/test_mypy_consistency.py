@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from promolint.check import lint_source
+from promolint.lint import lint_source
 from promolint.frontend.analysis import Settings
 from promolint.rules import ALL_RULES
 

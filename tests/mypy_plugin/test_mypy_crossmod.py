@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from promolint.check import lint_source
+from promolint.lint import lint_source
 from promolint.frontend.analysis import Settings
 from promolint.rules import ALL_RULES
 

@@ -16,9 +16,9 @@ from mypy.plugin import ReportConfigContext
 
 from promolint.engine.values import Array, Library
 from promolint.rules import ALL_RULES
-from promolint.mypy_plugin import errorcodes
-from promolint.mypy_plugin.plugin import PromolintPlugin
-from promolint.mypy_plugin.translate import decode, encode
+from promolint_mypy import errorcodes
+from promolint_mypy.plugin import PromolintPlugin
+from promolint_mypy.translate import decode, encode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mypy_harness as harness
@@ -31,7 +31,7 @@ def test_one_error_code_per_rule() -> None:
         code = errorcodes.error_code(rule)
         assert code.code == f"promolint-{rule.name}"
         assert error_codes[code.code] is code
-        assert errorcodes.BY_RULE_CODE[rule.code] is code, f"add {rule.code} to promolint.mypy_plugin.errorcodes"
+        assert errorcodes.BY_RULE_CODE[rule.code] is code, f"add {rule.code} to promolint_mypy.errorcodes"
     assert set(errorcodes.BY_RULE_CODE) == {rule.code for rule in ALL_RULES}
 
 
@@ -59,7 +59,7 @@ def test_report_config_data_follows_the_promolint_table(tmp_path: Path) -> None:
 def test_config_is_found_above_mypys_config_file(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\n')
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "mypy.ini").write_text("[mypy]\nplugins = promolint.mypy_plugin\n")
+    (tmp_path / "sub" / "mypy.ini").write_text("[mypy]\nplugins = promolint_mypy\n")
     options = Options()
     options.config_file = str(tmp_path / "sub" / "mypy.ini")
     plugin = PromolintPlugin(options)
@@ -113,7 +113,7 @@ import json, sys
 from mypy import build
 from mypy.main import process_options
 from mypy.types import get_proper_type
-from promolint.mypy_plugin import tags
+from promolint_mypy import tags
 sources, options = process_options(["--config-file", "pyproject.toml", *sys.argv[1:]])
 result = build.build(sources, options)
 tree = result.files["mod"]
@@ -164,7 +164,7 @@ from mypy import build
 from mypy.main import process_options
 from mypy.nodes import NameExpr
 from mypy.types import get_proper_type
-from promolint.mypy_plugin import tags
+from promolint_mypy import tags
 sources, options = process_options(["--config-file", "pyproject.toml", *sys.argv[1:]])
 options.export_types = True
 result = build.build(sources, options)
