@@ -229,9 +229,9 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from promolint.check import rule_by_code
+    from promolint.rules import rule_by_code
 
-    rule = rule_by_code(args.code.upper())
+    rule = rule_by_code(args.code)
     if rule is None:
         raise UsageError(f"unknown rule {args.code!r}; `promolint rules` lists them")
     sys.stdout.write(rule.doc())
@@ -239,11 +239,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from promolint.check import RULES
-    from promolint.docs import headline
+    from promolint.rules.registry import REGISTRY
 
-    for rule in RULES:
-        print(f"{rule.code}  {rule.name:<22} {headline(rule)}")
+    for info in REGISTRY:
+        switches = ("opt-in" if info.opt_in else "default") + (", fixable" if info.fix != "never" else "")
+        print(f"{info.code}  {info.name:<22} {switches:<18} {info.title}")
     return 0
 
 
@@ -279,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("run", add_help=False, help="run a script, verifying every inferred dtype at run time")
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
-    explain.add_argument("code")
+    explain.add_argument("code", help="a rule's code (PRM001) or name (implicit-x64)")
     explain.set_defaults(run=cmd_explain)
     rules = commands.add_parser("rules", help="list the rules")
     rules.set_defaults(run=cmd_rules)

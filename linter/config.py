@@ -17,16 +17,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-PARSE_ERROR = "PRM000"  # the file could not be read or parsed
-UNUSED_NOQA = "PRM100"  # a noqa comment that suppresses nothing; opt-in, like ruff's RUF100
-X64_PORTABILITY = "PRM010"  # a dtype that depends on jax_enable_x64; opt-in: it analyzes each file twice more
-# Every rule's code, True for the opt-in ones.  Spelled out rather than read from promolint.rules,
-# which loads the engine: a run served from the cache never needs it.  tests/test_config.py
-# holds this to the rules.
-RULE_CODES = {
-    "PRM001": False, "PRM002": False, "PRM003": False, "PRM004": False, "PRM005": False, "PRM006": False,
-    "PRM007": False, "PRM008": False, "PRM009": False, X64_PORTABILITY: True,
-}  # fmt: skip
+from promolint.rules.registry import PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
+
+# Every rule's code, True for the opt-in ones; the checker's own PRM000 (always on) and PRM100
+# (opt-in) are handled apart.
+RULE_CODES = {info.code: info.opt_in for info in REGISTRY if info.reported_by != "checker"}
 
 MODES = {"x64": ("on", "off", "auto"), "promotion": ("standard", "strict", "auto")}
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",

@@ -6,8 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from promolint.check import RULES
-from promolint.rules import Rule
+from promolint.rules import RULES, Rule
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from promolint.engine.values import PYTHON_TYPE_NAMES, Array, Library, Refusal, Unknown, Value
+from promolint.engine.values import Array, Refusal, Unknown, describe
 from promolint.frontend.analysis import Analysis, Settings
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 
@@ -40,27 +40,6 @@ def _records(source: Source, sites) -> list[dict]:
         })  # fmt: skip
     records.sort(key=lambda r: (r["line"], r["column"], r["end_line"], r["end_column"], r["target"]))
     return records
-
-
-def describe(value: Value) -> dict:
-    """The JSON fields of one value: dtype (NumPy name, or int/float/complex/bool for Python
-    scalars), weak, library, error."""
-    if isinstance(value, Refusal):
-        return {"dtype": None, "weak": None, "library": None, "error": value.error, "message": value.message}
-    if not isinstance(value, Array) or not value.dtypes:
-        library = value.library.value if isinstance(value, Array) else None
-        return {"dtype": None, "weak": None, "library": library, "error": None}
-    if value.library is Library.PYTHON:
-        dtype = "|".join(sorted(PYTHON_TYPE_NAMES.get(d, d) for d in value.dtypes))
-    else:
-        dtype = "|".join(sorted(value.dtypes))
-    return {
-        "dtype": dtype,
-        "weak": value.weak,
-        "library": value.library.value,
-        "error": None,
-        **({"provenance": value.provenance} if value.provenance else {}),
-    }
 
 
 def format_text(path: str, records: list[dict]) -> str:

@@ -54,7 +54,7 @@ def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[
     path, data, (x64, promotion), codes = job
     if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses(data):
         return [], True
-    from promolint.check import lint_source
+    from promolint.lint import lint_source
     from promolint.frontend.analysis import Settings
 
     try:

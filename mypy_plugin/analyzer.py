@@ -4,13 +4,12 @@ findings to mypy errors.
 Nothing here re-implements promotion or rules: values come from ``promolint.engine`` (operators,
 calls, attributes, annotations), findings from ``promolint.rules.ALL_RULES``.  What is specific to
 mypy is (1) reading values from mypy's tree and types (``Evaluator``), (2) knowing when a dtype
-tag can be trusted (``promolint.mypy_plugin.flow``), and (3) reporting without disturbing mypy's own
+tag can be trusted (``promolint_mypy.flow``), and (3) reporting without disturbing mypy's own
 inference (``Reporter``).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -64,14 +63,12 @@ try:
 except ImportError:  # an engine without ranks
     numpy_library = None  # type: ignore[assignment]
 from promolint.dtypes import resolve_string
+from promolint.noqa import line_suppresses
 from promolint.rules import ALL_RULES
-from promolint.mypy_plugin import errorcodes, settings
-from promolint.mypy_plugin.flow import AMBIGUOUS, Definition, ScopeIndex, strip_rebound, walk_statements
-from promolint.mypy_plugin.translate import TypeFactory, library_only, value_of_type
+from promolint_mypy import errorcodes, settings
+from promolint_mypy.flow import AMBIGUOUS, Definition, ScopeIndex, strip_rebound, walk_statements
+from promolint_mypy.translate import TypeFactory, library_only, value_of_type
 
-# The same spelling as promolint.check's (not imported: that module loads every rule and the CLI's front end).
-_CODE = r"[A-Z]+[0-9]+"
-_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 _HAS_NDIM = any(field.name == "ndim" for field in fields(Array))
 _MAX_DEPTH = 40
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
@@ -203,13 +200,7 @@ class ModuleInfo:
     def noqa(self, line: int, code: str) -> bool:
         """``# noqa`` / ``# noqa: PRM006`` on the line, as ``promolint check`` reads them."""
         lines = self.lines()
-        if not 0 < line <= len(lines) or b"noqa" not in lines[line - 1].lower():
-            return False
-        for match in _NOQA.finditer(lines[line - 1].decode("utf-8", errors="replace")):
-            codes = match.group("codes")
-            if codes is None or code in {c.upper() for c in re.split(r"[\s,]+", codes.strip())}:
-                return True
-        return False
+        return 0 < line <= len(lines) and line_suppresses(lines[line - 1].decode("utf-8", errors="replace"), code)
 
     def text(self, node: MypyContext) -> str:
         """The source text of an expression (for messages that quote operands)."""

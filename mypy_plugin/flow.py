@@ -341,7 +341,7 @@ def strip_rebound(tree: MypyFile) -> None:
     tag from it.  Called before mypy serializes a module, and when a module is done."""
     if not tree.defs:
         return
-    from promolint.mypy_plugin.tags import strip_type
+    from promolint_mypy.tags import strip_type
 
     index = ScopeIndex(tree)
     for name, symbol in tree.names.items():

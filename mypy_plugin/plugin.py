@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, TypeOfAny, get_proper_type
 
-from promolint.mypy_plugin import settings, tags
+from promolint_mypy import settings, tags
 
 # Operator methods: the hook reads the operator from the node mypy is checking.
 _ARITHMETIC = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift", "rshift")
@@ -65,7 +65,7 @@ class PromolintPlugin(Plugin):
             return None  # the plugin does nothing there: its cache must not depend on our config
         if not ctx.is_check and self._modules and ctx.id in self._modules:
             # Called right before mypy serializes the module (after its top level is checked).
-            from promolint.mypy_plugin.flow import strip_rebound
+            from promolint_mypy.flow import strip_rebound
 
             strip_rebound(self._modules[ctx.id])
         return self._raw.report_data()
@@ -82,7 +82,7 @@ class PromolintPlugin(Plugin):
     @property
     def analyzer(self):
         if self._analyzer is None:
-            from promolint.mypy_plugin.analyzer import Analyzer
+            from promolint_mypy.analyzer import Analyzer
 
             self._analyzer = Analyzer(self._raw, self._modules, self.is_library)
         return self._analyzer
@@ -219,7 +219,7 @@ class PromolintPlugin(Plugin):
             argument = "numpy.ndarray"
         else:
             return analyzed
-        from promolint.mypy_plugin.translate import annotation_tag
+        from promolint_mypy.translate import annotation_tag
 
         return tags.attach(proper, annotation_tag(head, argument), api.named_type("builtins.str", []))
 
@@ -235,7 +235,7 @@ def _jaxtyping_head(api, written: str) -> str | None:
         return None
     cached = _imports_cache.get(id(tree))
     if cached is None or cached[0] is not tree:
-        from promolint.mypy_plugin.analyzer import _import_names
+        from promolint_mypy.analyzer import _import_names
 
         cached = (tree, _import_names(tree))
         _imports_cache[id(tree)] = cached

@@ -12,7 +12,7 @@ them.  Two kinds of tag exist:
   ``Float32[Array, "n"]`` (head ``jaxtyping.Float32``, argument ``jax.Array``); it is
   resolved against the reading module's x64 mode, so it never depends on configuration.
 
-Tags are hints: readers decide when one can be trusted (see ``promolint.mypy_plugin.flow``).
+Tags are hints: readers decide when one can be trusted (see ``promolint_mypy.flow``).
 """
 
 from __future__ import annotations

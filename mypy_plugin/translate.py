@@ -18,7 +18,7 @@ from promolint.dtypes import DTYPES
 from promolint.engine.annotations import annotation_value
 from promolint.engine.context import Context
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Value, join, python_scalar
-from promolint.mypy_plugin import tags
+from promolint_mypy import tags
 
 JAX_ARRAY = "jax._src.basearray.Array"
 NDARRAY = "numpy.ndarray"

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from promolint.check import lint_source, rule_by_code
+from promolint.lint import lint_source
+from promolint.rules import rule_by_code
 from promolint.cli import main
 from promolint.frontend.analysis import Settings
 

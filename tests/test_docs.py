@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from promolint.check import RULES
+from promolint.rules import RULES
 from promolint.cli import main
 from promolint.docs import RULES_MD, rules_markdown
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from promolint.check import check_paths, fix_paths, fix_source, lint_source
+from promolint.check import check_paths, fix_paths
+from promolint.lint import fix_source, lint_source
 from promolint.cli import main
 from promolint.config import X64_PORTABILITY, Config, known_codes
 from promolint.frontend.analysis import Settings

@@ -7,7 +7,8 @@ import gc
 import tracemalloc
 from pathlib import Path
 
-from promolint.check import RULES, lint_source
+from promolint.lint import lint_source
+from promolint.rules import RULES
 from promolint.frontend.analysis import Settings
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

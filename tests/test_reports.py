@@ -9,7 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from promolint.check import Diagnostic, rule_by_code
+from promolint.diagnostics import Diagnostic
+from promolint.rules import rule_by_code
 from promolint.cli import main
 from promolint.report import FORMATS, render
 

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from promolint.check import lint_source
+from promolint.lint import fix_source, lint_source
 from promolint.frontend.analysis import Settings
 from promolint.rules import ALL_RULES
 
@@ -31,3 +31,23 @@ def test_doc_has_ruff_sections(rule) -> None:
     doc = rule.doc()
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety"):
         assert section in doc
+
+
+REPLACEMENTS = [(rule, example) for rule in ALL_RULES for example in rule.invalid if example.expected_replacement]
+
+
+@pytest.mark.parametrize(("rule", "example"), REPLACEMENTS,
+                         ids=[f"{r.code}-{i}" for i, (r, _) in enumerate(REPLACEMENTS)])  # fmt: skip
+def test_documented_fix_writes_its_expected_replacement(rule, example) -> None:
+    source = textwrap.dedent(example.code).encode()
+    fixed, applied, left = fix_source(source, "example.py", Settings(example.x64, example.promotion),
+                                      frozenset({rule.code}), unsafe=True)  # fmt: skip
+    assert applied and fixed.decode() == textwrap.dedent(example.expected_replacement)
+    assert rule.code not in {d.code for d in left}
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_fix_availability_in_the_registry_is_what_the_examples_show(rule) -> None:
+    """A rule the registry says can fix shows a fix in its examples; one that cannot shows none."""
+    shown = any(example.expected_replacement for example in rule.invalid)
+    assert shown == (rule.info.fix != "never")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from promolint.check import lint_source
+from promolint.lint import lint_source
 from promolint.frontend.analysis import Settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -39,6 +39,7 @@ from promolint.engine.catalog import (
     Fn,
 )
 from promolint.engine.context import Context
+from promolint.engine.records import Call
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -57,40 +58,6 @@ from promolint.engine.values import (
     python_scalar,
 )
 from promolint.systems.base import Operand, Origin, Refused
-
-
-@dataclass
-class Call:
-    """A call bound to its catalog entry: what rules read (``dtype=`` requests, operands)."""
-
-    name: str
-    fn: Fn
-    bound: dict[str, Value] = field(default_factory=dict)
-    ctx: Context = field(default_factory=Context)
-
-    @property
-    def short(self) -> str:
-        """The function's own name: ``power`` for ``numpy.power``, ``sum`` for a method."""
-        return self.name.rsplit(".", 1)[-1]
-
-    def first(self) -> Value | None:
-        """The first parameter's value: the array a reduction or a method works on."""
-        return self.bound.get(self.fn.params[0]) if self.fn.params else None
-
-    def arrays(self) -> list[Array]:
-        out: list[Array] = []
-        for param in self.fn.arrays:
-            value = self.bound.get(param)
-            items = value.items if isinstance(value, Items) else (value,)
-            out += [v for v in items if isinstance(v, Array)]
-        return out
-
-    def requested_dtype(self) -> DTypeRef | None:
-        for param in ("dtype", "new_dtype"):
-            value = self.bound.get(param)
-            if isinstance(value, DTypeRef):
-                return value
-        return None
 
 
 def bind(fn: Fn, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:

@@ -2,12 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from promolint.engine.calls import Call
+from promolint.engine.catalog import Fn
 from promolint.engine.context import Context
-from promolint.engine.values import Value
+from promolint.engine.values import Array, DTypeRef, Items, Value
+
+
+@dataclass
+class Call:
+    """A call bound to its catalog entry: what rules read (``dtype=`` requests, operands)."""
+
+    name: str
+    fn: Fn
+    bound: dict[str, Value] = field(default_factory=dict)
+    ctx: Context = field(default_factory=Context)
+
+    @property
+    def short(self) -> str:
+        """The function's own name: ``power`` for ``numpy.power``, ``sum`` for a method."""
+        return self.name.rsplit(".", 1)[-1]
+
+    def first(self) -> Value | None:
+        """The first parameter's value: the array a reduction or a method works on."""
+        return self.bound.get(self.fn.params[0]) if self.fn.params else None
+
+    def arrays(self) -> list[Array]:
+        out: list[Array] = []
+        for param in self.fn.arrays:
+            value = self.bound.get(param)
+            items = value.items if isinstance(value, Items) else (value,)
+            out += [v for v in items if isinstance(v, Array)]
+        return out
+
+    def requested_dtype(self) -> DTypeRef | None:
+        for param in ("dtype", "new_dtype"):
+            value = self.bound.get(param)
+            if isinstance(value, DTypeRef):
+                return value
+        return None
 
 
 @dataclass(frozen=True)
@@ -67,3 +102,13 @@ class Site:
     value: Value
     text: str
     target: bool = False
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """What a caller knows that the code alone does not, handed to an analysis: values for the
+    parameters of functions, keyed by the line of their ``def`` (the run-time shim's argument
+    types of the call in progress; the mypy plugin's declared types), which replace what the
+    analysis would infer for them (annotation, call sites, default)."""
+
+    parameters: Mapping[int, Mapping[str, Value]] = field(default_factory=dict)

@@ -16,7 +16,7 @@ from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.annotations import annotation_value
 from promolint.engine.context import Context
-from promolint.engine.records import Operation, Site
+from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -112,9 +112,10 @@ class _Frame:
 class Analysis:
     """Values of every expression of one module, and the operations rules read."""
 
-    def __init__(self, source: Source, settings: Settings = Settings()):
+    def __init__(self, source: Source, settings: Settings = Settings(), seeds: Seeds = Seeds()):
         self.source = source
         self.settings = settings
+        self.seeds = seeds
         self.sites: dict[int, Site] = {}
         self.operations: dict[int, Operation] = {}
         self._definitions: list[_Definition] = []
@@ -140,12 +141,17 @@ class Analysis:
         return self
 
     def _analyze_definition(self, index: int, definition: _Definition) -> None:
-        """Record a function's body once, its parameters seeded from annotations or call sites."""
+        """Record a function's body once, its parameters from the seeds, else from annotations, call
+        sites or defaults."""
+        node = definition.node
+        given = self.seeds.parameters.get(node.lineno, {}) if type(node) is not ast.Lambda else {}
         seeds: dict[str, Value] = {}
-        for param, default in _parameters(definition.node):
+        for param, default in _parameters(node):
             name = param.arg
             seen = [args[name] for args in definition.call_args if name in args]
-            if param.annotation is not None:
+            if name in given:
+                seeds[name] = given[name]
+            elif param.annotation is not None:
                 seeds[name] = self._annotation(param.annotation, self._final_ctx)
             elif seen:
                 seeds[name] = join(seen)

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
-from promolint.check import rule_by_code
+from promolint.rules import rule_by_code
 from promolint.diagnostics import Diagnostic
 from promolint.report.location import relative_path
 

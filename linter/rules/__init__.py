@@ -1,35 +1,51 @@
-"""The rules, by code. Each is one class with its docs and examples; all read engine records."""
+"""The rules. ``registry`` lists them without loading any; the names below load every rule (and with
+them the engine) on first use."""
 
 from __future__ import annotations
 
-from promolint.rules.base import Example, Finding, Rule
-from promolint.rules.dispatch_chains import MixedDispatch, NumpyNonassociative
-from promolint.rules.implicit_x64 import ImplicitX64
-from promolint.rules.literal_overflow import LiteralOverflow
-from promolint.rules.refusals import InplaceCast, LaxDtypeMismatch, NoPromotionPath, StrictPromotion
-from promolint.rules.x64_portability import X64Portability
-from promolint.rules.x64_truncation import X64Truncation
+import functools
+import importlib
+from typing import TYPE_CHECKING
 
-__all__ = ["ALL_RULES", "Example", "Finding", "Rule", "rule_by_code"]
+from promolint.rules.registry import PACKAGE, REGISTRY, RuleInfo, find
 
-ALL_RULES: tuple[Rule, ...] = tuple(
-    sorted(
-        (
-            ImplicitX64(),
-            MixedDispatch(),
-            NumpyNonassociative(),
-            StrictPromotion(),
-            NoPromotionPath(),
-            LiteralOverflow(),
-            X64Truncation(),
-            LaxDtypeMismatch(),
-            InplaceCast(),
-            X64Portability(),
-        ),
-        key=lambda rule: rule.code,
-    )
-)
+if TYPE_CHECKING:
+    from promolint.rules.base import Example, Finding, Rule
+
+__all__ = ["ALL_RULES", "RULES", "Example", "Finding", "Rule", "rule_by_code"]
 
 
-def rule_by_code(code: str) -> Rule | None:
-    return next((rule for rule in ALL_RULES if rule.code == code), None)
+def load(info: RuleInfo) -> Rule:
+    """The rule's instance (imports its module, and with it the engine)."""
+    from promolint.rules.base import Rule
+
+    module = importlib.import_module(f"{PACKAGE}.{info.module}")
+    classes = [value for value in vars(module).values()
+               if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module.__name__
+               and getattr(value, "code", None) == info.code]  # fmt: skip
+    if len(classes) != 1:
+        raise LookupError(f"{module.__name__} must define exactly one rule class for {info.code}")
+    return classes[0]()
+
+
+@functools.cache
+def _rules() -> tuple[Rule, ...]:
+    return tuple(load(info) for info in REGISTRY)
+
+
+def rule_by_code(code_or_name: str) -> Rule | None:
+    """A rule by its code (any case) or its name."""
+    info = find(code_or_name)
+    return next(rule for rule in _rules() if rule.code == info.code) if info else None
+
+
+def __getattr__(name: str):
+    if name == "RULES":  # every code promolint reports, the checker's own PRM000 and PRM100 included
+        return _rules()
+    if name == "ALL_RULES":  # the rules that read the engine's operations
+        return tuple(rule for rule in _rules() if rule.info.reported_by != "checker")
+    if name in ("Example", "Finding", "Rule"):
+        from promolint.rules import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,15 +10,20 @@ from typing import ClassVar
 
 from promolint.engine.records import Operation
 from promolint.engine.values import Array, Value
+from promolint.rules import registry
 
 
 @dataclass(frozen=True)
 class Example:
-    """A snippet a rule must flag (invalid) or leave alone (valid), under the given modes."""
+    """A snippet a rule must flag (invalid) or leave alone (valid), under the given modes.
+
+    ``expected_replacement`` (as in Fixit) is the snippet once its fixes are applied, the unsafe
+    ones included: the rule's tests apply them and compare."""
 
     code: str
     x64: str = "auto"
     promotion: str = "auto"
+    expected_replacement: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,14 +60,27 @@ class Finding:
 
 
 class Rule:
+    """One rule: its docs and examples here, its code, name and switches from its registry row
+    (found by the module it is defined in: one rule a module)."""
+
+    info: ClassVar[registry.RuleInfo]
     code: ClassVar[str]
     name: ClassVar[str]
+    opt_in: ClassVar[bool]  # enabled only when named (its code, ALL) or switched on: not by a prefix
     summary: ClassVar[str]
     why: ClassVar[str]
     fix_safety: ClassVar[str] = "No automatic fix is offered."
-    opt_in: ClassVar[bool] = False  # enabled only when named (its code, ALL) or switched on: not by a prefix
     invalid: ClassVar[tuple[Example, ...]]  # the first one is the doc's "Example"
     valid: ClassVar[tuple[Example, ...]]  # the first one is the doc's "Use instead"
+
+    def __init_subclass__(cls, abstract: bool = False, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if abstract:
+            return
+        info = registry.info_of_module(cls.__module__)
+        if info is None:
+            raise TypeError(f"{cls.__module__} defines a rule but has no row in promolint.rules.registry")
+        cls.info, cls.code, cls.name, cls.opt_in = info, info.code, info.name, info.opt_in
 
     def check(self, operation: Operation) -> Iterator[Finding]:
         raise NotImplementedError
@@ -111,8 +129,5 @@ def exact(value: Value) -> Array | None:
     return value if isinstance(value, Array) and value.exact else None
 
 
-def describe_operand(value: Value, text: str = "") -> str:
-    if isinstance(value, Array):
-        what = value.describe()
-        return f"`{text}` ({what})" if text else what
-    return f"`{text}`" if text else "?"
+def describe_operands(operation: Operation) -> str:
+    return ", ".join(v.describe() for v in operation.operands if isinstance(v, Array)) or "its operands"

@@ -18,8 +18,6 @@ _BUILTIN = {"float64": "float", "int64": "int"}
 
 
 class ImplicitX64(Rule):
-    code = "PRM001"
-    name = "implicit-x64"
     summary = (
         "Flags operations whose result is 64-bit although no operand asked for 64 bits: NumPy's "
         "int32 + float32 (float64), a Python float with an integer JAX array under x64, uint64 with "
@@ -48,7 +46,13 @@ class ImplicitX64(Rule):
             import numpy as np
             x = jnp.ones(3, dtype=jnp.float32)
             y = x / np.sqrt(10)
-        """, x64="on"),
+        """, x64="on", expected_replacement="""
+            import jax.numpy as jnp
+            import numpy as np
+            import math
+            x = jnp.ones(3, dtype=jnp.float32)
+            y = x / math.sqrt(10)
+        """),
         Example("""
             import numpy as np
             a = np.ones(3, np.int32) + np.ones(3, np.float32)
@@ -73,7 +77,13 @@ class ImplicitX64(Rule):
             def scale(x, c: float):
                 return x * np.float64(c)
             y = scale(jnp.ones(3, jnp.float32), 0.5)
-        """, x64="on"),
+        """, x64="on", expected_replacement="""
+            import jax.numpy as jnp
+            import numpy as np
+            def scale(x, c: float):
+                return x * float(c)
+            y = scale(jnp.ones(3, jnp.float32), 0.5)
+        """),
     )
     valid = (
         Example("""

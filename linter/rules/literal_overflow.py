@@ -13,8 +13,6 @@ def wrapped(value: int, dtype: str) -> int:
 
 
 class LiteralOverflow(Rule):
-    code = "PRM006"
-    name = "literal-overflow"
     summary = (
         "Flags Python int literals outside the range of the dtype they are weakly converted to: JAX "
         "wraps them silently, NumPy raises OverflowError, and JAX with x64 off raises for literals "

@@ -12,9 +12,6 @@ from promolint.rules.base import Example, Finding, Rule
 class X64Portability(Rule):
     """Reads a pair of analyses of one file, x64 off and x64 on, through ``check_pair``."""
 
-    code = "PRM010"
-    name = "x64-dependent-dtype"
-    opt_in = True
     summary = (
         "With `--x64-portability` (or `x64-portability = true`, or selecting `PRM010`), analyzes each "
         "file with x64 off and with x64 on and flags the expressions where a dtype starts to depend "

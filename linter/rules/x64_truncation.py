@@ -13,8 +13,6 @@ _TYPE_CODE = re.compile(r"(?P<prefix>[<>=|]?[biufc])\d+")
 
 
 class X64Truncation(Rule):
-    code = "PRM007"
-    name = "x64-truncation"
     summary = (
         "Flags explicit 64-bit dtype requests in JAX while x64 is off (`dtype=jnp.float64`, "
         "`jnp.float64(1)`, `.astype(jnp.float64)`): JAX warns and gives the 32-bit dtype."
@@ -35,14 +33,23 @@ class X64Truncation(Rule):
         Example("""
             import jax.numpy as jnp
             z = jnp.zeros(3, dtype=jnp.float64)
+        """, expected_replacement="""
+            import jax.numpy as jnp
+            z = jnp.zeros(3, dtype=jnp.float32)  # promolint: was float64, which JAX truncates to float32 with x64 off
         """),
         Example("""
             import jax.numpy as jnp
             z = jnp.float64(1)
+        """, expected_replacement="""
+            import jax.numpy as jnp
+            z = jnp.float32(1)  # promolint: was float64, which JAX truncates to float32 with x64 off
         """),
         Example("""
             import jax.numpy as jnp
             z = jnp.ones(3).astype("float64")
+        """, expected_replacement="""
+            import jax.numpy as jnp
+            z = jnp.ones(3).astype("float32")  # promolint: was float64, which JAX truncates to float32 with x64 off
         """),
     )
     valid = (

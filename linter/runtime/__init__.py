@@ -21,7 +21,7 @@ _EXPORTS = {
     "Session": "promolint.runtime.shim",
     "ShimError": "promolint.runtime.shim",
     "ShimWarning": "promolint.runtime.shim",
-    "verifying": "promolint.runtime.shim",
+    "verifying": "promolint.runtime.verify",
     "verify": "promolint.runtime.verify",
 }
 __all__ = ["DEFAULT_REPORT", "MODES", *_EXPORTS]
@@ -30,6 +30,8 @@ __all__ = ["DEFAULT_REPORT", "MODES", *_EXPORTS]
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+    module = importlib.import_module(_EXPORTS[name])
+    # All of the module's exports at once: importing promolint.runtime.verify binds the submodule
+    # as this package's attribute ``verify``, which the function of that name must replace.
+    globals().update({export: getattr(module, export) for export, where in _EXPORTS.items() if where == module.__name__})
+    return globals()[name]

@@ -2,9 +2,8 @@
 and for a function called with given argument dtypes.
 
 The front end seeds a function's parameters from annotations or from the module's own calls.
-The shim knows better: the arguments of the call in progress.  ``_SeededAnalysis`` feeds them
-in through the front end's one place where a definition's parameters are bound
-(``Analysis._invoke``); everything else is the front end unchanged.
+The shim knows better: the arguments of the call in progress, which it hands to the analysis as
+``Seeds``; everything else is the analysis unchanged.
 """
 
 from __future__ import annotations
@@ -13,10 +12,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from promolint.engine.records import Seeds
+from promolint.engine.values import Array, Library, Refusal, Unknown, Value, describe, python_scalar
 from promolint.frontend.analysis import Analysis, Settings
 from promolint.frontend.source import Source
-from promolint.reveal import describe
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
 Mode = tuple[bool, bool]  # (x64, strict)
@@ -59,8 +58,8 @@ class Predictor:
         if target is None:
             analysis = Analysis(self.source, settings_for(mode)).run()
         else:
-            seeds = {name: seed_value(argument) for name, argument in signature}
-            analysis = _SeededAnalysis(self.source, settings_for(mode), target, seeds).run()
+            seeds = Seeds({target.lineno: {name: seed_value(argument) for name, argument in signature}})
+            analysis = Analysis(self.source, settings_for(mode), seeds).run()
         return {span: describe(site.value) for span, site in self._site_spans(analysis).items()}
 
     def _site_spans(self, analysis: Analysis) -> dict[Span, object]:
@@ -124,23 +123,6 @@ def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]
             names.add(node.asname)
         stack.extend(ast.iter_child_nodes(node))
     return frozenset(names)
-
-
-class _SeededAnalysis(Analysis):
-    """The front end with one definition's parameters bound to the call's argument types.
-
-    A seed replaces what the front end would infer (annotation, call sites, default); the
-    parameters without one (arguments that are not arrays) keep the front end's value."""
-
-    def __init__(self, source: Source, settings: Settings, target: ast.FunctionDef, seeds: Mapping[str, Value]):
-        super().__init__(source, settings)
-        self._target = target
-        self._seeds = dict(seeds)
-
-    def _invoke(self, key: int, bound: dict[str, Value], record: bool) -> Value:
-        if record and self._definitions[key].node is self._target:
-            bound = {**bound, **self._seeds}
-        return super()._invoke(key, bound, record)
 
 
 # --- argument types -------------------------------------------------------------------------

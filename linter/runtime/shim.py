@@ -335,33 +335,18 @@ def set_default_session(session: Session | None) -> None:
     _default = session
 
 
-def active_session() -> Session:
-    return _ACTIVE.get() or default_session()
-
-
 @contextlib.contextmanager
-def verifying(mode: str = "warn", report: str | os.PathLike | None = None,
-              include: tuple[str, ...] | list[str] = ()) -> Iterator[Session]:  # fmt: skip
-    """Collect every check made inside the block (in this thread or task) into a new session.
-
-    What is checked is what is instrumented: ``@verify`` functions, and the modules of the
-    packages in ``include``, instrumented when they are first imported inside the block (they
-    stay instrumented afterwards; their later checks go to the default session).  On exit the
-    JSON report is written when ``report`` is set."""
-    session = Session(mode, report)
+def activated(session: Session) -> Iterator[Session]:
+    """Make ``session`` the one checks go to, in this thread or task, inside the block."""
     token = _ACTIVE.set(session)
-    finder = None
-    if include:
-        from promolint.runtime.hook import install
-
-        finder = install(include)
     try:
         yield session
     finally:
         _ACTIVE.reset(token)
-        if finder is not None:
-            finder.remove()
-        session.write_report()
+
+
+def active_session() -> Session:
+    return _ACTIVE.get() or default_session()
 
 
 # --- instrumented source files --------------------------------------------------------------

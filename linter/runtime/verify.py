@@ -1,14 +1,18 @@
-"""``@verify``: check one function's every typed expression against promolint's prediction, on
-every call, with its parameters typed from the call's arguments."""
+"""``@verify`` checks one function's every typed expression against promolint's prediction, on
+every call, with its parameters typed from the call's arguments; ``verifying()`` collects the
+checks of a block, and instruments the packages it names as they are imported."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import types
+from collections.abc import Iterator
 
-from promolint.runtime.shim import FunctionUnit, ModuleUnit, active_session
+from promolint.runtime.hook import install
+from promolint.runtime.shim import FunctionUnit, ModuleUnit, Session, activated, active_session
 
 
 def verify(fn):
@@ -72,3 +76,23 @@ def _rebuild(fn: types.FunctionType, code: types.CodeType) -> types.FunctionType
     functools.update_wrapper(rebuilt, fn)
     del rebuilt.__wrapped__  # it is the function itself, instrumented: nothing to unwrap to
     return rebuilt
+
+
+@contextlib.contextmanager
+def verifying(mode: str = "warn", report: str | os.PathLike | None = None,
+              include: tuple[str, ...] | list[str] = ()) -> Iterator[Session]:  # fmt: skip
+    """Collect every check made inside the block (in this thread or task) into a new session.
+
+    What is checked is what is instrumented: ``@verify`` functions, and the modules of the
+    packages in ``include``, instrumented when they are first imported inside the block (they
+    stay instrumented afterwards; their later checks go to the default session).  On exit the
+    JSON report is written when ``report`` is set."""
+    session = Session(mode, report)
+    finder = install(include) if include else None
+    try:
+        with activated(session):
+            yield session
+    finally:
+        if finder is not None:
+            finder.remove()
+        session.write_report()

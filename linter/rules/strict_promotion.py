@@ -1,30 +1,21 @@
-"""PRM004 strict-promotion, PRM005 no-promotion-path, PRM008 lax-dtype-mismatch, PRM009
-inplace-cast: operations the library rejects at run time."""
+"""PRM004 strict-promotion: promotions that raise under strict promotion."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from promolint.engine import operations
-from promolint.engine.values import Array, Library, Refusal
-from promolint.rules.base import Edit, Example, Fix, Rule, exact
+from promolint.engine.values import Library, Refusal
+from promolint.rules.base import Edit, Example, Fix, Rule, describe_operands, exact
 from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
 from promolint.systems.base import Reason
-
-_SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
 
 
 def _strength(weak: bool) -> str:
     return "weak" if weak else "strong"
 
 
-def _operands(operation) -> str:
-    return ", ".join(v.describe() for v in operation.operands if isinstance(v, Array)) or "its operands"
-
-
 class StrictPromotion(Rule):
-    code = "PRM004"
-    name = "strict-promotion"
     summary = (
         "Flags implicit promotions that raise TypePromotionError under "
         "`jax_numpy_dtype_promotion='strict'`: where strict mode is active at that point, or "
@@ -53,11 +44,19 @@ class StrictPromotion(Rule):
             import jax.numpy as jnp
             with jax.numpy_dtype_promotion("strict"):
                 x = jnp.ones(3, jnp.int8) + 1.0
+        """, expected_replacement="""
+            import jax
+            import jax.numpy as jnp
+            with jax.numpy_dtype_promotion("strict"):
+                x = jnp.ones(3, jnp.int8).astype(float) + 1.0
         """),
         Example("""
             import jax.numpy as jnp
             y = jnp.ones(3, jnp.bfloat16) + jnp.ones(3, jnp.float16)
-        """, promotion="strict"),
+        """, promotion="strict", expected_replacement="""
+            import jax.numpy as jnp
+            y = jnp.ones(3, jnp.bfloat16).astype(jnp.float32) + jnp.ones(3, jnp.float16).astype(jnp.float32)
+        """),
     )
     valid = (
         Example("""
@@ -75,7 +74,7 @@ class StrictPromotion(Rule):
     def check(self, operation):
         result = operation.result
         if isinstance(result, Refusal) and result.reason == Reason.STRICT.value:
-            yield self.finding(operation, f"TypePromotionError under strict promotion: {_operands(operation)} have "
+            yield self.finding(operation, f"TypePromotionError under strict promotion: {describe_operands(operation)} have "
                                "no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.",
                                self._fix(operation))  # fmt: skip
 
@@ -109,101 +108,3 @@ class StrictPromotion(Rule):
         edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, (code, _) in sorted(casts.items()))
         needs_jnp = any("jnp." in code for code, _ in casts.values())
         return Fix(title, edits, safe=fixed.weak == standard.weak, imports=(JNP_IMPORT,) if needs_jnp else ())
-
-
-class NoPromotionPath(Rule):
-    code = "PRM005"
-    name = "no-promotion-path"
-    summary = (
-        "Flags promotions JAX rejects even in standard mode: 8-, 6- and 4-bit floats and 1-, 2- and "
-        "4-bit integers with other types."
-    )
-    why = """
-        JAX deliberately gives the small float and integer types no implicit promotion path:
-        `int4 + int8` and `float8_e4m3fn + float32` raise TypePromotionError in every mode.
-    """
-    invalid = (
-        Example("""
-            import jax.numpy as jnp
-            y = jnp.ones(3, jnp.float8_e4m3fn) + jnp.ones(3, jnp.float32)
-        """),
-        Example("""
-            import jax.numpy as jnp
-            y = jnp.ones(3, jnp.int4) + jnp.ones(3, jnp.int8)
-        """),
-    )
-    valid = (
-        Example("""
-            import jax.numpy as jnp
-            y = jnp.ones(3, jnp.float8_e4m3fn).astype(jnp.float32) + jnp.ones(3, jnp.float32)
-        """),
-        Example("""
-            import jax.numpy as jnp
-            y = jnp.ones(3, jnp.int4) + 1
-        """),
-    )
-
-    def check(self, operation):
-        result = operation.result
-        if isinstance(result, Refusal) and result.reason in _SMALL_TYPE_REASONS:
-            yield self.finding(operation, f"TypePromotionError in every mode: {result.reason}s do not promote "
-                               f"implicitly ({_operands(operation)}). Cast explicitly, e.g. `x.astype('float32')`.")  # fmt: skip
-
-
-class LaxDtypeMismatch(Rule):
-    code = "PRM008"
-    name = "lax-dtype-mismatch"
-    summary = "Flags `jax.lax` operations whose operands differ in dtype: lax never promotes."
-    why = """
-        `jax.lax.add(x, y)` requires one dtype, Python scalars included (`lax.add(int8_array, 1)`
-        fails: the literal is int32). It raises TypeError at trace time.
-    """
-    invalid = (
-        Example("""
-            import jax
-            import jax.numpy as jnp
-            z = jax.lax.add(jnp.ones(3, jnp.int8), 1)
-        """),
-    )
-    valid = (
-        Example("""
-            import jax
-            import jax.numpy as jnp
-            z = jax.lax.add(jnp.ones(3, jnp.int8), jnp.int8(1))
-        """),
-    )
-
-    def check(self, operation):
-        result = operation.result
-        if isinstance(result, Refusal) and result.error == "TypeError" and operation.op.startswith("jax.lax."):
-            yield self.finding(operation, f"{result.message} Use the jnp function, or cast one operand.")
-
-
-class InplaceCast(Rule):
-    code = "PRM009"
-    name = "inplace-cast"
-    summary = "Flags in-place operators on NumPy arrays whose result cannot be stored in the array's dtype."
-    why = """
-        `a += 0.5` on an integer NumPy array raises UFuncTypeError: the float64 result cannot be cast
-        back to the array's dtype with NumPy's 'same_kind' rule. (JAX arrays rebind instead.)
-    """
-    invalid = (
-        Example("""
-            import numpy as np
-            a = np.zeros(3, np.int32)
-            a += 0.5
-        """),
-    )
-    valid = (
-        Example("""
-            import numpy as np
-            a = np.zeros(3, np.float32)
-            a += 0.5
-        """),
-    )
-
-    def check(self, operation):
-        result = operation.result
-        if operation.kind == "augassign" and isinstance(result, Refusal) and result.error == "TypeError":
-            yield self.finding(operation, f"UFuncTypeError: {result.message}. Make the array a float array or "
-                               "write `a = a + x`.")  # fmt: skip

@@ -1,0 +1,67 @@
+"""Every code promolint reports, in one table: what configuration, the mypy error codes, the checker,
+`promolint rules` and the docs read.  It imports nothing of the engine, so a run served from the
+cache (and every mypy run) reads it without loading a rule.
+
+A rule's class (docs, examples, check) lives in ``promolint.rules.<module>``, one rule a module;
+it takes its code, name and switches from its row here.  Adding a rule is adding its module and
+its row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PACKAGE = "promolint.rules"
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    module: str  # the rule's module in promolint.rules
+    title: str  # one line: mypy's error-code description, `promolint rules`
+    opt_in: bool = False  # enabled only by its own code or ALL, never by a prefix such as PRM
+    fix: Literal["never", "sometimes"] = "never"  # whether `--fix` can offer a fix, as ruff's FixAvailability
+    reported_by: Literal["operations", "pairs", "checker"] = "operations"  # what produces its findings
+
+
+REGISTRY: tuple[RuleInfo, ...] = (
+    RuleInfo("PRM000", "unparsable-file", "parse_error", "A file that cannot be read, decoded or parsed",
+             reported_by="checker"),
+    RuleInfo("PRM001", "implicit-x64", "implicit_x64", "A 64-bit result no operand asked for", fix="sometimes"),
+    RuleInfo("PRM002", "mixed-dispatch", "mixed_dispatch", "A NumPy/JAX chain whose dtype depends on its association",
+             fix="sometimes"),
+    RuleInfo("PRM003", "numpy-nonassociative", "numpy_nonassociative",
+             "A NumPy chain whose dtype depends on its association"),
+    RuleInfo("PRM004", "strict-promotion", "strict_promotion", "An implicit promotion strict mode rejects",
+             fix="sometimes"),
+    RuleInfo("PRM005", "no-promotion-path", "no_promotion_path", "A promotion JAX rejects in every mode"),
+    RuleInfo("PRM006", "literal-overflow", "literal_overflow",
+             "A Python int literal outside the dtype it is converted to"),
+    RuleInfo("PRM007", "x64-truncation", "x64_truncation", "A 64-bit dtype request JAX truncates with x64 off",
+             fix="sometimes"),
+    RuleInfo("PRM008", "lax-dtype-mismatch", "lax_dtype_mismatch", "jax.lax operands of different dtypes"),
+    RuleInfo("PRM009", "inplace-cast", "inplace_cast", "An in-place NumPy operation whose result cannot be stored"),
+    RuleInfo("PRM010", "x64-dependent-dtype", "x64_portability", "A dtype that differs with x64 on and off",
+             opt_in=True, reported_by="pairs"),
+    RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
+             reported_by="checker"),
+)  # fmt: skip
+
+BY_CODE: dict[str, RuleInfo] = {info.code: info for info in REGISTRY}
+_BY_NAME: dict[str, RuleInfo] = {info.name: info for info in REGISTRY}
+_BY_MODULE: dict[str, RuleInfo] = {f"{PACKAGE}.{info.module}": info for info in REGISTRY}
+
+PARSE_ERROR = "PRM000"
+UNUSED_NOQA = "PRM100"
+X64_PORTABILITY = "PRM010"
+
+
+def find(code_or_name: str) -> RuleInfo | None:
+    """A rule by its code (any case: ``prm001``) or its name (``implicit-x64``)."""
+    return BY_CODE.get(code_or_name.upper()) or _BY_NAME.get(code_or_name.lower())
+
+
+def info_of_module(module: str) -> RuleInfo | None:
+    return _BY_MODULE.get(module)
