@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from promolint.engine.values import Array, Refusal, Unknown, describe
-from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.analysis import Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 
 
@@ -20,7 +20,7 @@ def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[
     source = parse_bytes(data)
     if isinstance(source, ParseFailure):
         return source
-    analyses = [Analysis(source, one).run() for one in settings]
+    analyses = [analyze(source, one) for one in settings]
     return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))])
             for a in analyses]  # fmt: skip
 

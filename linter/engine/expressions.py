@@ -25,6 +25,7 @@ from promolint.engine.values import (
 )
 
 _SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
+LONGEST_CHAIN = 32
 
 
 def constant(value: object) -> Value:
@@ -122,5 +123,9 @@ def unpack(value: Value, count: int, starred: bool) -> list[Value]:
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str
                  ) -> tuple[tuple[Value, ...], tuple[str, ...]]:  # fmt: skip
     """The leaves of ``(a op b) op c`` and their source texts, from the inner operation (whose
-    own leaves are ``inner_texts`` when it is not a chain itself)."""
+    own leaves are ``inner_texts`` when it is not a chain itself).  A chain longer than
+    ``LONGEST_CHAIN`` starts anew, its first leaf the value of all before: still a true way to
+    associate it, and it keeps generated thousand-term sums linear."""
+    if len(inner.chain) >= LONGEST_CHAIN:
+        return (), ()
     return (inner.chain or inner.operands) + (right,), (inner.chain_text or inner_texts) + (right_text,)

@@ -23,9 +23,10 @@ from promolint.engine.flow.functions import Param
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.values import UNKNOWN, Bound, DTypeRef, Function, Items, Reference, Value, join, python_scalar
+from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 
-__all__ = ["Analysis", "Settings"]
+__all__ = ["Analysis", "Settings", "analyze"]
 
 _BINARY = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
@@ -73,9 +74,19 @@ class Analysis:
 
     def run(self) -> Analysis:
         frame = self.flow.module_frame()
-        self._block(self.source.tree.body, frame)
+        handlers = self._statement_handlers
+        for statement in self.source.tree.body:
+            handler = handlers.get(type(statement))
+            if handler is not None:
+                self.flow.statement(statement, lambda f, s=statement, h=handler: h(s, f), frame)
         self.flow.finish(frame)
         return self
+
+    @property
+    def failures(self) -> list[ast.stmt | FunctionNode]:
+        """Statements and functions nested too deeply to analyze: their sites are missing."""
+        return self.flow.failures
+
 
     # --- what the flow asks of the front end ----------------------------------------------
     def run_body(self, node: FunctionNode, frame: Frame) -> Value:
@@ -425,6 +436,15 @@ class Analysis:
         if isinstance(value, DTypeRef):
             return f"builtins.{name}" if value.builtin else None
         return None
+
+
+def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seeds()) -> Analysis:
+    """The analysis of ``source``; code nested more deeply than the default recursion limit
+    allows is analyzed again on a deep stack, as deep as CPython compiles."""
+    analysis = Analysis(source, settings, seeds).run()
+    if analysis.failures:
+        analysis = deeply(lambda: Analysis(source, settings, seeds).run())
+    return analysis
 
 
 def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:

@@ -30,10 +30,19 @@ class Flow:
         self.module_names: dict[str, Value] = {}
         self.final_ctx = settings.initial()  # the modes after the module's top level: functions run in them
         self.functions = Functions(self, body)
+        self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self._loop_depth = 0
 
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
+
+    def statement(self, handle: object, run: Run, frame: Frame) -> None:
+        """Run one statement of the module's top level; one nested too deeply for the stack is
+        recorded as a failure and the next one goes on."""
+        try:
+            run(frame)
+        except RecursionError:
+            self.failures.append(handle)
 
     def finish(self, frame: Frame) -> None:
         """The module's top level is done: record every function's body in the final modes."""
@@ -71,14 +80,16 @@ class Flow:
         states = [entry]
         current = frame.copy()
         self._loop_depth += 1
-        for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
-            before = dict(current.names)
-            step(current)
-            states.append(current.copy())
-            merge(current, [entry, current.copy()])
-            if current.names == before:
-                break
-        self._loop_depth -= 1
+        try:
+            for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
+                before = dict(current.names)
+                step(current)
+                states.append(current.copy())
+                merge(current, [entry, current.copy()])
+                if current.names == before:
+                    break
+        finally:
+            self._loop_depth -= 1
         merge(frame, states)
         orelse(frame)
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
+from promolint.engine.records import Seeds
 from promolint.engine.values import UNKNOWN, Function, Refusal, Value, join
-
-if TYPE_CHECKING:
-    from promolint.engine.flow.flow import Flow
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
@@ -31,6 +29,17 @@ class Body(Protocol):
 
     def annotation(self, handle: object, ctx: Context) -> Value:
         """The value an annotation (the front end's handle on it) gives a parameter."""
+
+
+class Host(Protocol):
+    """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
+
+    recording: bool
+    final_ctx: Context
+    seeds: Seeds
+    failures: list[object]
+
+    def record(self, handle: object, value: Value, target: bool = False) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ class Definition:
 
 
 class Functions:
-    def __init__(self, flow: Flow, body: Body):
+    def __init__(self, flow: Host, body: Body):
         self._flow = flow
         self._body = body
         self._definitions: list[Definition] = []
@@ -142,7 +151,10 @@ class Functions:
     def analyze_all(self) -> None:
         """Record every function's body once (nested ones too: the list grows as bodies run)."""
         for key, definition in enumerate(self._definitions):
-            self.invoke(key, self._seeds(definition), record=True)
+            try:
+                self.invoke(key, self._seeds(definition), record=True)
+            except RecursionError:  # nested too deeply for the stack: the others go on
+                self._flow.failures.append(definition.handle)
 
     def _seeds(self, definition: Definition) -> dict[str, Value]:
         """A definition's parameters: from the analysis's seeds, else the annotation, else the
