@@ -68,7 +68,7 @@ class PromolintServer(LanguageServer):
         self.documents: dict[str, _Analyzed] = {}
         self._configs: dict[Path, tuple[tuple, Config]] = {}
         self._reported_config_errors: set[str] = set()
-        self._pending: dict[str, object] = {}
+        self._pending: dict[str, asyncio.Handle] = {}
 
     # --- settings ------------------------------------------------------------------------
     def config_for(self, path: Path) -> Config:

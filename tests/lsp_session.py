@@ -25,6 +25,9 @@ class LspSession:
         self._arrived = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self.stderr = bytearray()  # drained as it comes, so a talkative server never blocks on a full pipe
+        threading.Thread(target=lambda: self.stderr.extend(b"".join(iter(self.process.stderr.readline, b""))),
+                         daemon=True).start()  # fmt: skip
 
     # --- wire ----------------------------------------------------------------------------
     def _send(self, message: dict) -> None:
@@ -115,8 +118,7 @@ class LspSession:
         try:
             return self.process.wait(timeout=_TIMEOUT)
         finally:
-            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-                stream.close()
+            self.process.stdin.close()
 
 
 def apply_edits(text: str, edits: list[dict]) -> str:

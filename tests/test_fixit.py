@@ -4,6 +4,7 @@ strict-casts codemod through `python -m libcst.tool codemod`."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -201,3 +202,8 @@ def test_strict_casts_codemod_writes_the_strict_fixes(tmp_path) -> None:
     assert "jnp.asarray(jnp.finfo(jnp.float16).eps, dtype=jnp.float32)" in safe
     assert "steps = jnp.ones(3, jnp.int8) + 1.0" in safe
     assert "steps = jnp.ones(3, jnp.int8).astype(float) + 1.0" in unsafe
+
+
+def test_editors_md_names_every_fixit_rule() -> None:
+    listed = re.findall(r"`(\w+)` \((PRM\d{3})\)", (ROOT / "docs" / "editors.md").read_text())
+    assert listed == [(rule.__name__, rule.CODE) for rule in RULES]
