@@ -95,3 +95,14 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
             return data, applied, sorted(diagnostics)
         source, data, applied = reparsed, fixed, applied + count
     return data, applied, sorted(_lint_source(source, data, path, settings, codes))
+
+
+def lint_with_fixes(data: bytes, path: str, settings: Settings,
+                    codes: frozenset[str]) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None]]:  # fmt: skip
+    """``lint_source``'s diagnostics, each with the fix its rule offers, and the parsed file the
+    fixes' nodes belong to: for front ends that offer fixes one at a time (the language server,
+    Fixit)."""
+    source = parse_bytes(data)
+    if isinstance(source, ParseFailure):
+        return source, dict.fromkeys(lint_source(data, path, settings, codes))
+    return source, _lint_source(source, data, path, settings, codes)
