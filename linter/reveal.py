@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from promolint.engine.values import Array, Refusal, Unknown, describe
 from promolint.frontend.analysis import Analysis, Settings
@@ -23,6 +23,22 @@ def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[
     analyses = [Analysis(source, one).run() for one in settings]
     return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))])
             for a in analyses]  # fmt: skip
+
+
+# The libraries of the values static coverage counts: NumPy's and JAX's, not Python scalars.
+COVERAGE_LIBRARIES = frozenset({"numpy-array", "numpy-scalar", "jax"})
+
+
+def coverage(records: Iterable[Mapping]) -> tuple[int, int]:
+    """Static coverage over reveal's records: (known, sites).
+
+    A site is a record of an expression (not an assignment target) whose value the engine knows
+    to be a NumPy or JAX value: library ``numpy-array``, ``numpy-scalar`` or ``jax``.  It is
+    known when its dtype is: one dtype or a set of candidates.  Python scalars, values of no
+    known library (parameters, attributes, results of unknown functions) and refusals (no value)
+    are not sites.  docs/primer.md explains the figure."""
+    sites = [r for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES]
+    return sum(1 for r in sites if r["dtype"] is not None), len(sites)
 
 
 def _records(source: Source, sites) -> list[dict]:
