@@ -95,6 +95,11 @@ def triage(ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str,
         lines.append(_triage_row(rule, counts[rule]))
     lines.append(_triage_row("**all**", total))
     lines += ["", "precision = bug / (bug + noise + wrong), over the findings judged."]
+    for verdict, title in (("bug", "Judged bug"), ("wrong", "Judged wrong")):
+        judged = [k for k in sorted(produced_keys) if k in ledger and ledger[k].verdict == verdict]
+        if judged:
+            lines += ["", f"### {title} ({len(judged)})", ""]
+            lines += [f"- {k.label()} [{', '.join(produced_keys[k])}]: {ledger[k].reason}" for k in judged]
     if untriaged:
         lines += ["", f"### Untriaged ({len(untriaged)})", ""]
         lines += [f"- {k.label()} [{', '.join(produced_keys[k])}]" for k in untriaged]
