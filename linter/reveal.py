@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from promolint.engine.records import Site
 from promolint.engine.values import Array, Refusal, Unknown, describe
@@ -27,13 +27,29 @@ def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[
             for a in analyses]  # fmt: skip
 
 
+# The libraries of the values static coverage counts: NumPy's and JAX's, not Python scalars.
+COVERAGE_LIBRARIES = frozenset({"numpy-array", "numpy-scalar", "jax"})
+
+
+def coverage(records: Iterable[Mapping]) -> tuple[int, int]:
+    """Static coverage over reveal's records: (known, sites).
+
+    A site is a record of an expression (not an assignment target) whose value the engine knows
+    to be a NumPy or JAX value: library ``numpy-array``, ``numpy-scalar`` or ``jax``.  It is
+    known when its dtype is: one dtype or a set of candidates.  Python scalars, values of no
+    known library (parameters, attributes, results of unknown functions) and refusals (no value)
+    are not sites.  docs/primer.md explains the figure."""
+    sites = [r for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES]
+    return sum(1 for r in sites if r["dtype"] is not None), len(sites)
+
+
 def reveal_with_origins(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
     """``reveal_records``, where a name holds a value computed elsewhere (``y = np.sqrt(n)``,
     then ``y``) with that code under "origin": what an editor's hover shows."""
     source = parse_bytes(data)
     if isinstance(source, ParseFailure):
         return source
-    sites = Analysis(source, settings).run().sites.values()
+    sites = analyze(source, settings).sites.values()
     revealed = [s for s in sites if isinstance(s.value, (Array, Refusal, Unknown))]
     return _records(source, revealed, _origins(source, revealed))
 
