@@ -30,7 +30,13 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
 def _lint_source(source: Source, data: bytes, path: str, settings: Settings,
                  codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
-    analysis = analyze(source, settings)
+    return diagnose(analyze(source, settings), data, path, codes)
+
+
+def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:
+    """The diagnostics of an analyzed file (``data`` its bytes, for its comments), each with the
+    fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured."""
+    source = analysis.source
     attach_syntax(source, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
@@ -67,7 +73,9 @@ def _x64_portability(source: Source, analysis: Analysis) -> list:
     """PRM010's findings: the file analyzed with x64 off and on (reusing ``analysis`` when it
     forces one of them), each operation compared with itself."""
     def forced(x64: str) -> Analysis:
-        return analysis if analysis.settings.x64 == x64 else analyze(source, replace(analysis.settings, x64=x64))
+        if analysis.settings.x64 == x64:
+            return analysis
+        return analyze(source, replace(analysis.settings, x64=x64), analysis.flow.seeds)
 
     x32, x64 = forced("off"), forced("on")
     rule = rule_by_code(X64_PORTABILITY)

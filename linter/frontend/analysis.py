@@ -22,7 +22,7 @@ from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import UNKNOWN, Bound, DTypeRef, Function, Items, Reference, Value, join, python_scalar
+from promolint.engine.values import UNKNOWN, DTypeRef, Function, Items, Reference, Value, join, python_scalar
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 
@@ -158,10 +158,11 @@ class Analysis:
                 frame.names[head] = Reference(head)
 
     def _import_from(self, node: ast.ImportFrom, frame: Frame) -> None:
-        if node.module is None or node.level or any(alias.name == "*" for alias in node.names):
+        module = self.flow.absolute_module(node.module, node.level)
+        if module is None or any(alias.name == "*" for alias in node.names):
             return
         for alias in node.names:
-            frame.names[alias.asname or alias.name] = calls.resolve_reference(f"{node.module}.{alias.name}")
+            frame.names[alias.asname or alias.name] = self.flow.imported(f"{module}.{alias.name}")
 
     def _assert(self, node: ast.Assert, frame: Frame) -> None:
         self._expr(node.test, frame)
@@ -285,7 +286,7 @@ class Analysis:
         return calls.resolve_reference(f"builtins.{name}")
 
     def _attribute(self, node: ast.Attribute, frame: Frame) -> Value:
-        return calls.attribute(self._expr(node.value, frame), node.attr)
+        return self.flow.attribute(self._expr(node.value, frame), node.attr)
 
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
@@ -352,18 +353,7 @@ class Analysis:
             value = self._expr(keyword.value, frame)
             if keyword.arg is not None:
                 kwargs[keyword.arg] = value
-        if isinstance(func, Function):
-            return self.flow.functions.call(func, args, kwargs)
-        if isinstance(func, Reference):
-            result = higher_order.call(self.flow.functions, func.qualname, args,
-                                       lambda names: _static_names(node, names))  # fmt: skip
-            if result is not None:
-                return result
-        result, call = calls.call(func, args, kwargs, frame.ctx)
-        if call is not None:
-            receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            self.flow.operation("call", call.name, (*receiver, *args), result, frame, node, call=call)
-        return result
+        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names))
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self._expr(node.value, frame)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.modes import Settings
+from promolint.engine import calls
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import Value
+from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -48,6 +50,50 @@ class Flow:
         """The module's top level is done: record every function's body in the final modes."""
         self.final_ctx = frame.ctx
         self.functions.analyze_all()
+
+    # --- calls ------------------------------------------------------------------------
+    def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
+             static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
+        """``func(*args, **kwargs)``: the program's own functions run their bodies; JAX's
+        higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
+        keeps static, given f's parameter names); catalogued calls are operations rules read."""
+        if isinstance(func, Function):
+            return self.functions.call(func, args, kwargs)
+        if isinstance(func, Returns):
+            return func.result
+        if isinstance(func, Reference):
+            result = higher_order.call(self.functions, func.qualname, args, static)
+            if result is not None:
+                return result
+        result, call = calls.call(func, args, kwargs, frame.ctx)
+        if call is not None:
+            receiver = (func.receiver,) if isinstance(func, Bound) else ()
+            self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
+        return result
+
+    # --- names of other modules --------------------------------------------------------
+    def imported(self, qualname: str) -> Value:
+        """What ``from module import name`` binds: a value the seeds know, else the reference."""
+        value = self.seeds.names.get(qualname)
+        return value if value is not None else calls.resolve_reference(qualname)
+
+    def attribute(self, base: Value, name: str) -> Value:
+        """``base.name``; a module's name the seeds know (``helpers.WEIGHTS``) has their value."""
+        value = calls.attribute(base, name)
+        if type(value) is Reference and self.seeds.names:
+            return self.seeds.names.get(value.qualname, value)
+        return value
+
+    def absolute_module(self, module: str | None, level: int) -> str | None:
+        """The module ``from .module import ...`` names, ``level`` dots up from this module's
+        package (``module``: the module's own qualified name, from the seeds)."""
+        if not level:
+            return module
+        parts = self.seeds.module.split(".") if self.seeds.module else []
+        if len(parts) < level:
+            return None
+        base = ".".join(parts[: len(parts) - level])
+        return f"{base}.{module}" if base and module else base or module
 
     # --- records ----------------------------------------------------------------------
     def record(self, handle: object, value: Value, target: bool = False) -> None:

@@ -160,7 +160,9 @@ class Functions:
         """A definition's parameters: from the analysis's seeds, else the annotation, else the
         join of what its call sites passed, else the default."""
         flow = self._flow
-        given = flow.seeds.parameters.get(definition.line, {}) if definition.line is not None else {}
+        line = definition.line
+        given = flow.seeds.parameters.get(line, {}) if line is not None else {}
+        declared = flow.seeds.declared.get(line, {}) if line is not None else {}
         seeds: dict[str, Value] = {}
         for param in definition.params:
             name = param.name
@@ -168,6 +170,8 @@ class Functions:
                 seeds[name] = given[name]
             elif param.annotation is not None:
                 seeds[name] = self._body.annotation(param.annotation, flow.final_ctx)
+                if seeds[name] is UNKNOWN and name in declared:
+                    seeds[name] = declared[name]
             else:
                 seen = [args[name] for args in definition.call_args if name in args]
                 if seen:
