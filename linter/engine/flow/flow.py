@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
@@ -10,7 +11,7 @@ from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import Bound, Function, Reference, Returns, Value
+from promolint.engine.values import Bound, Function, Reference, Returns, Value, join
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -30,7 +31,7 @@ class Flow:
         self.operations: dict[int, Operation] = {}
         self.recording = True  # off while a call site evaluates a body: only the body's own run records
         self.module_names: dict[str, Value] = {}
-        self.final_ctx = settings.initial()  # the modes after the module's top level: functions run in them
+        self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self.functions = Functions(self, body)
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self._loop_depth = 0
@@ -58,11 +59,11 @@ class Flow:
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
         if isinstance(func, Function):
-            return self.functions.call(func, args, kwargs)
+            return self.functions.call(func, args, kwargs, frame.ctx)
         if isinstance(func, Returns):
             return func.result
         if isinstance(func, Reference):
-            result = higher_order.call(self.functions, func.qualname, args, static)
+            result = higher_order.call(self.functions, func.qualname, args, frame.ctx, static)
             if result is not None:
                 return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
@@ -99,6 +100,20 @@ class Flow:
     def record(self, handle: object, value: Value, target: bool = False) -> None:
         if self.recording:
             self.sites[id(handle)] = Site(handle, value, "", target)
+
+    def record_again(self, run: Callable[[], object]) -> None:
+        """Run ``run`` recording again what is recorded already (a function's body in another
+        mode): each site's value becomes the join of both; the operations rules read stay the
+        first ones."""
+        sites, operations = self.sites, self.operations
+        self.sites, self.operations = {}, {}
+        try:
+            run()
+        finally:
+            again, self.sites, self.operations = self.sites, sites, operations
+        for key, site in again.items():
+            old = sites.get(key)
+            sites[key] = site if old is None else replace(old, value=join([old.value, site.value]))
 
     def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
                   handle: object, **extra) -> None:  # fmt: skip

@@ -4,7 +4,7 @@ call sites or defaults."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -41,6 +41,8 @@ class Host(Protocol):
 
     def record(self, handle: object, value: Value, target: bool = False) -> None: ...
 
+    def record_again(self, run: Callable[[], object]) -> None: ...
+
 
 @dataclass(frozen=True)
 class Param:
@@ -58,6 +60,7 @@ class Definition:
     transparent: bool  # no decorator, or only ones that keep what the body computes
     line: int | None  # the line of its ``def``, for seeds; None for a lambda
     call_args: list[dict[str, Value]] = field(default_factory=list)
+    call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
 
     @property
@@ -94,33 +97,38 @@ class Functions:
     def parameter_names(self, key: int) -> list[str]:
         return self._definitions[key].names
 
-    def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value]) -> Value:
-        """The value of a call of the program's own function."""
+    def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
+        """The value of a call of the program's own function, made where the modes are ``ctx``
+        (JAX's modes are global state: the body runs, and a jitted function traces, in the
+        modes in force at the call)."""
         definition = self._definitions[function.key]
         names = definition.names
         bound = dict(zip(names, args))
         bound.update({k: v for k, v in kwargs.items() if k in names})
         for name, value in definition.defaults.items():
             bound.setdefault(name, value)
-        ctx = self._flow.final_ctx
         if function.traced:
             # jax.jit and friends hand the body JAX arrays (tracers) and return JAX arrays.
             bound = {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
             refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
             if refused is not None:
                 return refused
-            if self._flow.recording:
-                definition.call_args.append(bound)
-            return calls.as_traced(self.invoke(function.key, bound, record=False), ctx)
+            self._note_call(definition, bound, ctx)
+            return calls.as_traced(self.invoke(function.key, bound, ctx, record=False), ctx)
+        self._note_call(definition, bound, ctx)
+        return self.invoke(function.key, bound, ctx, record=False)
+
+    def _note_call(self, definition: Definition, bound: dict[str, Value], ctx: Context) -> None:
         if self._flow.recording:
             definition.call_args.append(bound)
-        return self.invoke(function.key, bound, record=False)
+            definition.call_modes.add(ctx)
 
-    def invoke(self, key: int, bound: dict[str, Value], record: bool) -> Value:
-        """The body of definition ``key`` run with ``bound`` parameters; ``record`` keeps its sites
-        and operations (once per definition), else only its result counts (memoized)."""
+    def invoke(self, key: int, bound: dict[str, Value], ctx: Context, record: bool) -> Value:
+        """The body of definition ``key`` run with ``bound`` parameters in modes ``ctx``;
+        ``record`` keeps its sites and operations (once per definition), else only its result
+        counts (memoized)."""
         definition = self._definitions[key]
-        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), record)
+        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record)
         if not record and memo_key in self._memo:
             return self._memo[memo_key]
         if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
@@ -131,7 +139,7 @@ class Functions:
             self._calls_left -= 1
         flow = self._flow
         # Locals only: module names are read through the flow's module frame, so merges stay small.
-        frame = Frame({}, flow.final_ctx, [], in_function=True)
+        frame = Frame({}, ctx, [], in_function=True)
         for param in definition.params:
             value = frame.names[param.name] = bound.get(param.name, UNKNOWN)
             if record:
@@ -149,12 +157,18 @@ class Functions:
         return result
 
     def analyze_all(self) -> None:
-        """Record every function's body once (nested ones too: the list grows as bodies run)."""
+        """Record every function's body (nested ones too: the list grows as bodies run) in the
+        modes after the module's top level, where code that imports the module calls it, and
+        in every other mode the module's own calls run it in: its values join over them."""
+        flow = self._flow
         for key, definition in enumerate(self._definitions):
+            seeds = self._seeds(definition)
             try:
-                self.invoke(key, self._seeds(definition), record=True)
+                self.invoke(key, seeds, flow.final_ctx, record=True)
+                for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
+                    flow.record_again(lambda ctx=ctx: self.invoke(key, seeds, ctx, record=True))
             except RecursionError:  # nested too deeply for the stack: the others go on
-                self._flow.failures.append(definition.handle)
+                flow.failures.append(definition.handle)
 
     def _seeds(self, definition: Definition) -> dict[str, Value]:
         """A definition's parameters: from the analysis's seeds, else the annotation, else the

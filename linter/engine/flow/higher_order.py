@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from promolint.engine.context import Context
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import UNKNOWN, Function, Value, join
 
@@ -19,7 +20,7 @@ def keeps_body(decorators: Sequence[str | None]) -> bool:
     return all(name in TRANSPARENT for name in decorators)
 
 
-def call(functions: Functions, name: str, args: Sequence[Value],
+def call(functions: Functions, name: str, args: Sequence[Value], ctx: Context,
          static: Callable[[list[str]], frozenset[str]]) -> Value | None:  # fmt: skip
     """The value of ``name(*args)`` when ``name`` takes the program's functions, else None:
     ``jax.jit(f)`` is f, traced (``static`` names the parameters the call keeps static, given
@@ -32,12 +33,12 @@ def call(functions: Functions, name: str, args: Sequence[Value],
     if name in TRANSPARENT and isinstance(first, Function):
         return first
     if name == "jax.lax.cond" and len(args) >= 3 and len(local) >= 2:
-        return join([functions.call(f, list(args[3:]), {}) for f in args[1:3] if isinstance(f, Function)])
+        return join([functions.call(f, list(args[3:]), {}, ctx) for f in args[1:3] if isinstance(f, Function)])
     if name == "jax.lax.fori_loop" and len(args) == 4 and isinstance(args[2], Function):
-        functions.call(args[2], [UNKNOWN, args[3]], {})
+        functions.call(args[2], [UNKNOWN, args[3]], {}, ctx)
         return args[3]
     if name == "jax.lax.while_loop" and len(args) == 3 and len(local) == 2:
         for function in local:
-            functions.call(function, [args[2]], {})
+            functions.call(function, [args[2]], {}, ctx)
         return args[2]
     return None

@@ -210,3 +210,23 @@ for k in range(2): acc = u8 + k
 def one_line(a): return a * 2.0
 z = one_line(i8)
 with jax.numpy_dtype_promotion("standard"): w = i8 + f16
+# ---
+# oracle: follow-code
+jax.config.update("jax_enable_x64", True)
+def scaled(x):
+    return x / np.sqrt(3.0)
+a = scaled(jnp.ones(3, jnp.float32))
+# ---
+# oracle: follow-code
+jax.config.update("jax_enable_x64", True)
+def tau(x):
+    n = x.shape[0]
+    return jnp.maximum(x, 1 / np.log10(n * 2))
+b = tau(jnp.ones(3, jnp.float32))
+# ---
+# oracle: follow-code
+def widened(x):
+    return x + jnp.asarray(1.0)
+with jax.enable_x64(True):
+    inside = widened(jnp.ones(3, jnp.int8))
+outside = widened(jnp.ones(3, jnp.int8))
