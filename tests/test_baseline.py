@@ -4,6 +4,7 @@ and sees only new ones, however lines move."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -94,3 +95,11 @@ def test_a_bad_baseline_exits_two(project, capsys, content, needle) -> None:
         (project / "base.json").write_text(content)
     status, out, err = run(capsys, "check", "src", "--baseline", "base.json")
     assert status == 2 and out == "" and needle in err and len(err.splitlines()) == 1
+
+
+def test_the_documented_configuration_is_accepted(project, capsys) -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    (toml,) = re.findall(r"```toml\n(.*?)```", docs, re.DOTALL)
+    (project / "pyproject.toml").write_text(toml)
+    assert run(capsys, "check", "src", "--write-baseline", "promolint-baseline.json")[0] == 0
+    assert run(capsys, "check", "src")[0] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -350,3 +351,16 @@ def test_external_noqa_codes_are_left_to_their_tools(tmp_path, capsys) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["PRM006"]\n')
     status, _, err = run(capsys, "check", str(tmp_path))
     assert status == 2 and "'PRM006' is promolint's own code" in err
+
+
+def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatch) -> None:
+    root = FIXTURES.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```", readme, re.DOTALL)
+    said = re.search(r"Part of its output, the four assignments of lines (\d+) to (\d+) \(it prints (\d+) lines", readme)
+    monkeypatch.chdir(root)
+    assert main(["reveal", "fixtures/readme_example.py", "--x64", "off"]) == 0
+    output = capsys.readouterr().out.splitlines()
+    first, last, total = map(int, said.groups())
+    assert excerpt.splitlines() == [line for line in output if re.search(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ", line)]
+    assert len(output) == total

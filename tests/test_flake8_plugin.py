@@ -4,6 +4,7 @@ reports what `promolint check` reports, with flake8's conventions and [tool.prom
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -91,3 +92,11 @@ def test_the_linted_code_is_never_imported(project) -> None:
                                      "raise SystemExit(3)\nx = np.ones(3, np.int32) + np.ones(3, np.float32)\n")  # fmt: skip
     result = flake8("boom.py", cwd=project)
     assert result.returncode == 1 and "boom.py:4:5: PRM001 " in result.stdout and not (project / "imported").exists()
+
+
+def test_the_documented_flake8_configuration_enables_the_plugin(project) -> None:
+    (ini,) = re.findall(r"```ini\n(.*?)```", (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8"), re.DOTALL)
+    (project / ".flake8").write_text(ini)
+    result = subprocess.run([sys.executable, "-m", "flake8", "fixtures/readme_example.py"], cwd=project,
+                            capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    assert result.returncode == 1 and "readme_example.py:16:11: PRM006 " in result.stdout
