@@ -8,7 +8,6 @@ findings, 2 a bad flag, file or configuration, or an internal error.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -19,7 +18,6 @@ from promolint import __version__
 from promolint.dtypes import label
 from promolint.report import FORMATS as REPORT_FORMATS
 from promolint.systems import SYSTEMS, Operand, Refused, get_system
-from promolint.systems.jax import JaxSystem
 from promolint.tables import FORMATS, render_table
 
 X64_MODES = ("on", "off", "auto")
@@ -325,13 +323,15 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def _narrowed(system, operands: list[Operand]) -> dict[str, str]:
     """The 64-bit dtypes JAX narrows before promoting them (x64 off): float64 -> float32."""
+    from promolint.systems.jax import JaxSystem
+
     if not isinstance(system, JaxSystem):
         return {}
     return {op.dtype: system.canonical_dtype(op) for op in operands
             if not op.weak and system.canonical_dtype(op) != op.dtype}  # fmt: skip
 
 
-def _narrowing_note(system: JaxSystem, operands: list[Operand], narrowed: dict[str, str]) -> str:
+def _narrowing_note(system, operands: list[Operand], narrowed: dict[str, str]) -> str:
     """`join` answers as ``jnp.result_type`` does, which narrows first; ``jnp.promote_types``
     does not, and may answer otherwise (refuse float32 with float64 under strict promotion)."""
     listed = ", ".join(f"{wide} to {narrow}" for wide, narrow in narrowed.items())
@@ -507,6 +507,8 @@ def _unknown_command(word: str, commands: Sequence[str]) -> str | None:
         return None
     if os.sep in word or "/" in word or word.endswith((".py", ".pyi", ".ipynb")) or word in (".", ".."):
         return None
+    import difflib
+
     close = difflib.get_close_matches(word, [c for c in commands if c != "run"] + ["run"], n=1, cutoff=0.6)
     hint = f"; did you mean `promolint {close[0]}`?" if close else f" (commands: {', '.join(commands)})"
     return f"unknown command {word!r}, and no file or directory has that name{hint}"

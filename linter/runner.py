@@ -17,13 +17,13 @@ from pathlib import Path
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
 from promolint.diagnostics import Diagnostic, FixSummary
-from promolint.notebook import NOTEBOOK_SUFFIX, is_notebook
 from promolint.prefilter import may_have_findings, parses
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
 
 
+NOTEBOOK_SUFFIX = ".ipynb"  # promolint.notebook reads them; not imported here, where a cached run needs no parser
 LINTED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)  # what a directory contributes, notebooks included as ruff does
 
 
@@ -49,13 +49,15 @@ def _walk(directory: Path, config: Config, notes: list[str] | None) -> Iterator[
         return
     subdirectories = []
     for entry in entries:
-        candidate = directory / entry.name
         if _entry_is_dir(entry):
-            subdirectories.append(candidate)
-        elif entry.name.endswith(LINTED_SUFFIXES) and not config.excluded(candidate) and (
-                entry.is_file() or _is_regular(candidate, notes)):  # is_file: no system call where the type is listed
-            yield candidate
-    for subdirectory in subdirectories:  # files first, then subdirectories: os.walk's order
+            subdirectories.append(entry.name)
+        elif entry.name.endswith(LINTED_SUFFIXES):
+            candidate = directory / entry.name
+            # is_file: no system call where the directory listing gives the type
+            if not config.excluded(candidate) and (entry.is_file() or _is_regular(candidate, notes)):
+                yield candidate
+    for name in subdirectories:  # files first, then subdirectories: os.walk's order
+        subdirectory = directory / name
         if not config.excluded(subdirectory):
             yield from _walk(subdirectory, config, notes)
 
@@ -128,7 +130,7 @@ def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
     """Lint one file's bytes; True when it was skipped as finding-free."""
     data, codes = job.data, job.codes
     if (not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data)
-            and not is_notebook(job.path) and parses(data)):  # fmt: skip
+            and not job.path.endswith(NOTEBOOK_SUFFIX) and parses(data)):  # fmt: skip
         return [], True
     from promolint.lint import lint_file
     from promolint.frontend.analysis import Settings
@@ -204,10 +206,10 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
     store = open_cache(config) if cache else None
     run = CheckRun([])
     work, keys = [], {}
-    for path, data in [stdin] if stdin else _read(iter_files(paths, config, run.notes), run):
+    for path, data in [(Path(stdin[0]), stdin[1])] if stdin else _read(iter_files(paths, config, run.notes), run):
         run.files += 1
-        codes = config.enabled_codes(Path(path))
-        key = cache_key(data, codes)
+        codes = config.enabled_codes(path)
+        key, path = cache_key(data, codes), str(path)
         cached = from_cache(store, path, key)
         if cached is not None:
             run.cached += 1
@@ -225,10 +227,10 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
     return run
 
 
-def _read(paths: Iterable[Path], run: CheckRun) -> Iterator[tuple[str, bytes]]:
+def _read(paths: Iterable[Path], run: CheckRun) -> Iterator[tuple[Path, bytes]]:
     for path in paths:
         try:
-            yield str(path), path.read_bytes()
+            yield path, path.read_bytes()
         except OSError as error:
             run.files += 1
             run.diagnostics.append(Diagnostic(str(path), 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
