@@ -15,7 +15,6 @@ import os
 import tokenize
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from promolint.diagnostics import Diagnostic
@@ -27,13 +26,6 @@ Key = tuple[str, str, str]  # path, code, flagged text
 
 class BaselineError(Exception):
     """A baseline file that cannot be read or written: exit status 2, one line."""
-
-
-@dataclass
-class Filtered:
-    diagnostics: list[Diagnostic]  # not in the baseline: reported
-    hidden: int  # in the baseline: not reported
-    stale: int  # recorded findings no longer found (fixed since): `--write-baseline` drops them
 
 
 def load(path: Path) -> Counter[Key]:
@@ -65,7 +57,8 @@ def write(path: Path, diagnostics: Iterable[Diagnostic], root: Path, read: Calla
     return sum(counts.values())
 
 
-def apply(baseline: Counter[Key], diagnostics: list[Diagnostic], root: Path, read: Callable[[str], bytes]) -> Filtered:
+def apply(baseline: Counter[Key], diagnostics: list[Diagnostic], root: Path,
+          read: Callable[[str], bytes]) -> list[Diagnostic]:  # fmt: skip
     """The diagnostics not covered by ``baseline``: of equal keys, the first ``count`` are."""
     left = Counter(baseline)
     reported = []
@@ -74,7 +67,7 @@ def apply(baseline: Counter[Key], diagnostics: list[Diagnostic], root: Path, rea
             left[key] -= 1
         else:
             reported.append(diagnostic)
-    return Filtered(reported, len(diagnostics) - len(reported), sum(left.values()))
+    return reported
 
 
 def keys(diagnostics: Iterable[Diagnostic], root: Path, read: Callable[[str], bytes]) -> list[Key]:

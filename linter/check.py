@@ -97,8 +97,8 @@ def _notebook_diff(before: bytes, after: bytes, path: str) -> str:
         return ["".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", "")
                 for c in cells]  # fmt: skip
 
-    return "".join(_diff(old, new, f"{path}:cell {number}", f"{path}:cell {number}")
-                   for number, (old, new) in enumerate(zip(sources(before), sources(after)), 1) if old != new)  # fmt: skip
+    cells = enumerate(zip(sources(before), sources(after)), 1)
+    return "".join(_diff(old, new, f"{path}:cell {n}", f"{path}:cell {n}") for n, (old, new) in cells if old != new)
 
 
 def _diff(before: str, after: str, old_name: str, new_name: str) -> str:

@@ -43,7 +43,7 @@ def _positive_int(text: str) -> int:
 # --- check, config, reveal --------------------------------------------------------------------
 def _add_mode_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     parser.add_argument("--x64", dest="x64_mode", default=default, choices=X64_MODES,
-                        help="jax_enable_x64 (auto: off unless the code enables it); --x64 alone is on, --x32 off")  # fmt: skip
+                        help="jax_enable_x64 (auto: off unless the code enables it; --x64 alone: on)")  # fmt: skip
     parser.add_argument("--promotion", dest="promotion_mode", default=default, choices=PROMOTION_MODES,
                         help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
 
@@ -67,7 +67,8 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
                         help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
     parser.add_argument("--x64-portability", action="store_true", default=None,
                         help="analyze with x64 off and on; report where a dtype starts to differ (PRM010)")  # fmt: skip
-    parser.add_argument("--external", help="comma-separated codes of other tools, whose noqa directives PRM100 leaves to them (adds to `external`)")
+    parser.add_argument("--external", help="comma-separated codes of other tools, whose noqa directives PRM100 "
+                        "leaves to them (adds to `external`)")  # fmt: skip
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
 
 
@@ -186,11 +187,9 @@ def _baseline(args: argparse.Namespace, config, diagnostics: list, stdin: tuple[
         recorded = baseline.load(config.root / config.baseline)
     except baseline.BaselineError as error:
         raise UsageError(str(error)) from None
-    filtered = baseline.apply(recorded, diagnostics, config.root, read)
-    note = f"{filtered.hidden} recorded in the baseline, not shown." if filtered.hidden else ""
-    if filtered.stale and not stdin:
-        note += f" {filtered.stale} baseline entries no longer found (fixed): `--write-baseline` drops them."
-    return filtered.diagnostics, note.strip() + "\n" if note else ""
+    reported = baseline.apply(recorded, diagnostics, config.root, read)
+    hidden = len(diagnostics) - len(reported)
+    return reported, f"{hidden} recorded in the baseline, not shown.\n" if hidden else ""
 
 
 def _notes(notes: Sequence[str]) -> None:
@@ -435,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads stdin")
     _add_config_options(check)
     check.add_argument("--stdin-filename", metavar="PATH",
-                       help="the name of the source read from standard input (for configuration and reports)")  # fmt: skip
+                       help="the name of the source read from standard input (for settings and reports)")  # fmt: skip
     check.add_argument("--format", "--output-format", dest="format", default="text", choices=REPORT_FORMATS,
                        help="text (default); github: annotations in GitHub Actions; sarif: code scanning")  # fmt: skip
     check.add_argument("-o", "--output-file", metavar="PATH", help="write the report there instead of to stdout")
@@ -445,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", help="where the result cache lives (default: .promolint_cache in the project)")
     check.add_argument("--jobs", type=_positive_int, help="worker processes (default: all cores)")
     check.add_argument("--fix", action="store_true",
-                       help="apply the safe fixes to the files (from stdin: print the fixed source), report what is left")  # fmt: skip
+                       help="apply the safe fixes (stdin: print the fixed source), report what is left")  # fmt: skip
     check.add_argument("--unsafe-fixes", action="store_true",
                        help="include the unsafe fixes (with --fix or --diff; else mark them fixable)")  # fmt: skip
     check.add_argument("--diff", action="store_true",

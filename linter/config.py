@@ -33,7 +33,7 @@ _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "force-exclude")
 _PATH_KEYS = ("cache-dir", "baseline")
 KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
         *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
-_EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # on the command line these add to the config
+_EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
 
 class ConfigError(Exception):

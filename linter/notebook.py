@@ -13,6 +13,7 @@ they were.  Cells are numbered as ruff numbers them: 1-based, counting every cel
 from __future__ import annotations
 
 import ast
+import codecs
 import io
 import json
 import json.decoder
@@ -21,7 +22,7 @@ import re
 import tokenize
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 NOTEBOOK_SUFFIX = ".ipynb"  # also in promolint.runner, which must not load this module
 _SEPARATOR = "# %% (promolint: cell boundary)"
@@ -46,13 +47,13 @@ class _Cell:
     index: int  # 1-based among all cells of the file
     lines: list[str]  # its code, IPython lines replaced by placeholders
     trailing_newline: bool
-    ipython: dict[int, str] = field(default_factory=dict)  # placeholder number -> the original line
 
 
 class Notebook:
     """One notebook: ``python`` is its code as a module; ``locate`` maps that module's lines back."""
 
     def __init__(self, data: bytes):
+        self._bom = data.startswith(codecs.BOM_UTF8)
         try:
             self.text = data.decode("utf-8-sig")
             self.document = json.loads(self.text)
@@ -62,7 +63,7 @@ class Notebook:
         if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
             raise NotebookError("not a notebook: no list of cells (nbformat 4 is read)")
         self.cells = cells
-        self._ipython_lines: dict[int, str] = {}
+        self._ipython_lines: dict[int, str] = {}  # placeholder number -> the line it stands for
         self._code = [self._code_cell(i) for i in self._execution_order()]
         lines: list[str] = []
         self._rows: list[tuple[int, int]] = []  # module line - 1 -> (cell, line in cell)
@@ -79,7 +80,8 @@ class Notebook:
     def is_python(self) -> bool:
         """False for a notebook of another kernel's language (R, Julia): nothing to lint."""
         metadata = self.document.get("metadata") or {}
-        language = (metadata.get("language_info") or {}).get("name") or (metadata.get("kernelspec") or {}).get("language")
+        info, kernel = metadata.get("language_info") or {}, metadata.get("kernelspec") or {}
+        language = info.get("name") or kernel.get("language")
         return not isinstance(language, str) or language.lower() in ("python", "python3", "ipython", "ipython3")
 
     def locate(self, line: int) -> tuple[int, int]:
@@ -133,18 +135,19 @@ class Notebook:
         if len(groups) != len(self._code):
             raise NotebookError("the fixes moved a cell boundary; the notebook was left as it was")
         style = _json_style(self.text, self.document)
+        document = json.loads(self.text)  # a copy to change: this notebook stays as it was read
         changed = False
         for cell, lines in zip(self._code, groups):
             restored = [self._restored(line) for line in lines]
             if restored == [self._restored(line) for line in cell.lines]:
                 continue
             text = "\n".join(restored) + ("\n" if cell.trailing_newline else "")
-            original = self.cells[cell.index - 1].get("source")
-            self.cells[cell.index - 1]["source"] = text.splitlines(keepends=True) if isinstance(original, list) else text
+            written = document["cells"][cell.index - 1]
+            as_list = isinstance(written.get("source"), list)  # the cell's own form: lines, or one string
+            written["source"] = text.splitlines(keepends=True) if as_list else text
             changed = True
-        if not changed:
-            return self.text.encode("utf-8")
-        return _dump(self.document, style).encode("utf-8")
+        text = _dump(document, style) if changed else self.text
+        return (codecs.BOM_UTF8 if self._bom else b"") + text.encode("utf-8")
 
     def _restored(self, line: str) -> str:
         match = _PLACEHOLDER_LINE.match(line)
@@ -241,15 +244,17 @@ def _source_file_lines(text: str) -> dict[tuple[int, int], int]:
     decoder.parse_string = parse_string  # type: ignore[assignment]
     decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     try:
-        document = decoder.decode(text.removeprefix("\ufeff"))
+        document = decoder.decode(text)
     except ValueError:
         return {}
-    offset = len(text) - len(text.removeprefix("\ufeff"))
     found: dict[tuple[int, int], int] = {}
+    counted, file_line = 0, 1  # the line at offset ``counted``: strings come in the text's order
     for (path, value), start in zip(_string_values(document, ()), starts):
+        file_line, counted = file_line + text.count("\n", counted, start), start
         if len(path) >= 3 and path[0] == "cells" and path[2] == "source":
-            cell, file_line = path[1] + 1, text.count("\n", 0, start + offset) + 1
-            first = sum(s.count("\n") for s in document["cells"][path[1]]["source"][: path[3]]) + 1 if len(path) == 4 else 1
+            cell = path[1] + 1
+            before = document["cells"][path[1]]["source"][: path[3]] if len(path) == 4 else []  # a list's earlier lines
+            first = sum(s.count("\n") for s in before) + 1
             for line in range(first, first + max(value.count("\n") + (not value.endswith("\n")), 1)):
                 found.setdefault((cell, line), file_line)
     return found

@@ -88,7 +88,8 @@ def test_pre_commit_style_runs_on_named_files_match_the_baseline(project, capsys
     assert run(capsys, "check", "readme_example.py", "PRM001_implicit_x64.py", "--force-exclude")[0] == 0
 
 
-@pytest.mark.parametrize(("content", "needle"), [(None, "cannot read the baseline"), ("[1]", "not a promolint baseline"),
+@pytest.mark.parametrize(("content", "needle"), [(None, "cannot read the baseline"),
+                                                 ("[1]", "not a promolint baseline"),
                                                  ("{", "not a promolint baseline")])  # fmt: skip
 def test_a_bad_baseline_exits_two(project, capsys, content, needle) -> None:
     if content is not None:

@@ -357,10 +357,12 @@ def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatc
     root = FIXTURES.parent
     readme = (root / "README.md").read_text(encoding="utf-8")
     (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```", readme, re.DOTALL)
-    said = re.search(r"Part of its output, the four assignments of lines (\d+) to (\d+) \(it prints (\d+) lines", readme)
+    said = re.search(r"Part of its output, the four assignments of lines (\d+) to (\d+) \(it prints (\d+) lines",
+                     readme)  # fmt: skip
     monkeypatch.chdir(root)
     assert main(["reveal", "fixtures/readme_example.py", "--x64", "off"]) == 0
     output = capsys.readouterr().out.splitlines()
     first, last, total = map(int, said.groups())
-    assert excerpt.splitlines() == [line for line in output if re.search(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ", line)]
+    assignments = re.compile(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ")
+    assert excerpt.splitlines() == [line for line in output if assignments.search(line)]
     assert len(output) == total

@@ -26,7 +26,8 @@ def flake8(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
 def check(capsys, *argv: str) -> set[tuple[str, int, int, str]]:
     """What `promolint check` finds: (path, line, column, "CODE message"), as flake8 prints them."""
     main(["check", *argv, "--format", "json", "--no-cache"])
-    return {(d["path"], d["line"], d["column"], f"{d['code']} {d['message']}") for d in json.loads(capsys.readouterr().out)}
+    found = json.loads(capsys.readouterr().out)
+    return {(d["path"], d["line"], d["column"], f"{d['code']} {d['message']}") for d in found}
 
 
 def reported(result: subprocess.CompletedProcess) -> set[tuple[str, int, int, str]]:
@@ -88,10 +89,11 @@ def test_flake8_and_promolint_share_the_result_cache(project, capsys) -> None:
 
 
 def test_the_linted_code_is_never_imported(project) -> None:
-    (project / "boom.py").write_text(f"import numpy as np\nopen({str(project / 'imported')!r}, 'w')\n"
-                                     "raise SystemExit(3)\nx = np.ones(3, np.int32) + np.ones(3, np.float32)\n")  # fmt: skip
+    imported = project / "imported"
+    (project / "boom.py").write_text(f"import numpy as np\nopen({str(imported)!r}, 'w')\nraise SystemExit(3)\n"
+                                     "x = np.ones(3, np.int32) + np.ones(3, np.float32)\n")  # fmt: skip
     result = flake8("boom.py", cwd=project)
-    assert result.returncode == 1 and "boom.py:4:5: PRM001 " in result.stdout and not (project / "imported").exists()
+    assert result.returncode == 1 and "boom.py:4:5: PRM001 " in result.stdout and not imported.exists()
 
 
 def test_the_documented_flake8_configuration_enables_the_plugin(project) -> None:

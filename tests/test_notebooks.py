@@ -84,8 +84,10 @@ def test_formats_that_count_the_files_lines_point_at_the_line_holding_the_code(p
         jsonschema.validate(report, json.loads((DATA / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")))
         results = report["runs"][0]["results"]
         lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results]
-        assert [r["properties"] for r in results] == [{"notebookCell": 3, "lineInCell": 2, "columnInCell": 9},
-                                                       {"notebookCell": 3, "lineInCell": 5, "columnInCell": 14}]  # fmt: skip
+        assert [r["properties"] for r in results] == [
+            {"notebookCell": 3, "lineInCell": 2, "columnInCell": 9},
+            {"notebookCell": 3, "lineInCell": 5, "columnInCell": 14},
+        ]
     elif fmt == "github":
         lines = [int(a.split(",line=")[1].split(",")[0]) for a in out.splitlines()]
         assert "title=promolint (PRM007) cell 3%3A2%3A9::" in out
@@ -147,7 +149,8 @@ def test_reveal_places_records_in_cells(project, capsys) -> None:
 
 def test_a_notebook_is_never_executed(tmp_path, capsys) -> None:
     document = notebook(["import jax.numpy as jnp\n", f"open({str(tmp_path / 'ran')!r}, 'w')\n"],
-                        [f"!touch {tmp_path / 'shell_ran'}\n"], [f"%%bash\n", f"touch {tmp_path / 'bash_ran'}\n"])  # fmt: skip
+                        [f"!touch {tmp_path / 'shell_ran'}\n"],
+                        ["%%bash\n", f"touch {tmp_path / 'bash_ran'}\n"])  # fmt: skip
     (tmp_path / "nb.ipynb").write_text(json.dumps(document), encoding="utf-8")
     run(capsys, "check", str(tmp_path), "--no-cache")
     run(capsys, "reveal", str(tmp_path))

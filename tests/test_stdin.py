@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 BAD = b"import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\nz = jnp.zeros(3, dtype=jnp.float64)\n"
-FIXED_LINE = b"z = jnp.zeros(3, dtype=jnp.float32)  # promolint: was float64, which JAX truncates to float32 with x64 off\n"
+FIXED_LINE = (b"z = jnp.zeros(3, dtype=jnp.float32)  # promolint: was float64, which JAX truncates to float32 "
+              b"with x64 off\n")
 
 
 def promolint(*argv: str, cwd: Path, stdin: bytes = BAD) -> subprocess.CompletedProcess:

@@ -29,7 +29,8 @@ def answer(function, a, b):
         return str(np.dtype(function(jnp.dtype(a), jnp.dtype(b))))
     except Exception as error:
         return type(error).__name__
-print(json.dumps([[answer(jnp.result_type, a, b), answer(jnp.promote_types, a, b)] for a, b in json.loads(sys.argv[1])]))
+pairs = json.loads(sys.argv[1])
+print(json.dumps([[answer(jnp.result_type, a, b), answer(jnp.promote_types, a, b)] for a, b in pairs]))
 """
 JAX_MODES = {  # flags -> JAX's environment
     ("--x64", "off"): {"JAX_ENABLE_X64": "0", "JAX_NUMPY_DTYPE_PROMOTION": "standard"},
