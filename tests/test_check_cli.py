@@ -366,3 +366,18 @@ def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatc
     assignments = re.compile(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ")
     assert excerpt.splitlines() == [line for line in output if assignments.search(line)]
     assert len(output) == total
+
+
+def test_reveal_reads_the_configuration_check_reads_and_takes_directories(tmp_path, capsys) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "x.py").write_text("import jax.numpy as jnp\ny = jnp.zeros([], jnp.int32) + 1.0\n")
+    (tmp_path / "src" / "vendored.py").write_text("import jax.numpy as jnp\nz = jnp.ones(3)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-exclude = ["vendored.py"]\n')
+    status, out, _ = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 0 and f"{tmp_path / 'src' / 'x.py'}:2:1: y: weak float64 [jax]" in out.splitlines()
+    assert "vendored" not in out
+    assert "PRM001 result is weak float64 (x64 on)" in run(capsys, "check", str(tmp_path / "src"))[1]  # the same mode
+    assert ":2:1: y: weak float32 [jax]" in run(capsys, "reveal", str(tmp_path / "src"), "--x64", "off")[1]
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "maybe"\n')
+    status, out, err = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 2 and out == "" and "x64 = 'maybe' is not one of on, off, auto" in err
