@@ -424,6 +424,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_server(args: argparse.Namespace) -> int:
+    try:
+        from promolint.server import main as serve
+    except ImportError as error:  # pygls is the `lsp` extra
+        raise UsageError(f"the language server needs {error.name}: pip install 'promolint[lsp]'") from None
+    return serve()
+
+
 # --- the parser -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
@@ -474,6 +482,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_exclude_options(reveal)
     reveal.add_argument("--format", default="text", choices=["text", "json"])
     reveal.set_defaults(run=cmd_reveal)
+
+    server = commands.add_parser("server", help="run the language server (LSP over stdio) for editors")
+    server.set_defaults(run=cmd_server)
 
     _add_system_commands(commands)
     return parser
@@ -530,7 +541,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         status = args.run(args)
-        sys.stdout.flush()
+        if not sys.stdout.closed:  # the language server closes its stdio when it ends
+            sys.stdout.flush()
         return status
     except UsageError as error:
         print(f"promolint: error: {error}", file=sys.stderr)
