@@ -17,7 +17,7 @@ from pathlib import Path
 from promolint import __version__
 
 CACHE_DIR_NAME = ".promolint_cache"
-_FORMAT = 1
+_FORMAT = 2  # 2: rows hold the fix as one list, and a notebook cell and file line
 
 
 def content_key(data: bytes) -> str:

@@ -1,19 +1,21 @@
 """``promolint check`` over paths: every file linted (``promolint.lint``) in workers, from the cache
-where unchanged (``promolint.runner``); and ``--fix``/``--diff`` over paths."""
+where unchanged (``promolint.runner``); and ``--fix``/``--diff`` over paths or standard input."""
 
 from __future__ import annotations
 
 import difflib
 import io
+import json
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from promolint.config import PARSE_ERROR, Config
+from promolint.config import Config
 from promolint.diagnostics import Diagnostic
 from promolint.frontend.analysis import Settings
-from promolint.lint import fix_source
-from promolint.runner import iter_files, parallel_map, run_check
+from promolint.lint import fix_file
+from promolint.notebook import is_notebook
+from promolint.runner import internal_error, iter_files, parallel_map, run_check
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
@@ -23,39 +25,82 @@ def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> l
 @dataclass
 class FixReport:
     """What `promolint check --fix` (or `--diff`) did: the diagnostics left, the number of fixes
-    applied, and a unified diff per changed file."""
+    applied, a unified diff per changed file, and for standard input the fixed bytes."""
 
     diagnostics: list[Diagnostic]
     fixed: int
     diffs: list[str]
+    notes: list[str] = field(default_factory=list)
+    output: bytes | None = None
 
 
-def _fix_path(job: tuple[str, Settings, frozenset[str], bool, bool]) -> tuple[list[Diagnostic], int, str]:
-    path, settings, codes, unsafe, write = job
+@dataclass(frozen=True)
+class _FixJob:
+    path: str
+    settings: Settings
+    codes: frozenset[str]
+    unsafe: bool
+    write: bool
+    external: tuple[str, ...]
+    data: bytes | None = None  # standard input's bytes; None: read the file
+
+
+def _fix_path(job: _FixJob) -> tuple[list[Diagnostic], int, str, bytes]:
+    data = job.data
+    if data is None:
+        try:
+            data = Path(job.path).read_bytes()
+        except OSError as error:
+            return [Diagnostic(job.path, 1, 1, "PRM000", f"cannot read file: {error.strerror}")], 0, "", b""
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        return [Diagnostic(path, 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}")], 0, ""
-    fixed, count, diagnostics = fix_source(data, path, settings, codes, unsafe)
+        fixed, count, diagnostics = fix_file(data, job.path, job.settings, job.codes, job.unsafe, job.external)
+    except Exception as error:  # one file's internal error must not end the run
+        return [internal_error(job.path, error)], 0, "", data
     if fixed == data:
-        return diagnostics, 0, ""
-    if write:
-        Path(path).write_bytes(fixed)
-    return diagnostics, count, _unified_diff(data, fixed, path)
+        return diagnostics, 0, "", data
+    if job.write and job.data is None:
+        Path(job.path).write_bytes(fixed)
+    return diagnostics, count, _unified_diff(data, fixed, job.path), fixed
 
 
 def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bool = True,
-              jobs: int | None = None) -> FixReport:  # fmt: skip
-    """Apply the fixes to the files under ``paths`` (with ``write``), else only say what they would change."""
+              jobs: int | None = None, stdin: tuple[str, bytes] | None = None) -> FixReport:  # fmt: skip
+    """Apply the fixes to the files under ``paths`` (with ``write``), else only say what they
+    would change; with ``stdin`` (a name and the bytes read), fix those bytes instead and keep the
+    result in the report's ``output``."""
     settings = Settings(x64=config.x64, promotion=config.promotion)
-    work = [(str(p), settings, config.enabled_codes(p), unsafe, write) for p in iter_files(paths, config)]
+    notes: list[str] = []
+    if stdin:
+        named = [(stdin[0], stdin[1])]
+    else:
+        named = [(str(p), None) for p in iter_files(paths, config, notes)]
+    work = [_FixJob(path, settings, config.enabled_codes(Path(path)), unsafe, write, config.external, data)
+            for path, data in named]  # fmt: skip
     results = list(parallel_map(_fix_path, work, jobs))
-    return FixReport(sorted(d for diagnostics, _, _ in results for d in diagnostics), sum(n for _, n, _ in results),
-                     [diff for _, _, diff in results if diff])  # fmt: skip
+    return FixReport(sorted(d for diagnostics, *_ in results for d in diagnostics), sum(r[1] for r in results),
+                     [diff for _, _, diff, _ in results if diff], notes,
+                     results[0][3] if stdin and results else None)  # fmt: skip
 
 
 def _unified_diff(before: bytes, after: bytes, path: str) -> str:
+    if is_notebook(path):
+        return _notebook_diff(before, after, path)
     encoding = tokenize.detect_encoding(io.BytesIO(before).readline)[0]
-    lines = difflib.unified_diff(before.decode(encoding).splitlines(keepends=True),
-                                 after.decode(encoding).splitlines(keepends=True), path, path)  # fmt: skip
+    return _diff(before.decode(encoding), after.decode(encoding), path, path)
+
+
+def _notebook_diff(before: bytes, after: bytes, path: str) -> str:
+    """A diff per changed cell, named ``nb.ipynb:cell 3`` (as ruff shows notebook fixes): the
+    notebook's JSON around the code is left as it was."""
+    def sources(data: bytes) -> list[str]:
+        cells = json.loads(data.decode("utf-8-sig"))["cells"]
+        return ["".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", "")
+                for c in cells]  # fmt: skip
+
+    cells = enumerate(zip(sources(before), sources(after)), 1)
+    return "".join(_diff(old, new, f"{path}:cell {n}", f"{path}:cell {n}") for n, (old, new) in cells if old != new)
+
+
+def _diff(before: str, after: str, old_name: str, new_name: str) -> str:
+    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), old_name, new_name)
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

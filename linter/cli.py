@@ -1,48 +1,295 @@
-"""``promolint``: the command line."""
+"""``promolint``: the command line.
+
+One spelling for the modes everywhere: ``--x64 on|off|auto`` (``--x64`` alone is ``on``, ``--x32``
+is ``off``) and ``--promotion standard|strict|auto``.  Exit status, as ruff's: 0 clean, 1
+findings, 2 a bad flag, file or configuration, or an internal error.
+"""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
+import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from promolint import __version__
+from promolint.dtypes import label
 from promolint.report import FORMATS as REPORT_FORMATS
-from promolint.dtypes import DTYPES
 from promolint.systems import SYSTEMS, Operand, Refused, get_system
 from promolint.tables import FORMATS, render_table
+
+X64_MODES = ("on", "off", "auto")
+PROMOTION_MODES = ("standard", "strict", "auto")
+STDIN = "-"
+_STDERR = "<stderr>"  # an output file meaning standard error (the report beside a fixed source on stdout)
 
 
 class UsageError(Exception):
     """A bad flag, file or config: reported in one line, exit status 2."""
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} workers cannot run anything: give 1 or more")
+    return value
+
+
+# --- check, config, reveal --------------------------------------------------------------------
+def _add_mode_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    parser.add_argument("--x64", dest="x64_mode", default=default, choices=X64_MODES,
+                        help="jax_enable_x64 (auto: off unless the code enables it; --x64 alone: on)")  # fmt: skip
+    parser.add_argument("--promotion", dest="promotion_mode", default=default, choices=PROMOTION_MODES,
+                        help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
+
+
+def _add_exclude_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--exclude", help="comma-separated glob patterns to skip (replaces `exclude`)")
+    parser.add_argument("--extend-exclude", help="comma-separated glob patterns to skip as well")
+    parser.add_argument("--force-exclude", action="store_true", default=None,
+                        help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
+
+
+def _add_config_options(parser: argparse.ArgumentParser) -> None:
+    """The flags that override [tool.promolint]: `check` and `config` share them."""
+    codes = "comma-separated rule codes or prefixes"
+    parser.add_argument("--select", help=f"{codes} to enable (replaces `select`)")
+    parser.add_argument("--extend-select", help=f"{codes} to enable on top of `select`")
+    parser.add_argument("--ignore", help=f"{codes} to disable")
+    _add_mode_options(parser)
+    _add_exclude_options(parser)
+    parser.add_argument("--report-unused-noqa", action="store_true", default=None,
+                        help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
+    parser.add_argument("--x64-portability", action="store_true", default=None,
+                        help="analyze with x64 off and on; report where a dtype starts to differ (PRM010)")  # fmt: skip
+    parser.add_argument("--external", help="comma-separated codes of other tools, whose noqa directives PRM100 "
+                        "leaves to them (adds to `external`)")  # fmt: skip
+    parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+
+
+_CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude",
+                 "report-unused-noqa", "x64-portability", "external")  # fmt: skip
+
+
+def _config(args: argparse.Namespace, start: Path):
+    """[tool.promolint] found from ``start`` upward, overridden by the flags given (those the
+    command has: `reveal` takes the modes and excludes only)."""
+    from promolint.config import ConfigError, apply_flags, load_config
+
+    flags = {key: getattr(args, key.replace("-", "_"), None) for key in _CONFIG_FLAGS}
+    flags |= {"x64": args.x64_mode, "promotion": args.promotion_mode}
+    if getattr(args, "baseline", None):  # a flag's path is the working directory's; the key's, the project's
+        flags["baseline"] = os.path.abspath(args.baseline)
+    try:
+        return apply_flags(load_config(start), {key: value for key, value in flags.items() if value is not None})
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def _existing_paths(names: Sequence[str]) -> list[Path]:
+    paths = [Path(name) for name in names]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
+    return paths
+
+
+def _stdin_input(args: argparse.Namespace) -> tuple[str, bytes] | None:
+    """(name, bytes) when the source comes from standard input: ``-`` as the path (named by
+    ``--stdin-filename``), or ``--stdin-filename`` and no path, as ruff reads it."""
+    named = args.paths or []
+    if STDIN not in named and not (args.stdin_filename and not named):
+        return None
+    if named != [STDIN] and named:
+        raise UsageError("`-` (standard input) cannot be checked together with other paths")
+    return args.stdin_filename or "stdin.py", sys.stdin.buffer.read()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from promolint.runner import run_check
+
+    if args.statistics and args.format != "text":
+        raise UsageError(f"--statistics goes with --format text, not {args.format}")
+    stdin = _stdin_input(args)
+    paths = [] if stdin else _existing_paths(args.paths or ["."])
+    config = _config(args, Path(stdin[0]).parent if stdin else paths[0])
+    if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
+        if args.fix:  # an editor replaces its buffer with what comes back: give it back unchanged
+            sys.stdout.buffer.write(stdin[1])
+        return 0
+    if args.write_baseline and (args.fix or args.diff):
+        raise UsageError("--write-baseline records findings; run it without --fix or --diff")
+    if args.diff or args.fix:
+        from promolint.check import fix_paths  # loads the engine (and libcst): a cached run needs neither
+    if args.diff:
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs, stdin=stdin)
+        _notes(report.notes)
+        sys.stdout.write("".join(report.diffs))
+        print(f"Would fix {report.fixed} finding{'s' if report.fixed != 1 else ''}.", file=sys.stderr)
+        return 2 if _internal_errors(report.diagnostics) else 1 if report.diffs else 0
+    fixed, summary, output_file = 0, "", args.output_file
+    if args.fix:
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs, stdin=stdin)
+        _notes(report.notes)
+        diagnostics, fixed = report.diagnostics, report.fixed
+        if stdin:  # the fixed source is the output; the report goes to stderr, as ruff does
+            sys.stdout.buffer.write(report.output if report.output is not None else stdin[1])
+            sys.stdout.flush()
+            output_file = output_file or _STDERR
+    else:
+        if args.cache_dir:
+            config = replace(config, cache_dir=str(Path(args.cache_dir).resolve()))
+        run = run_check(paths, config, jobs=args.jobs, cache=not args.no_cache, stdin=stdin)
+        _notes(run.notes)
+        diagnostics = run.diagnostics
+        summary = (f"{run.files} files: {run.files - run.skipped - run.cached} analyzed, {run.cached} unchanged "
+                   f"(from the cache), {run.skipped} skipped (no NumPy/JAX names; syntax checked only)\n")  # fmt: skip
+    diagnostics, baseline_note = _baseline(args, config, diagnostics, stdin)
+    if args.write_baseline:
+        return 2 if _internal_errors(diagnostics) else 0
+    from promolint.report import render
+
+    text = render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes)
+    if baseline_note and args.format == "text":
+        text += baseline_note
+    _write(text + (summary if args.statistics else ""), output_file)
+    if _internal_errors(diagnostics):
+        return 2
+    return 1 if diagnostics and not args.exit_zero else 0
+
+
+def _internal_errors(diagnostics) -> int:
+    from promolint.runner import is_internal_error
+
+    return sum(map(is_internal_error, diagnostics))
+
+
+def _baseline(args: argparse.Namespace, config, diagnostics: list, stdin: tuple[str, bytes] | None) -> tuple[list, str]:
+    """``diagnostics`` less those the baseline records (and a line saying how many), or all of
+    them recorded with ``--write-baseline``."""
+    if not (args.write_baseline or config.baseline):
+        return diagnostics, ""
+    from promolint import baseline
+
+    def read(path: str) -> bytes:
+        return stdin[1] if stdin and path == stdin[0] else Path(path).read_bytes()
+
+    try:
+        if args.write_baseline:
+            count = baseline.write(Path(args.write_baseline), diagnostics, config.root, read)
+            print(f"Recorded {count} finding{'s' if count != 1 else ''} in {args.write_baseline}.", file=sys.stderr)
+            return diagnostics, ""
+        recorded = baseline.load(config.root / config.baseline)
+    except baseline.BaselineError as error:
+        raise UsageError(str(error)) from None
+    reported = baseline.apply(recorded, diagnostics, config.root, read)
+    hidden = len(diagnostics) - len(reported)
+    return reported, f"{hidden} recorded in the baseline, not shown.\n" if hidden else ""
+
+
+def _notes(notes: Sequence[str]) -> None:
+    for note in notes:
+        print(f"promolint: note: {note}", file=sys.stderr)
+
+
+def _write(text: str, output_file: str | None) -> None:
+    if output_file is None:
+        sys.stdout.write(text)
+        return
+    if output_file is _STDERR:
+        sys.stderr.write(text)
+        return
+    path = Path(output_file)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {output_file}: {error.strerror}") from None
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from promolint.config import render
+
+    sys.stdout.write(render(_config(args, _existing_paths([args.path])[0])))
+    return 0
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    """Every file's records as it is read (so that `| head` sees them at once); a file that
+    does not parse is a line on stderr (status 1), an internal error too (status 2)."""
+    import json
+
+    from promolint.frontend.analysis import Settings
+    from promolint.reveal import format_text, reveal_file
+    from promolint.runner import iter_files
+
+    paths = _existing_paths(args.paths)
+    config = _config(args, paths[0])
+    settings = Settings(x64=config.x64, promotion=config.promotion)
+    notes: list[str] = []
+    status, records_json = 0, []
+    for path in iter_files(paths, config, notes):
+        _notes(notes)
+        notes.clear()
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            print(f"{path}: cannot read file: {error.strerror}", file=sys.stderr)
+            status = max(status, 1)
+            continue
+        try:
+            records = reveal_file(data, str(path), settings)
+        except Exception as error:  # one file's internal error must not end the run, nor print a traceback
+            print(f"{path}:1:1: promolint could not analyze this file: internal error {type(error).__name__}: "
+                  f"{error} (please report it)", file=sys.stderr)  # fmt: skip
+            status = 2
+            continue
+        if isinstance(records, str):
+            print(f"{path}:{records}", file=sys.stderr)
+            status = max(status, 1)
+        elif args.format == "json":
+            records_json += [{"path": str(path), **r} for r in records]
+        else:
+            sys.stdout.write(format_text(str(path), records))
+    _notes(notes)
+    if args.format == "json":
+        print(json.dumps(records_json, indent=1))
+    return status
+
+
+# --- the promotion systems: table, join, lattice ----------------------------------------------
 def _add_system_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--system", default="jax", choices=list(SYSTEMS), help="promotion system (default: jax)")
-    x64 = parser.add_mutually_exclusive_group()
-    x64.add_argument("--x64", dest="x64", action="store_true", default=False, help="JAX with jax_enable_x64")
-    x64.add_argument("--x32", dest="x64", action="store_false", help="JAX with x64 off (the default)")
-    parser.add_argument(
-        "--explicit-x64",
-        default="warn",
-        choices=["warn", "error", "allow"],
-        help="jax_explicit_x64_dtypes: what an explicit 64-bit dtype does with x64 off",
-    )
+    _add_mode_options(parser, default="auto")
+    parser.add_argument("--explicit-x64", default="warn", choices=["warn", "error", "allow"],
+                        help="jax_explicit_x64_dtypes: what an explicit 64-bit dtype does with x64 off")  # fmt: skip
 
 
 def _system(args: argparse.Namespace):
-    return get_system(args.system, x64=args.x64, explicit_x64=args.explicit_x64)
+    """The system the flags name; with no code to read, ``auto`` is JAX's default (x64 off,
+    standard promotion), and ``--promotion strict`` is the jax-strict system."""
+    name = args.system
+    if args.promotion_mode == "strict":
+        if name not in ("jax", "jax-strict"):
+            raise UsageError(f"--promotion strict is a JAX mode; the {name} system has no such mode")
+        name = "jax-strict"
+    elif args.promotion_mode == "standard" and name == "jax-strict":
+        raise UsageError("--promotion standard contradicts --system jax-strict")
+    return get_system(name, x64=args.x64_mode == "on", explicit_x64=args.explicit_x64)
 
 
 def cmd_table(args: argparse.Namespace) -> int:
     system = _system(args)
     labels = system.table_nodes()
     cells = {(a, b): system.table_cell(a, b) for a in labels for b in labels}
-    if args.format == "text":  # bit-width abbreviations (i8, bf16, f8e4m3fn) keep 35 columns readable
-        short = {n: DTYPES[n].short if n in DTYPES else n for n in labels}
-        cells = {(short[a], short[b]): short.get(c, c) for (a, b), c in cells.items()}
-        labels = [short[n] for n in labels]
+    if args.format == "text":  # short names (i1, bf16, f8e4m3fn; see dtypes.LABELS) keep 35 columns readable
+        cells = {(label(a), label(b)): label(c) for (a, b), c in cells.items()}
+        labels = [label(n) for n in labels]
     sys.stdout.write(render_table(labels, cells, args.format))
     return 0
 
@@ -64,9 +311,34 @@ def cmd_join(args: argparse.Namespace) -> int:
         operands.append(operand)
     result = system.result_type(*operands)
     print(result)
+    narrowed = _narrowed(system, operands)
+    if narrowed:
+        print(_narrowing_note(system, operands, narrowed))
     if args.explain and system.lattice is not None and not isinstance(result, Refused):
-        print(system.lattice.explain(*dict.fromkeys(op.node for op in operands)))
+        print(system.lattice.explain(*dict.fromkeys(Operand(narrowed.get(op.dtype, op.dtype), op.weak).node
+                                                    for op in operands)))  # fmt: skip
     return 1 if isinstance(result, Refused) else 0
+
+
+def _narrowed(system, operands: list[Operand]) -> dict[str, str]:
+    """The 64-bit dtypes JAX narrows before promoting them (x64 off): float64 -> float32."""
+    from promolint.systems.jax import JaxSystem
+
+    if not isinstance(system, JaxSystem):
+        return {}
+    return {op.dtype: system.canonical_dtype(op) for op in operands
+            if not op.weak and system.canonical_dtype(op) != op.dtype}  # fmt: skip
+
+
+def _narrowing_note(system, operands: list[Operand], narrowed: dict[str, str]) -> str:
+    """`join` answers as ``jnp.result_type`` does, which narrows first; ``jnp.promote_types``
+    does not, and may answer otherwise (refuse float32 with float64 under strict promotion)."""
+    listed = ", ".join(f"{wide} to {narrow}" for wide, narrow in narrowed.items())
+    note = f"note: x64 is off: JAX narrows {listed} before promoting, as jnp.result_type does"
+    if len(operands) == 2 and not any(op.weak for op in operands):
+        a, b = (op.dtype for op in operands)
+        note += f"; jnp.promote_types({a}, {b}), which does not narrow, gives {system.promote_types(a, b)}"
+    return note
 
 
 def cmd_lattice_check(args: argparse.Namespace) -> int:
@@ -97,137 +369,42 @@ def cmd_lattice_draw(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(picture)
     else:
-        with open(args.output, "w", encoding="utf-8") as out:
-            out.write(picture)
-    return 0
-
-
-def cmd_reveal(args: argparse.Namespace) -> int:
-    from promolint.frontend.analysis import Settings
-    from promolint.frontend.source import ParseFailure
-    from promolint.reveal import format_text, reveal_records
-
-    settings = Settings(x64=args.x64_mode, promotion=args.promotion)
-    status = 0
-    outputs = []
-    for path in args.files:
         try:
-            with open(path, "rb") as source:
-                data = source.read()
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(picture)
         except OSError as error:
-            raise UsageError(f"cannot read {path}: {error.strerror}") from None
-        records = reveal_records(data, settings)
-        if isinstance(records, ParseFailure):
-            print(f"{path}:{records.line}:{records.column}: {records.message}", file=sys.stderr)
-            status = 1
-            continue
-        outputs.append((path, records))
-    if args.format == "json":
-        import json
-
-        print(json.dumps([{"path": p, **r} for p, records in outputs for r in records], indent=1))
-    else:
-        for path, records in outputs:
-            sys.stdout.write(format_text(path, records))
-    return status
-
-
-def _add_mode_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--x64", dest="x64_mode", default="auto", choices=["on", "off", "auto"],
-                        help="jax_enable_x64 (auto: off unless the code enables it)")  # fmt: skip
-    parser.add_argument("--promotion", default="auto", choices=["standard", "strict", "auto"],
-                        help="jax_numpy_dtype_promotion (auto: standard unless the code sets it)")  # fmt: skip
-
-
-def _add_config_options(parser: argparse.ArgumentParser) -> None:
-    """The flags that override [tool.promolint]: `check` and `config` share them."""
-    codes = "comma-separated rule codes or prefixes"
-    parser.add_argument("--select", help=f"{codes} to enable (replaces `select`)")
-    parser.add_argument("--extend-select", help=f"{codes} to enable on top of `select`")
-    parser.add_argument("--ignore", help=f"{codes} to disable")
-    parser.add_argument("--x64", dest="x64_mode", choices=["on", "off", "auto"], help="jax_enable_x64 to assume")
-    parser.add_argument("--promotion", dest="promotion_mode", choices=["standard", "strict", "auto"],
-                        help="jax_numpy_dtype_promotion to assume")  # fmt: skip
-    parser.add_argument("--exclude", help="comma-separated glob patterns to skip (replaces `exclude`)")
-    parser.add_argument("--extend-exclude", help="comma-separated glob patterns to skip as well")
-    parser.add_argument("--force-exclude", action="store_true", default=None,
-                        help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
-    parser.add_argument("--report-unused-noqa", action="store_true", default=None,
-                        help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
-    parser.add_argument("--x64-portability", action="store_true", default=None,
-                        help="analyze with x64 off and on; report where a dtype starts to differ (PRM010)")  # fmt: skip
-
-
-def _config(args: argparse.Namespace, start: Path):
-    """[tool.promolint] found from ``start`` upward, overridden by the flags given."""
-    from promolint.config import ConfigError, apply_flags, load_config
-
-    keys = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude", "report-unused-noqa",
-            "x64-portability")  # fmt: skip
-    flags = {key: getattr(args, key.replace("-", "_")) for key in keys}
-    flags |= {"x64": args.x64_mode, "promotion": args.promotion_mode}
-    try:
-        return apply_flags(load_config(start), {key: value for key, value in flags.items() if value is not None})
-    except ConfigError as error:
-        raise UsageError(str(error)) from None
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    from promolint.runner import run_check
-    from promolint.report import render
-
-    paths = [Path(p) for p in args.paths]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise UsageError(f"no such file or directory: {missing[0]}")
-    if args.statistics and args.format != "text":
-        raise UsageError(f"--statistics goes with --format text, not {args.format}")
-    config = _config(args, paths[0])
-    if args.diff or args.fix:
-        from promolint.check import fix_paths  # loads the engine (and libcst): a cached run needs neither
-    if args.diff:
-        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs)
-        sys.stdout.write("".join(report.diffs))
-        print(f"Would fix {report.fixed} finding{'s' if report.fixed != 1 else ''}.", file=sys.stderr)
-        return 1 if report.diffs else 0
-    fixed, summary = 0, ""
-    if args.fix:
-        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs)
-        diagnostics, fixed = report.diagnostics, report.fixed
-    else:
-        if args.cache_dir:
-            config = replace(config, cache_dir=str(Path(args.cache_dir).resolve()))
-        run = run_check(paths, config, jobs=args.jobs, cache=not args.no_cache)
-        diagnostics = run.diagnostics
-        summary = (f"{run.files} files: {run.files - run.skipped - run.cached} analyzed, {run.cached} unchanged "
-                   f"(from the cache), {run.skipped} skipped (no NumPy/JAX names; syntax checked only)\n")  # fmt: skip
-    text = render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes)
-    _write(text + (summary if args.statistics else ""), args.output_file)
-    return 1 if diagnostics and not args.exit_zero else 0
-
-
-def _write(text: str, output_file: str | None) -> None:
-    if output_file is None:
-        sys.stdout.write(text)
-        return
-    path = Path(output_file)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {output_file}: {error.strerror}") from None
-
-
-def cmd_config(args: argparse.Namespace) -> int:
-    from promolint.config import render
-
-    start = Path(args.path)
-    if not start.exists():
-        raise UsageError(f"no such file or directory: {args.path}")
-    sys.stdout.write(render(_config(args, start)))
+            raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
     return 0
 
 
+def _add_system_commands(commands) -> None:
+    table = commands.add_parser("table", help="print a system's full promotion table")
+    _add_system_options(table)
+    table.add_argument("--format", default="text", choices=FORMATS)
+    table.set_defaults(run=cmd_table)
+
+    join = commands.add_parser("join", help="the result of promoting dtypes (as jnp.result_type), and why")
+    join.add_argument("dtypes", nargs="+", metavar="DTYPE",
+                      help="float32, f4, bf16, i1 (short names count bytes, as NumPy's: i8 is int64), "
+                      "or int/float/complex (weak)")  # fmt: skip
+    _add_system_options(join)
+    join.add_argument("--explain", action="store_true", help="show the path through the lattice")
+    join.set_defaults(run=cmd_join)
+
+    lattice = commands.add_parser("lattice", help="check or draw a promotion lattice")
+    lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
+    check = lattice_commands.add_parser("check", help="is a DAG (TOML) or a table (CSV/TOML) a lattice?")
+    check.add_argument("file")
+    check.set_defaults(run=cmd_lattice_check)
+    draw = lattice_commands.add_parser("draw", help="draw a lattice as SVG or Graphviz dot")
+    draw.add_argument("file", nargs="?", help="a lattice file instead of a system")
+    _add_system_options(draw)
+    draw.add_argument("--format", default="svg", choices=["svg", "dot"])
+    draw.add_argument("-o", "--output", help="output file (default: standard output)")
+    draw.set_defaults(run=cmd_lattice_draw)
+
+
+# --- rules ------------------------------------------------------------------------------------
 def cmd_explain(args: argparse.Namespace) -> int:
     from promolint.rules import rule_by_code
 
@@ -255,13 +432,17 @@ def cmd_server(args: argparse.Namespace) -> int:
     return serve()
 
 
+# --- the parser -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
+    parser.add_argument("--version", action="version", version=f"promolint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="lint files for promotion problems (the default command)")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads stdin")
     _add_config_options(check)
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="the name of the source read from standard input (for settings and reports)")  # fmt: skip
     check.add_argument("--format", "--output-format", dest="format", default="text", choices=REPORT_FORMATS,
                        help="text (default); github: annotations in GitHub Actions; sarif: code scanning")  # fmt: skip
     check.add_argument("-o", "--output-file", metavar="PATH", help="write the report there instead of to stdout")
@@ -269,13 +450,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (a report-only step)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     check.add_argument("--cache-dir", help="where the result cache lives (default: .promolint_cache in the project)")
-    check.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
-    check.add_argument("--fix", action="store_true", help="apply the safe fixes to the files, report what is left")
+    check.add_argument("--jobs", type=_positive_int, help="worker processes (default: all cores)")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the safe fixes (stdin: print the fixed source), report what is left")  # fmt: skip
     check.add_argument("--unsafe-fixes", action="store_true",
                        help="include the unsafe fixes (with --fix or --diff; else mark them fixable)")  # fmt: skip
     check.add_argument("--diff", action="store_true",
                        help="print a unified diff of what --fix would change and write nothing; exit 1 if it "
                        "would change something")  # fmt: skip
+    check.add_argument("--write-baseline", metavar="FILE",
+                       help="record every finding in FILE (for --baseline) and exit 0")  # fmt: skip
     check.set_defaults(run=cmd_check)
 
     config = commands.add_parser("config", help="print the effective configuration and where each value came from")
@@ -287,61 +471,91 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("run", add_help=False, help="run a script, verifying every inferred dtype at run time")
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
-    explain.add_argument("code", help="a rule's code (PRM001) or name (implicit-x64)")
+    explain.add_argument("code", help="a rule's code (PRM001, prm001) or name (implicit-x64)")
     explain.set_defaults(run=cmd_explain)
     rules = commands.add_parser("rules", help="list the rules")
     rules.set_defaults(run=cmd_rules)
 
-    table = commands.add_parser("table", help="print a system's full promotion table")
-    _add_system_options(table)
-    table.add_argument("--format", default="text", choices=FORMATS)
-    table.set_defaults(run=cmd_table)
-
-    join = commands.add_parser("join", help="the result of promoting dtypes, and why")
-    join.add_argument("dtypes", nargs="+", metavar="DTYPE", help="float32, f4, bfloat16, or int/float/complex (weak)")
-    _add_system_options(join)
-    join.add_argument("--explain", action="store_true", help="show the path through the lattice")
-    join.set_defaults(run=cmd_join)
-
     reveal = commands.add_parser("reveal", help="show the inferred dtype of every expression")
-    reveal.add_argument("files", nargs="+", metavar="FILE")
+    reveal.add_argument("paths", nargs="+", metavar="PATH", help="files, notebooks and directories")
     _add_mode_options(reveal)
+    _add_exclude_options(reveal)
     reveal.add_argument("--format", default="text", choices=["text", "json"])
     reveal.set_defaults(run=cmd_reveal)
 
     server = commands.add_parser("server", help="run the language server (LSP over stdio) for editors")
     server.set_defaults(run=cmd_server)
 
-    lattice = commands.add_parser("lattice", help="check or draw a promotion lattice")
-    lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
-    check = lattice_commands.add_parser("check", help="is a DAG (TOML) or a table (CSV/TOML) a lattice?")
-    check.add_argument("file")
-    check.set_defaults(run=cmd_lattice_check)
-    draw = lattice_commands.add_parser("draw", help="draw a lattice as SVG or Graphviz dot")
-    draw.add_argument("file", nargs="?", help="a lattice file instead of a system")
-    _add_system_options(draw)
-    draw.add_argument("--format", default="svg", choices=["svg", "dot"])
-    draw.add_argument("-o", "--output", help="output file (default: standard output)")
-    draw.set_defaults(run=cmd_lattice_draw)
+    _add_system_commands(commands)
     return parser
 
 
+_SYSTEM_COMMANDS = ("table", "join", "lattice")
+
+
+def _normalized(argv: list[str], commands: Sequence[str]) -> list[str]:
+    """``--x32`` is ``--x64 off``, and ``--x64`` alone ``--x64 on``: the older spelling of
+    `table`, `join` and `lattice` (there a dtype may follow it; elsewhere only another flag);
+    ``promolint src/`` is ``promolint check src/``."""
+    spelled = list(argv)
+    if not spelled or (spelled[0] not in commands and spelled[0] not in ("-h", "--help", "--version")):
+        spelled.insert(0, "check")
+    for index, token in enumerate(spelled):
+        following = spelled[index + 1] if index + 1 < len(spelled) else None
+        if token == "--x32":
+            spelled[index] = "--x64=off"
+        elif token == "--x64" and following not in X64_MODES and (
+                following is None or following.startswith("-") or spelled[0] in _SYSTEM_COMMANDS):  # fmt: skip
+            spelled[index] = "--x64=on"
+    return spelled
+
+
+def _unknown_command(word: str, commands: Sequence[str]) -> str | None:
+    """Why ``word``, given where a command goes, is neither a command nor a path: None when it
+    may be a path (`check` then says whether it exists)."""
+    if word in commands or word.startswith("-") or word == STDIN or os.path.exists(word):
+        return None
+    if os.sep in word or "/" in word or word.endswith((".py", ".pyi", ".ipynb")) or word in (".", ".."):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, [c for c in commands if c != "run"] + ["run"], n=1, cutoff=0.6)
+    hint = f"; did you mean `promolint {close[0]}`?" if close else f" (commands: {', '.join(commands)})"
+    return f"unknown command {word!r}, and no file or directory has that name{hint}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["run"]:
         from promolint.runtime.run import main as run_main
 
         return run_main(argv[1:])
-    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
-        argv.insert(0, "check")  # `promolint src/` means `promolint check src/`
-    args = parser.parse_args(argv)
+    parser = build_parser()
+    commands = list(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    if argv and (unknown := _unknown_command(argv[0], commands)):
+        print(f"promolint: error: {unknown}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(_normalized(argv, commands))
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
     try:
-        return args.run(args)
+        status = args.run(args)
+        if not sys.stdout.closed:  # the language server closes its stdio when it ends
+            sys.stdout.flush()
+        return status
     except UsageError as error:
         print(f"promolint: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `promolint reveal src | head`: the reader has seen enough
+        _silence_stdout()
+        return 141  # what a shell reports for a writer a closed pipe ended (128 + SIGPIPE)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises no second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests capture stdout)
+        pass

@@ -30,8 +30,10 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
 _CODE_KEYS = ("select", "ignore", "extend-select")
 _GLOB_KEYS = ("exclude", "extend-exclude")
 _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "force-exclude")
-KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "cache-dir")  # also `promolint config`'s order
-_EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude")  # on the command line these add to the config
+_PATH_KEYS = ("cache-dir", "baseline")
+KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
+        *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
+_EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
 
 class ConfigError(Exception):
@@ -51,7 +53,9 @@ class Config:
     x64_portability: bool = False
     force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    external: tuple[str, ...] = ()  # other tools' noqa codes (or prefixes): PRM100 leaves them alone, as ruff's
     cache_dir: str = ".promolint_cache"  # relative to the project root, like .ruff_cache
+    baseline: str = ""  # findings recorded there are not reported (relative to the project root); "" for none
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None  # the pyproject.toml the settings came from
     origins: Mapping[str, str] = field(default_factory=dict)  # key -> where its value came from; absent: default
@@ -110,20 +114,42 @@ def _matches(code: str, selectors: tuple[str, ...]) -> bool:
 
 
 def validate_codes(key: str, values) -> tuple[str, ...]:
+    """Rule codes or prefixes, in any case (``prm001`` is PRM001, as `explain` reads it)."""
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise ConfigError(f"{key} must be a list of rule codes")
     known = known_codes()
+    values = [value.strip().upper() for value in values]
     for value in values:
-        if value != "ALL" and not any(code.startswith(value) for code in known):
+        if value != "ALL" and not (value and any(code.startswith(value) for code in known)):
             raise ConfigError(f"unknown rule code {value!r} in {key} (known: {', '.join(known)}, or ALL)")
     return tuple(values)
+
+
+_EXTERNAL_CODE = re.compile(r"[A-Z]+[0-9]*")
+
+
+def _validate_external(label: str, values) -> tuple[str, ...]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError(f"{label} must be a list of other tools' rule codes or prefixes (F401, E)")
+    codes = tuple(value.strip().upper() for value in values)
+    for code in codes:
+        if not _EXTERNAL_CODE.fullmatch(code):
+            raise ConfigError(f"{label}: {code!r} is not a rule code or prefix (letters, then digits: F401, E)")
+        if code.startswith("PRM"):
+            raise ConfigError(f"{label}: {code!r} is promolint's own code, not another tool's")
+    return codes
 
 
 def _parse(key: str, value, label: str):
     """One setting's value, checked by the same rules in pyproject.toml and on the command line;
     ``label`` names the setting in messages."""
     if key in _CODE_KEYS:
-        return validate_codes(label, value)
+        codes = validate_codes(label, value)
+        if key == "select" and not codes:
+            raise ConfigError(f"{label} selects no rule: name codes or prefixes (PRM, PRM001) or ALL")
+        return codes
+    if key == "external":
+        return _validate_external(label, value)
     if key in _GLOB_KEYS:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{label} must be a list of glob patterns")
@@ -139,6 +165,10 @@ def _parse(key: str, value, label: str):
     if key == "cache-dir":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{label} must be a directory path")
+        return value
+    if key == "baseline":
+        if not isinstance(value, str):
+            raise ConfigError(f"{label} must be a file path (\"\" for none)")
         return value
     if not isinstance(value, dict):
         raise ConfigError(f"{label} must be a table of glob = [codes]")
@@ -187,7 +217,7 @@ def apply_flags(config: Config, flags: Mapping[str, object]) -> Config:
     ``--extend-select`` and ``--extend-exclude`` add to it."""
     changes, origins = {}, dict(config.origins)
     for key, value in flags.items():
-        if isinstance(value, str) and key in (*_CODE_KEYS, *_GLOB_KEYS):
+        if isinstance(value, str) and key in (*_CODE_KEYS, *_GLOB_KEYS, "external"):
             value = [item.strip() for item in value.split(",") if item.strip()]
         attribute, flag = key.replace("-", "_"), f"--{key}"
         parsed = _parse(key, value, flag)

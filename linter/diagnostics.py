@@ -15,7 +15,12 @@ class FixSummary:
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
+    """In a notebook, ``cell`` is the cell (1-based, every cell counted) and ``line``/``end_line``
+    count lines within it; ``file_line`` is the line of the ``.ipynb`` file that holds ``line``,
+    for formats that point into the file as text (SARIF, GitHub).  0 outside notebooks."""
+
     path: str
+    cell: int = field(default=0, kw_only=True)  # before ``line``: a notebook's findings sort by cell, then line
     line: int
     column: int
     code: str
@@ -23,3 +28,10 @@ class Diagnostic:
     end_line: int = 0
     end_column: int = 0
     fix: FixSummary | None = field(default=None, compare=False)
+    file_line: int = field(default=0, kw_only=True, compare=False)
+
+    @property
+    def location(self) -> str:
+        """``path:line:column``, or ``nb.ipynb:cell 3:2:5`` in a notebook (as ruff writes it)."""
+        cell = f"cell {self.cell}:" if self.cell else ""
+        return f"{self.path}:{cell}{self.line}:{self.column}"

@@ -196,3 +196,42 @@ def resolve_string(text: str) -> str | None:
     if spelled[:1] in "<>=|" and spelled[1:] in _TYPE_CODES:
         spelled = spelled[1:]
     return _STRING_ALIASES.get(spelled)
+
+
+# --- names on the command line and in printed tables ---------------------------------------
+# One scheme, so that what `promolint table` prints, `promolint join` reads, and NumPy reads the
+# same way: short names count bytes, as NumPy's type codes do (i8 is int64, u4 uint32, f2
+# float16, c8 complex64).  Dtypes without a NumPy type code keep a name of their own: the
+# sub-byte ints in full (int4, uint2), bfloat16 as bf16, ml_dtypes' floats as their name without
+# ``float`` and underscores (f8e4m3fn).  None of those is a NumPy spelling, so no name means two
+# dtypes.
+def _label(dtype: DType) -> str:
+    if dtype.name in NUMPY_NATIVE:
+        return "b1" if dtype.kind == "b" else f"{dtype.kind}{dtype.bits // 8}"
+    return dtype.name if dtype.kind in "iu" else dtype.short
+
+
+LABELS: dict[str, str] = {name: _label(dtype) for name, dtype in DTYPES.items()}
+_BY_LABEL: dict[str, str] = {label: name for name, label in LABELS.items()}
+# Bit-width spellings other tools print (f32, i16): read as NumPy reads them, or not at all.
+_BIT_WIDTH = {f"{dtype.kind}{dtype.bits}": name for name, dtype in DTYPES.items() if dtype.kind in "iufc"}
+
+
+def label(name: str) -> str:
+    """The short name tables print for a dtype (a weak node or a system's own dtype as is)."""
+    return LABELS.get(name, name)
+
+
+def resolve_name(text: str) -> str | None:
+    """A dtype named on the command line: a canonical name, a spelling NumPy reads (read as NumPy
+    reads it: ``i8`` is int64), or a label tables print (``bf16``, ``int4``, ``f8e4m3fn``)."""
+    return resolve_string(text) or _BY_LABEL.get(text.strip())
+
+
+def unknown_name_hint(text: str) -> str:
+    """Why ``text`` is not a dtype name, when a likely meaning is known ('' otherwise)."""
+    meant = _BIT_WIDTH.get(text.strip())
+    if meant is None:
+        return ""
+    numpy = " (NumPy reads it as a 16-byte float, which no system here has)" if text.strip() == "f16" else ""
+    return f"{numpy}; short names count bytes, as NumPy's do: {meant} is {label(meant)}"

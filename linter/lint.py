@@ -1,6 +1,7 @@
 """One file's findings: analyze it once, run every enabled rule over its operations, honour its
 `# noqa` comments; and its fixes.  What `promolint check` runs in each worker, and what the other
-front ends (editors, plugins) call for one buffer."""
+front ends (editors, plugins) call for one buffer.  Notebooks are linted as the module of their
+code cells, their findings placed in the cells."""
 
 from __future__ import annotations
 
@@ -12,23 +13,54 @@ from promolint.frontend.analysis import Analysis, Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint.frontend.syntax import attach_syntax
 from promolint.noqa import directives
+from promolint.notebook import Notebook, NotebookError, is_notebook
 from promolint.rules import ALL_RULES, rule_by_code
 from promolint.rules.base import Fix
 
 _MAX_FIX_PASSES = 5  # a fix can expose another (a cast makes the next operator of a chain refuse)
 
 
-def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]) -> list[Diagnostic]:
+def lint_file(data: bytes, path: str, settings: Settings, codes: frozenset[str],
+              external: tuple[str, ...] = ()) -> list[Diagnostic]:  # fmt: skip
+    """A Python file's or a notebook's (by ``path``'s suffix) diagnostics."""
+    if not is_notebook(path):
+        return lint_source(data, path, settings, codes, external)
+    try:
+        notebook = Notebook(data)
+    except NotebookError as error:
+        return [Diagnostic(path, 1, 1, PARSE_ERROR, str(error))] if PARSE_ERROR in codes else []
+    if not notebook.is_python:
+        return []
+    return in_cells(notebook, lint_source(notebook.python, path, settings, codes, external))
+
+
+def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` of a notebook's module placed in its cells."""
+    placed = []
+    for d in diagnostics:
+        cell, line = notebook.locate(d.line)
+        end_cell, end_line = notebook.locate(d.end_line) if d.end_line else (cell, 0)
+        if end_cell != cell:  # a span never crosses cells (statements do not); clamp to be sure
+            end_line, end_column = line, d.column
+        else:
+            end_column = d.end_column
+        placed.append(replace(d, cell=cell, line=line, end_line=end_line, end_column=end_column,
+                              file_line=notebook.file_line(cell, line)))  # fmt: skip
+    return sorted(placed)
+
+
+def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
+                external: tuple[str, ...] = ()) -> list[Diagnostic]:  # fmt: skip
     source = parse_bytes(data)
     if isinstance(source, ParseFailure):
         if PARSE_ERROR not in codes:
             return []
         return [Diagnostic(path, source.line, source.column, PARSE_ERROR, source.message)]
-    return sorted(_lint_source(source, data, path, settings, codes))
+    return sorted(_lint_source(source, data, path, settings, codes, external))
 
 
-def _lint_source(source: Source, data: bytes, path: str, settings: Settings,
-                 codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:  # fmt: skip
+def _lint_source(source: Source, data: bytes, path: str, settings: Settings, codes: frozenset[str],
+                 external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
     return diagnose(analyze(source, settings), data, path, codes)
 
@@ -63,7 +95,7 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str]) 
                                               span.end_line, span.end_column, summary), finding.fix)  # fmt: skip
     if UNUSED_NOQA in enabled:
         for noqa in (noqa for line in noqas.values() for noqa in line):
-            if message := noqa.unused_message(enabled):
+            if message := noqa.unused_message(enabled, external):
                 diagnostics.setdefault(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
                                                   noqa.line, noqa.end_column), None)  # fmt: skip
     return diagnostics
@@ -83,8 +115,31 @@ def _x64_portability(source: Source, analysis: Analysis) -> list:
             for finding in rule.check_pair(operation, other)]  # fmt: skip
 
 
-def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
-               unsafe: bool = False) -> tuple[bytes, int, list[Diagnostic]]:  # fmt: skip
+def fix_file(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,
+             external: tuple[str, ...] = ()) -> tuple[bytes, int, list[Diagnostic]]:  # fmt: skip
+    """``fix_source`` for a Python file or a notebook (by ``path``'s suffix): a notebook's fixes
+    are written into its cells; outputs, metadata and formatting stay as they were."""
+    if not is_notebook(path):
+        return fix_source(data, path, settings, codes, unsafe, external)
+    try:
+        notebook = Notebook(data)
+    except NotebookError:
+        return data, 0, lint_file(data, path, settings, codes, external)
+    if not notebook.is_python:
+        return data, 0, []
+    fixed, count, diagnostics = fix_source(notebook.python, path, settings, codes, unsafe, external)
+    if not count:
+        return data, 0, in_cells(notebook, diagnostics)
+    try:
+        written = notebook.with_python(fixed)
+    except NotebookError as error:
+        unfixed = in_cells(notebook, lint_source(notebook.python, path, settings, codes, external))
+        return data, 0, [Diagnostic(path, 1, 1, PARSE_ERROR, str(error)), *unfixed]
+    return written, count, in_cells(Notebook(written), diagnostics)
+
+
+def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,
+               external: tuple[str, ...] = ()) -> tuple[bytes, int, list[Diagnostic]]:  # fmt: skip
     """``data`` with the fixes of its diagnostics applied (the unsafe ones too with ``unsafe``),
     analyzed again after each pass until no fix applies; the number of fixes applied and the
     diagnostics left."""
@@ -92,17 +147,17 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
 
     source = parse_bytes(data)
     if isinstance(source, ParseFailure):
-        return data, 0, lint_source(data, path, settings, codes)
+        return data, 0, lint_source(data, path, settings, codes, external)
     applied = 0
     for _ in range(_MAX_FIX_PASSES):
-        diagnostics = _lint_source(source, data, path, settings, codes)
+        diagnostics = _lint_source(source, data, path, settings, codes, external)
         fixes = [fix for fix in diagnostics.values() if fix is not None and (fix.safe or unsafe)]
         fixed, count = apply_fixes(data, source, fixes) if fixes else (data, 0)
         reparsed = parse_bytes(fixed) if count else None
         if reparsed is None or isinstance(reparsed, ParseFailure):  # nothing to do, or a fix gone wrong
             return data, applied, sorted(diagnostics)
         source, data, applied = reparsed, fixed, applied + count
-    return data, applied, sorted(_lint_source(source, data, path, settings, codes))
+    return data, applied, sorted(_lint_source(source, data, path, settings, codes, external))
 
 
 def lint_with_fixes(data: bytes, path: str, settings: Settings,

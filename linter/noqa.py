@@ -28,17 +28,19 @@ class Noqa:
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
 
-    def unused_message(self, enabled: frozenset[str]) -> str | None:
+    def unused_message(self, enabled: frozenset[str], external: tuple[str, ...] = ()) -> str | None:
         """What this directive suppresses in vain, judged like ruff's RUF100; None when it is all used.
 
-        Only an enabled rule can be judged unused: a rule that did not run might have fired."""
+        Only an enabled rule can be judged unused: a rule that did not run might have fired.
+        Codes of ``external`` tools (codes or prefixes, ruff's ``external``) are theirs to judge."""
         if self.codes is None:
             return None if self.used else "unused blanket `noqa` directive"
         known = set(known_codes())
+        ours = [c for c in self.codes if c in known or not c.startswith(external)]
         groups = {
-            "unused": [c for c in self.codes if c in enabled and c not in self.used],
-            "non-enabled": [c for c in self.codes if c in known and c not in enabled],
-            "unknown": [c for c in self.codes if c not in known],
+            "unused": [c for c in ours if c in enabled and c not in self.used],
+            "non-enabled": [c for c in ours if c in known and c not in enabled],
+            "unknown": [c for c in ours if c not in known],
         }
         listed = "; ".join(f"{kind}: {', '.join(f'`{c}`' for c in codes)}" for kind, codes in groups.items() if codes)
         return f"unused `noqa` directive ({listed})" if listed else None

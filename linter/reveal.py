@@ -9,6 +9,30 @@ from promolint.engine.records import Site
 from promolint.engine.values import Array, Refusal, Unknown, describe
 from promolint.frontend.analysis import Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
+from promolint.notebook import Notebook, NotebookError, is_notebook
+
+
+def reveal_file(data: bytes, path: str, settings: Settings) -> list[dict] | str:
+    """``reveal_records`` of a Python file or a notebook (by ``path``'s suffix); a notebook's
+    records carry their ``cell`` and count lines within it.  A file that does not parse gives
+    ``line:column: message`` (``cell 3:2:5: message`` in a notebook)."""
+    if not is_notebook(path):
+        records = reveal_records(data, settings)
+        return f"{records.line}:{records.column}: {records.message}" if isinstance(records, ParseFailure) else records
+    try:
+        notebook = Notebook(data)
+    except NotebookError as error:
+        return f"1:1: {error}"
+    records = reveal_records(notebook.python, settings) if notebook.is_python else []
+    if isinstance(records, ParseFailure):
+        cell, line = notebook.locate(records.line)
+        return f"cell {cell}:{line}:{records.column}: {records.message}"
+    for record in records:
+        cell, record["line"] = notebook.locate(record["line"])
+        record["end_line"] = notebook.locate(record["end_line"])[1]
+        record["cell"] = cell
+    records.sort(key=lambda r: (r["cell"], r["line"], r["column"], r["end_line"], r["end_column"], r["target"]))
+    return records
 
 
 def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
@@ -111,5 +135,6 @@ def format_text(path: str, records: list[dict]) -> str:
             if r.get("provenance"):
                 what += f"  ({r['provenance']})"
         text = r["text"] if len(r["text"]) <= 60 else r["text"][:57] + "..."
-        lines.append(f"{path}:{r['line']}:{r['column']}: {text!s}: {what}")
+        cell = f"cell {r['cell']}:" if "cell" in r else ""
+        lines.append(f"{path}:{cell}{r['line']}:{r['column']}: {text!s}: {what}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from promolint.cache import ResultCache, content_key
@@ -22,21 +23,69 @@ _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than 
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
 
 
-def iter_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
-    """Python files under ``paths``, minus excluded ones; files named explicitly count unless
-    ``force_exclude`` (pre-commit names every file, and the project's excludes must still hold)."""
+NOTEBOOK_SUFFIX = ".ipynb"  # promolint.notebook reads them; not imported here, where a cached run needs no parser
+LINTED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)  # what a directory contributes, notebooks included as ruff does
+
+
+def iter_files(paths: Iterable[Path], config: Config, notes: list[str] | None = None) -> Iterator[Path]:
+    """Python files and notebooks under ``paths``, minus excluded ones; files named explicitly count
+    unless ``force_exclude`` (pre-commit names every file, and the project's excludes must still
+    hold).  Only regular files are read: a FIFO, socket or device (which could block a read
+    forever) is skipped with a note in ``notes``."""
     for path in paths:
-        if path.is_file():
+        if path.is_dir():
+            yield from _walk(path, config, notes)
+        elif _is_regular(path, notes):
             if not (config.force_exclude and config.excluded(path)):
                 yield path
-            continue
-        for root, dirs, files in os.walk(path):
-            root_path = Path(root)
-            dirs[:] = sorted(d for d in dirs if not config.excluded(root_path / d))
-            for name in sorted(files):
-                candidate = root_path / name
-                if name.endswith((".py", ".pyi")) and not config.excluded(candidate):
-                    yield candidate
+
+
+def _walk(directory: Path, config: Config, notes: list[str] | None) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError as error:
+        if notes is not None:
+            notes.append(f"skipped {directory}: cannot list it ({error.strerror})")
+        return
+    subdirectories = []
+    for entry in entries:
+        if _entry_is_dir(entry):
+            subdirectories.append(entry.name)
+        elif entry.name.endswith(LINTED_SUFFIXES):
+            candidate = directory / entry.name
+            # is_file: no system call where the directory listing gives the type
+            if not config.excluded(candidate) and (entry.is_file() or _is_regular(candidate, notes)):
+                yield candidate
+    for name in subdirectories:  # files first, then subdirectories: os.walk's order
+        subdirectory = directory / name
+        if not config.excluded(subdirectory):
+            yield from _walk(subdirectory, config, notes)
+
+
+def _entry_is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)  # like os.walk: symlinked directories are not followed
+    except OSError:
+        return False
+
+
+def _is_regular(path: Path, notes: list[str] | None) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        if notes is not None:
+            notes.append(f"skipped {path}: {error.strerror}")
+        return False
+    if stat.S_ISREG(mode):
+        return True
+    if notes is not None:
+        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "not a regular file")
+        notes.append(f"skipped {path}: not a regular file ({kind})")
+    return False
+
+
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"))  # fmt: skip
 
 
 @dataclass
@@ -47,22 +96,50 @@ class CheckRun:
     files: int = 0
     skipped: int = 0  # provably finding-free: only checked for syntax errors, not analyzed
     cached: int = 0
+    notes: list[str] = field(default_factory=list)  # files not read, and why
+
+    @property
+    def internal_errors(self) -> int:
+        return sum(is_internal_error(d) for d in self.diagnostics)
 
 
-def _lint_job(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> tuple[list[Diagnostic], bool]:
+_INTERNAL_ERROR = "promolint could not analyze this file: internal error"
+
+
+def is_internal_error(diagnostic: Diagnostic) -> bool:
+    """A bug of promolint's, not a finding: the run exits with status 2, as ruff's does."""
+    return diagnostic.code == PARSE_ERROR and diagnostic.message.startswith(_INTERNAL_ERROR)
+
+
+def internal_error(path: str, error: Exception) -> Diagnostic:
+    return Diagnostic(path, 1, 1, PARSE_ERROR, f"{_INTERNAL_ERROR} {type(error).__name__}: {error} (please report it)")
+
+
+@dataclass(frozen=True)
+class LintJob:
+    """One file's work: its bytes and what to lint them for."""
+
+    path: str
+    data: bytes
+    settings: tuple[str, str]  # x64, promotion
+    codes: frozenset[str]
+    external: tuple[str, ...] = ()
+
+
+def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
     """Lint one file's bytes; True when it was skipped as finding-free."""
-    path, data, (x64, promotion), codes = job
-    if not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data) and parses(data):
+    data, codes = job.data, job.codes
+    if (not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data)
+            and not job.path.endswith(NOTEBOOK_SUFFIX) and parses(data)):  # fmt: skip
         return [], True
-    from promolint.lint import lint_source
+    from promolint.lint import lint_file
     from promolint.frontend.analysis import Settings
 
     try:
         with _young_garbage_collected_after():
-            return lint_source(data, path, Settings(x64, promotion), codes), False
+            return lint_file(data, job.path, Settings(*job.settings), codes, job.external), False
     except Exception as error:  # one file's internal error must not end the run
-        return [Diagnostic(path, 1, 1, PARSE_ERROR, f"promolint could not analyze this file: internal error "
-                           f"{type(error).__name__}: {error} (please report it)")], False  # fmt: skip
+        return [internal_error(job.path, error)], False
 
 
 @contextmanager
@@ -85,50 +162,82 @@ def _young_garbage_collected_after() -> Iterator[None]:
 
 def _cache_row(d: Diagnostic) -> list:
     fix = [d.fix.title, d.fix.safe] if d.fix else []
-    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, *fix]
+    position = [d.cell, d.file_line] if d.cell else []
+    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, fix, *position]
 
 
 def _from_cache_row(path: str, row: list) -> Diagnostic:
-    line, column, code, message, end_line, end_column, *fix = row
-    return Diagnostic(path, line, column, code, message, end_line, end_column, FixSummary(*fix) if fix else None)
+    line, column, code, message, end_line, end_column, fix, *position = row
+    cell, file_line = position or (0, 0)
+    return Diagnostic(path, line, column, code, message, end_line, end_column, FixSummary(*fix) if fix else None,
+                      cell=cell, file_line=file_line)  # fmt: skip
 
 
-def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache: bool = True) -> CheckRun:
-    """Lint ``paths``; unchanged files come from the content-hash cache unless ``cache`` is off."""
+def open_cache(config: Config) -> ResultCache:
+    return ResultCache(config.root / config.cache_dir, "|".join((config.x64, config.promotion, *config.external)))
+
+
+def cache_key(data: bytes, codes: frozenset[str]) -> str:
+    return content_key(data + b"\0" + ",".join(sorted(codes)).encode())
+
+
+def from_cache(store: ResultCache | None, path: str, key: str) -> list[Diagnostic] | None:
+    rows = store.get(key) if store else None
+    return None if rows is None else [_from_cache_row(path, row) for row in rows]
+
+
+def to_cache(store: ResultCache | None, key: str, diagnostics: list[Diagnostic]) -> None:
+    rows = cache_rows(diagnostics)
+    if store and rows is not None:
+        store.put(key, rows)
+
+
+def cache_rows(diagnostics: list[Diagnostic]) -> list | None:
+    """A file's diagnostics as the cache stores them; None when an internal error (which a
+    fixed version may not have) means they must not be cached."""
+    return None if any(is_internal_error(d) for d in diagnostics) else [_cache_row(d) for d in diagnostics]
+
+
+def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache: bool = True,
+              stdin: tuple[str, bytes] | None = None) -> CheckRun:  # fmt: skip
+    """Lint ``paths`` (or, with ``stdin``, one file's name and bytes read from standard input);
+    unchanged files come from the content-hash cache unless ``cache`` is off."""
     settings = (config.x64, config.promotion)
-    store = ResultCache(config.root / config.cache_dir, "|".join(settings)) if cache else None
+    store = open_cache(config) if cache else None
     run = CheckRun([])
     work, keys = [], {}
-    for path in iter_files(paths, config):
+    for path, data in [(Path(stdin[0]), stdin[1])] if stdin else _read(iter_files(paths, config, run.notes), run):
         run.files += 1
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            run.diagnostics.append(Diagnostic(str(path), 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
-            continue
         codes = config.enabled_codes(path)
-        key = content_key(data + b"\0" + ",".join(sorted(codes)).encode())
-        rows = store.get(key) if store else None
-        if rows is not None:
+        key, path = cache_key(data, codes), str(path)
+        cached = from_cache(store, path, key)
+        if cached is not None:
             run.cached += 1
-            run.diagnostics += [_from_cache_row(str(path), row) for row in rows]
+            run.diagnostics += cached
             continue
-        keys[str(path)] = key
-        work.append((str(path), data, settings, codes))
-    for (path, *_), (diagnostics, skipped) in zip(work, parallel_map(_lint_job, work, jobs, cost=_file_size)):
+        keys[path] = key
+        work.append(LintJob(path, data, settings, codes, config.external))
+    for job, (diagnostics, skipped) in zip(work, parallel_map(lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics
-        internal_error = any(d.message.startswith("promolint could not analyze") for d in diagnostics)
-        if store and not internal_error:
-            store.put(keys[path], [_cache_row(d) for d in diagnostics])
+        to_cache(store, keys[job.path], diagnostics)
     if store:
         store.save()
     run.diagnostics.sort()
     return run
 
 
-def _file_size(job: tuple[str, bytes, tuple[str, str], frozenset[str]]) -> int:
-    return len(job[1])
+def _read(paths: Iterable[Path], run: CheckRun) -> Iterator[tuple[Path, bytes]]:
+    for path in paths:
+        try:
+            yield path, path.read_bytes()
+        except OSError as error:
+            run.files += 1
+            run.diagnostics.append(Diagnostic(str(path), 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
+
+
+def _file_size(job: LintJob) -> int:
+    return len(job.data)
 
 
 def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callable | None = None) -> Iterable:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,20 +46,22 @@ def test_default_command_is_check(tmp_path, capsys) -> None:
 
 
 @pytest.mark.parametrize(
-    ("content", "message"),
+    ("content", "message", "position"),
     [
-        (b"def f(:\n    pass\n", "syntax error"),
-        (b"x = 1\x00\n", "NUL bytes"),
-        (b"x = '\xff\xfe'\n", "cannot decode"),
+        (b"def f(:\n    pass\n", "syntax error", "1:7"),
+        (b"x = 1\x00\n", "NUL bytes", "1:1"),
+        (b"x = 1\ny = 2\nz = '\xc3\xa9\xff\xfe'\n", "cannot decode", "3:7"),  # at the byte, in characters
+        (b"# coding: ascii\nx = '\xe9'\n", "cannot decode", "2:6"),
     ],
 )
-def test_unparsable_file_is_one_diagnostic_and_the_run_goes_on(tmp_path, capsys, content, message) -> None:
+def test_unparsable_file_is_one_diagnostic_and_the_run_goes_on(tmp_path, capsys, content, message,
+                                                                position) -> None:  # fmt: skip
     (tmp_path / "a_broken.py").write_bytes(content)
     (tmp_path / "b_bad.py").write_text(BAD)
     status, out, err = run(capsys, "check", str(tmp_path))
     lines = out.strip().splitlines()
     assert status == 1 and "Traceback" not in err
-    assert "a_broken.py:" in lines[0] and "PRM000" in lines[0] and message in lines[0]
+    assert f"a_broken.py:{position}: PRM000 " in lines[0] and message in lines[0]
     assert "b_bad.py:2:5: PRM006" in lines[1]
 
 
@@ -205,3 +209,175 @@ def test_run_subcommand_verifies_a_script_at_run_time(tmp_path) -> None:
     result = subprocess.run([sys.executable, "-m", "promolint", "run", str(script)], capture_output=True, text=True)
     assert result.returncode == 0 and "float32" in result.stdout
     assert " 0 disagree" in result.stderr + result.stdout
+
+
+# --- robustness: what a user's tree may hold ----------------------------------------------------
+def promolint(*argv: str, cwd: Path | None = None, stdin: bytes | None = None,
+              timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
+    """The installed command in a subprocess (a hang fails the test by its timeout)."""
+    return subprocess.run([sys.executable, "-m", "promolint", *argv], cwd=cwd, input=stdin, capture_output=True,
+                          timeout=timeout, check=False)  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["check", "reveal"])
+def test_a_fifo_named_like_python_is_skipped_with_a_note_and_never_read(tmp_path, command) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    os.mkfifo(tmp_path / "pipe.py")  # opened for reading, it would block until a writer came
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "sub" / "notebook.ipynb")
+    walked = promolint(command, str(tmp_path), "--no-cache" if command == "check" else "--x64=off", timeout=30)
+    named = promolint(command, str(tmp_path / "pipe.py"), timeout=30)
+    assert walked.returncode == (1 if command == "check" else 0) and b"bad.py:2:" in walked.stdout
+    for result in (walked, named):
+        assert b"note: skipped " in result.stderr and b"pipe.py: not a regular file (a FIFO)" in result.stderr
+        assert b"Traceback" not in result.stderr
+    assert b"notebook.ipynb: not a regular file (a FIFO)" in walked.stderr
+
+
+def test_an_internal_error_exits_two_and_keeps_the_other_files_findings(tmp_path, capsys, monkeypatch) -> None:
+    import promolint.lint
+
+    real = promolint.lint.lint_file
+
+    def crash_on_crash_py(data, path, *args, **kwargs):
+        if path.endswith("crash.py"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(promolint.lint, "lint_file", crash_on_crash_py)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "crash.py").write_text(BAD)
+    status, out, err = run(capsys, "check", str(tmp_path), "--jobs", "1", "--no-cache")
+    assert status == 2 and "Traceback" not in err  # ruff's status for an internal error; findings alone give 1
+    assert "bad.py:2:5: PRM006" in out and "crash.py:1:1: PRM000 promolint could not analyze this file" in out
+    assert run(capsys, "check", str(tmp_path / "bad.py"), "--no-cache")[0] == 1
+
+
+def test_reveal_piped_into_head_prints_no_traceback(tmp_path) -> None:
+    for name in ("big.py", "more.py", "most.py"):  # a write per file: those after the reader left fail
+        (tmp_path / name).write_text("import jax.numpy as jnp\n" + "x = jnp.ones(3) + 1\n" * 5000)
+    process = subprocess.Popen([sys.executable, "-m", "promolint", "reveal", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    first = process.stdout.readline()
+    process.stdout.close()  # what `| head -1` does once it has its line
+    _, err = process.communicate(timeout=120)
+    assert first.startswith(str(tmp_path / "big.py").encode()) and b"Traceback" not in err and err == b""
+    assert process.returncode == 141
+
+
+def test_reveal_reports_an_internal_error_in_one_line_with_status_two(tmp_path, capsys, monkeypatch) -> None:
+    import promolint.reveal
+
+    def crash(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(promolint.reveal, "reveal_file", crash)
+    (tmp_path / "a.py").write_text(BAD)
+    status, out, err = run(capsys, "reveal", str(tmp_path / "a.py"))
+    assert status == 2 and out == "" and "Traceback" not in err
+    assert err.strip() == f"{tmp_path / 'a.py'}:1:1: promolint could not analyze this file: internal error " \
+                          "RecursionError: maximum recursion depth exceeded (please report it)"
+
+
+# --- one command line ------------------------------------------------------------------------------
+def test_version(capsys) -> None:
+    from promolint import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out == f"promolint {__version__}\n"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("chek", "check"), ("revael", "reveal"), ("explian", "explain"),
+                                              ("tabel", "table")])  # fmt: skip
+def test_a_mistyped_command_is_unknown_and_the_closest_is_named(tmp_path, capsys, monkeypatch, typed, meant) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, typed)
+    assert status == 2 and out == ""
+    assert err == f"promolint: error: unknown command {typed!r}, and no file or directory has that name; " \
+                  f"did you mean `promolint {meant}`?\n"
+
+
+def test_a_path_without_a_command_is_still_checked(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "bad.py").write_text(BAD)
+    assert run(capsys, "src")[0] == 1  # a directory named like no command
+    status, _, err = run(capsys, "missing.py")
+    assert status == 2 and "no such file or directory: missing.py" in err
+
+
+def test_a_clean_run_says_so_in_one_line(tmp_path, capsys) -> None:
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3) + 1\n")
+    assert run(capsys, "check", str(tmp_path))[1] == "All checks passed!\n"
+    assert run(capsys, "check", str(tmp_path), "--format", "json")[1] == "[]\n"  # machine formats stay as they were
+
+
+@pytest.mark.parametrize("spelling", ["prm006", "Prm006", "prm", "all"])
+def test_select_and_ignore_accept_any_case_like_explain(tmp_path, capsys, spelling) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    assert run(capsys, "check", str(tmp_path), "--select", spelling)[0] == 1
+    assert run(capsys, "check", str(tmp_path), "--ignore", spelling)[0] == 0
+    assert run(capsys, "explain", spelling)[0] == (0 if spelling.lower() == "prm006" else 2)
+
+
+@pytest.mark.parametrize("value", ["", ",", " "])
+def test_an_empty_select_is_refused_not_silently_every_rule_off(tmp_path, capsys, value) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    status, out, err = run(capsys, "check", str(tmp_path), "--select", value)
+    assert status == 2 and out == "" and "--select selects no rule" in err
+    (tmp_path / "pyproject.toml").write_text("[tool.promolint]\nselect = []\n")
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and "select selects no rule" in err
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_jobs_must_be_a_positive_number(tmp_path, capsys, jobs) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["check", str(tmp_path), "--jobs", jobs])
+    assert exited.value.code == 2 and "--jobs" in capsys.readouterr().err
+
+
+def test_external_noqa_codes_are_left_to_their_tools(tmp_path, capsys) -> None:
+    (tmp_path / "m.py").write_text("import os  # noqa: F401\nimport sys  # noqa: E401, PRM006\nx = 1  # noqa: W291\n")
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "unknown: `F401`" in out and "unknown: `E401`" in out
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["F401", "E"]\n')
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "F401" not in out and "E401" not in out  # declared: theirs to judge
+    assert "m.py:2:13: PRM100 unused `noqa` directive (unused: `PRM006`)" in out  # promolint's own still judged
+    assert "m.py:3:8: PRM100 unused `noqa` directive (unknown: `W291`)" in out
+    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--external", "W")[1].count("PRM100") == 1
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["PRM006"]\n')
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and "'PRM006' is promolint's own code" in err
+
+
+def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatch) -> None:
+    root = FIXTURES.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```", readme, re.DOTALL)
+    said = re.search(r"Part of its output, the four assignments of lines (\d+) to (\d+) \(it prints (\d+) lines",
+                     readme)  # fmt: skip
+    monkeypatch.chdir(root)
+    assert main(["reveal", "fixtures/readme_example.py", "--x64", "off"]) == 0
+    output = capsys.readouterr().out.splitlines()
+    first, last, total = map(int, said.groups())
+    assignments = re.compile(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ")
+    assert excerpt.splitlines() == [line for line in output if assignments.search(line)]
+    assert len(output) == total
+
+
+def test_reveal_reads_the_configuration_check_reads_and_takes_directories(tmp_path, capsys) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "x.py").write_text("import jax.numpy as jnp\ny = jnp.zeros([], jnp.int32) + 1.0\n")
+    (tmp_path / "src" / "vendored.py").write_text("import jax.numpy as jnp\nz = jnp.ones(3)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-exclude = ["vendored.py"]\n')
+    status, out, _ = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 0 and f"{tmp_path / 'src' / 'x.py'}:2:1: y: weak float64 [jax]" in out.splitlines()
+    assert "vendored" not in out
+    assert "PRM001 result is weak float64 (x64 on)" in run(capsys, "check", str(tmp_path / "src"))[1]  # the same mode
+    assert ":2:1: y: weak float32 [jax]" in run(capsys, "reveal", str(tmp_path / "src"), "--x64", "off")[1]
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "maybe"\n')
+    status, out, err = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 2 and out == "" and "x64 = 'maybe' is not one of on, off, auto" in err

@@ -120,7 +120,8 @@ def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeyp
 @pytest.mark.parametrize(
     ("toml", "needle"),
     [
-        ('colour = "red"', "unknown key 'colour' (allowed: cache-dir, exclude, extend-exclude, extend-select,"),
+        ('colour = "red"', "unknown key 'colour' (allowed: baseline, cache-dir, exclude, extend-exclude, "
+                           "extend-select,"),
         ('select = ["PRM999"]', "unknown rule code 'PRM999' in"),
         ('select = ["XYZ"]', "(known: PRM000, PRM001"),
         ('select = "PRM001"', "select must be a list of rule codes"),

@@ -158,7 +158,7 @@ def test_fix_exit_status_is_zero_once_everything_is_fixed(tmp_path, capsys) -> N
     assert main(["check", str(target), "--fix"]) == 0
     assert "Found 1 finding (1 fixed, 0 remaining)." in capsys.readouterr().out
     assert target.read_text().startswith("import jax.numpy as jnp\nz = jnp.ones(3).astype('f4')  # promolint:")
-    assert main(["check", str(target), "--fix"]) == 0 and capsys.readouterr().out == ""
+    assert main(["check", str(target), "--fix"]) == 0 and capsys.readouterr().out == "All checks passed!\n"
 
 
 def fix(source: str, x64: str = "auto", promotion: str = "auto", unsafe: bool = True) -> str:

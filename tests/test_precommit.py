@@ -66,7 +66,7 @@ def test_manifest_declares_the_hooks() -> None:
         hooks["promolint"]["entry"].split()[:2] == ["promolint", "check"] and hooks["promolint"]["language"] == "python"
     )
     assert hooks["promolint-fix"]["entry"].split()[:3] == ["promolint", "check", "--fix"]
-    assert all(set(hook["types_or"]) == {"python", "pyi"} for hook in hooks.values())
+    assert all(set(hook["types_or"]) == {"python", "pyi", "jupyter"} for hook in hooks.values())
 
 
 def test_hooks_fail_on_a_finding_and_pass_once_fixed(tmp_path) -> None:
@@ -77,11 +77,14 @@ def test_hooks_fail_on_a_finding_and_pass_once_fixed(tmp_path) -> None:
     git(project, "init", "-q")
     (project / ".pre-commit-config.yaml").write_text(users_config(hooks_repo, rev))
     (project / "model.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n")
+    shutil.copy(REPO / "tests" / "data" / "notebooks" / "training.ipynb", project)
     git(project, "add", "-A")
 
     failed = pre_commit(project, tmp_path / "pre-commit-home")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert re.search(r"^promolint\.+Failed$", failed.stdout, re.MULTILINE) and "model.py:2:5: PRM006" in failed.stdout
+    assert "training.ipynb:cell 3:5:14: PRM006" in failed.stdout  # notebooks are staged files too
+    (project / "training.ipynb").unlink()
 
     (project / "model.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8).astype(jnp.int32) + 1000\n")
     git(project, "add", "-A")

@@ -68,7 +68,12 @@ def parse_bytes(data: bytes) -> Source | ParseFailure:
         return ParseFailure("file contains NUL bytes; not Python source")
     try:
         text = data.decode(_declared_encoding(data))
-    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+    except UnicodeDecodeError as error:  # at the byte's line and column, not the file's start
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[line_start : error.start].decode(error.encoding, "replace")) + 1
+        return ParseFailure(f"cannot decode the file: {_first_line(error)}", data.count(b"\n", 0, error.start) + 1,
+                            column)  # fmt: skip
+    except (SyntaxError, LookupError) as error:
         return ParseFailure(f"cannot decode the file: {_first_line(error)}")
     return parse_text(text.removeprefix("\ufeff"))
 

@@ -15,10 +15,16 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
 
 
 def _annotation(d: Diagnostic) -> str:
-    properties = {"file": relative_path(d.path), "line": d.line, "col": d.column}
-    if d.end_line:
-        properties |= {"endLine": d.end_line, "endColumn": d.end_column}
-    properties["title"] = f"promolint ({d.code})"
+    """In a notebook the annotation marks the line of the ``.ipynb`` file that holds the flagged
+    line (GitHub counts the file's lines); the title gives the cell, line and column."""
+    if d.cell:
+        properties = {"file": relative_path(d.path), "line": d.file_line, "title": f"promolint ({d.code}) cell "
+                      f"{d.cell}:{d.line}:{d.column}"}  # fmt: skip
+    else:
+        properties = {"file": relative_path(d.path), "line": d.line, "col": d.column}
+        if d.end_line:
+            properties |= {"endLine": d.end_line, "endColumn": d.end_column}
+        properties["title"] = f"promolint ({d.code})"
     listed = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties.items())
     return f"::error {listed}::{_escape_data(d.message)}"
 

@@ -1,5 +1,6 @@
 """A JSON array of the diagnostics, one object each with the Diagnostic's fields (``fix`` only
-where there is one)."""
+where there is one).  In a notebook, as in ruff's JSON, ``cell`` is the cell (1-based, every cell
+counted) and the lines count within it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
 
 def _fields(diagnostic: Diagnostic) -> dict:
     fields = asdict(diagnostic)
+    del fields["file_line"]
+    if not fields["cell"]:
+        del fields["cell"]
     if fields["fix"] is None:
         del fields["fix"]
     return fields

@@ -26,10 +26,11 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
         suite = _suite(suites, path, tests=len(found), failures=len(found))
         for d in found:
             case = ET.SubElement(suite, "testcase", name=f"{PACKAGE}.{d.code}",
-                                 classname=str(PurePosixPath(path).with_suffix("")), line=str(d.line),
-                                 column=str(d.column))  # fmt: skip
+                                 classname=str(PurePosixPath(path).with_suffix("")),
+                                 line=str(d.file_line if d.cell else d.line), column=str(d.column))  # fmt: skip
             failure = ET.SubElement(case, "failure", message=d.message)
-            failure.text = f"line {d.line}, col {d.column}, {d.message}"
+            cell = f"cell {d.cell}, " if d.cell else ""
+            failure.text = f"{cell}line {d.line}, col {d.column}, {d.message}"
     ET.indent(suites, space="    ")
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 

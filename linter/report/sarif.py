@@ -56,10 +56,15 @@ def _result(d: Diagnostic, rule_index: int) -> dict:
     region = {"startLine": d.line, "startColumn": d.column}
     if d.end_line:
         region |= {"endLine": d.end_line, "endColumn": d.end_column}
+    cell = {}
+    if d.cell:  # SARIF counts the file's lines: the line of the .ipynb holding it; the cell in properties
+        region = {"startLine": d.file_line}
+        cell = {"properties": {"notebookCell": d.cell, "lineInCell": d.line, "columnInCell": d.column}}
     return {
         "ruleId": d.code,
         "ruleIndex": rule_index,
         "level": "error",
         "message": {"text": d.message},
         "locations": [{"physicalLocation": {"artifactLocation": location, "region": region}}],
+        **cell,
     }

@@ -1,5 +1,5 @@
 """``path:line:col: CODE message``, like ruff's concise output (``[*]`` before the message when
-`--fix` would fix it), and a count."""
+`--fix` would fix it; ``nb.ipynb:cell 3:2:5`` in a notebook), and a count, or "All checks passed!"."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def render(diagnostics: Sequence[Diagnostic], statistics: bool = False, fixed: i
     def fixable(d: Diagnostic) -> bool:
         return d.fix is not None and (d.fix.safe or unsafe_fixes)
 
-    lines = [f"{d.path}:{d.line}:{d.column}: {d.code} {'[*] ' if fixable(d) else ''}{d.message}" for d in diagnostics]
+    lines = [f"{d.location}: {d.code} {'[*] ' if fixable(d) else ''}{d.message}" for d in diagnostics]
     if statistics:
         lines += ["", *_statistics(diagnostics)]
     total = len(diagnostics) + fixed
@@ -22,6 +22,8 @@ def render(diagnostics: Sequence[Diagnostic], statistics: bool = False, fixed: i
         lines.append(f"Found {_plural(total, 'finding')} ({fixed} fixed, {len(diagnostics)} remaining).")
     elif diagnostics:
         lines.append(f"Found {_plural(total, 'finding')}.")
+    else:
+        lines.append("All checks passed!")  # ruff's words: a clean run says so in one line
     shown = sum(fixable(d) for d in diagnostics)
     hidden = sum(d.fix is not None and not fixable(d) for d in diagnostics)
     hint = f" ({_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option)" if hidden else ""

@@ -7,7 +7,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES, PYTHON_SCALAR_TYPES, WEAK_NODE_KIND, WEAK_NODES, resolve_string
+from promolint.dtypes import (BUILTIN_TYPE_DTYPES, DTYPES, PYTHON_SCALAR_TYPES, WEAK_NODE_KIND, WEAK_NODES,
+                              resolve_name, unknown_name_hint)
 from promolint.lattice import Lattice
 
 
@@ -46,13 +47,14 @@ class Operand:
 
     @classmethod
     def parse(cls, text: str) -> Operand:
-        """``float32``, ``f4``, a weak node ``f*`` or a Python type name ``float`` (weak)."""
+        """``float32``, ``f4``, ``bf16``, a weak node ``f*`` or a Python type name ``float`` (weak):
+        any name ``dtypes.resolve_name`` reads."""
         if text in WEAK_NODE_KIND or (text in PYTHON_SCALAR_TYPES and text != "bool"):
             node = PYTHON_SCALAR_TYPES.get(text, text)
             return cls(BUILTIN_TYPE_DTYPES[_PYTHON_TYPE_OF_NODE[node]], weak=True)
-        name = resolve_string(text)
+        name = resolve_name(text)
         if name is None:
-            raise ValueError(f"unknown dtype {text!r}")
+            raise ValueError(f"unknown dtype {text!r}{unknown_name_hint(text)}")
         return cls(name)
 
     @property

@@ -1,7 +1,8 @@
 """The JAX promotion system against JAX itself and against JAX's published promotion tables.
 
 Expected values come from ``jax_probe.py``, run by this module in one subprocess per mode, and from
-the seed documents in ``../shared/seeds``; none are written here.
+JAX's documentation, kept in ``tests/data/jax`` (NOTICE.md there names the source); none are
+written here.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from promolint.systems import Operand, Origin, Reason, Refused, get_system
 from promolint.systems.jax import NODE_ORDER, STANDARD_X32, STANDARD_X64, STRICT, standard_edges, strict_edges
 
 PROBE = Path(__file__).with_name("jax_probe.py")
-SEEDS = Path(__file__).resolve().parents[2] / "../shared/seeds"
+JAX_DOCS = Path(__file__).resolve().parents[1] / "data" / "jax"
 
 # mode -> (environment of its probe, the system that should answer like it)
 MODES = {
@@ -204,12 +205,9 @@ def test_node_order_is_jaxs():
     assert NODE_ORDER[: len(DTYPES)] == [str(t) for t in jax_dtypes._jax_types]
 
 
-# --- the seed tables (JAX's documentation, generated with x64 on) --------------------------------
+# --- the tables of JAX's documentation (generated with x64 on) ------------------------------------
 def seed(name: str) -> str:
-    path = SEEDS / name
-    if not path.is_file():
-        pytest.skip(f"seed document {path} is not beside this checkout")
-    return path.read_text(encoding="utf-8")
+    return (JAX_DOCS / name).read_text(encoding="utf-8")
 
 
 TABLE_DTYPES = [
