@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from promolint.runtime import ShimWarning, shim, verifying
+from promolint.runtime import ShimWarning, units, verifying
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -92,7 +92,7 @@ def test_a_module_the_shim_cannot_instrument_still_runs(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("cannot instrument")
 
-    monkeypatch.setattr(shim.ModuleUnit, "__init__", broken)
+    monkeypatch.setattr(units.ModuleUnit, "__init__", broken)
     with verifying(mode="warn", include=["fragile_mod"]) as session, pytest.warns(ShimWarning, match="cannot instrument"):
         import fragile_mod
     assert fragile_mod.VALUE == 2.0 and session.shim_errors
@@ -112,7 +112,7 @@ def test_the_pytest_plugin_loads_nothing_heavy_unless_asked():
     """Registered in every pytest run where promolint is installed: importing it must not load
     the shim, libcst or the engine."""
     code = ("import sys, promolint.runtime.pytest_plugin\n"
-            "print(sorted(m for m in ('libcst', 'promolint.runtime.shim', 'promolint.engine.calls', 'jax') if m in sys.modules))")
+            "print(sorted(m for m in ('libcst', 'promolint.runtime.session', 'promolint.runtime.units', 'promolint.engine.calls', 'jax') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

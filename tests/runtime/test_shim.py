@@ -21,10 +21,10 @@ from promolint.runtime import (
     PromotionMismatchWarning,
     ShimError,
     ShimWarning,
-    shim,
     verify,
     verifying,
 )
+from promolint.runtime import observe, units
 from promolint.runtime.hook import run_path
 from promolint.runtime.predict import Predictor
 
@@ -116,14 +116,14 @@ def test_instrumentation_changes_no_value(functions):
 @pytest.fixture
 def planted(monkeypatch):
     """Make the engine predict int64 at every `x * factor`: a disagreement wherever it runs."""
-    original = shim.ModuleUnit.prediction
+    original = units.ModuleUnit.prediction
 
     def prediction(self, site, mode, owner, signature):
         if self.texts[site] == "x * factor":
             return {"dtype": "int64", "weak": False, "library": "jax", "error": None}
         return original(self, site, mode, owner, signature)
 
-    monkeypatch.setattr(shim.ModuleUnit, "prediction", prediction)
+    monkeypatch.setattr(units.ModuleUnit, "prediction", prediction)
 
 
 def test_planted_disagreement_raises_in_raise_mode(functions, planted):
@@ -212,13 +212,14 @@ class _FakeTracer:
 
 
 def test_device_platforms(monkeypatch):
-    monkeypatch.setitem(shim._KINDS, _FakeAccelerated, "jax")
-    monkeypatch.setitem(shim._KINDS, _FakeTracer, "jax")
-    assert shim.device_platform(_FakeAccelerated("gpu")) == "gpu"
-    assert shim.device_platform(_FakeAccelerated("tpu")) == "tpu"
-    assert shim.device_platform(_FakeTracer()) is None
-    assert shim.device_platform(jnp.ones(3)) == "cpu"
-    assert shim.device_platform(np.ones(3)) == "cpu"
+    monkeypatch.setitem(observe.KINDS, _FakeAccelerated, "jax")
+    monkeypatch.setitem(observe.KINDS, _FakeTracer, "jax")
+    assert observe.device_platform(_FakeAccelerated("gpu")) == "gpu"
+    assert observe.device_platform(_FakeAccelerated("tpu")) == "tpu"
+    assert observe.device_platform(_FakeTracer()) is None
+    # On the default device, whichever this machine has: the tests pass with a GPU and without.
+    assert observe.device_platform(jnp.ones(3)) == jax.devices()[0].platform
+    assert observe.device_platform(np.ones(3)) == "cpu"
 
 
 def test_cupy_arrays_are_observed_on_the_gpu(monkeypatch):
@@ -229,13 +230,14 @@ def test_cupy_arrays_are_observed_on_the_gpu(monkeypatch):
 
     fake.ndarray = ndarray
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    observed = shim.observe_value(ndarray())
+    observed = observe.observe_value(ndarray())
     assert (observed["dtype"], observed["library"], observed["platform"]) == ("float64", "cupy", "gpu")
-    shim._KINDS.pop(ndarray, None)
+    observe.KINDS.pop(ndarray, None)
 
 
 def test_64_bit_arrays_on_an_accelerator_are_flagged(functions, monkeypatch):
-    monkeypatch.setattr(shim, "device_platform", lambda value: "gpu")
+    monkeypatch.setattr(observe, "device_platform", lambda value: "gpu")
+    monkeypatch.setattr(units, "device_platform", lambda value: "gpu")
     with verifying(mode="report") as session, jax.enable_x64(True), pytest.warns(AcceleratorX64Warning):
         functions.mix(jnp.ones(3, jnp.float64), 1.0)
     flagged = {r.text for r in session.accelerator_x64}
