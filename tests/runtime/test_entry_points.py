@@ -133,3 +133,23 @@ def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, option, tmp_
     assert {Path(site["path"]).name for site in data["sites"]} == {"ops.py"}
     # Every site of the package's functions is typed from the arguments its tests pass.
     assert data["counts"]["agree"] >= 20 and data["counts"]["unknown"] == 0 and data["counts"]["disagree"] == 0
+
+
+def test_pytest_plugin_predicts_from_the_code_alone(tmp_path):
+    """``--promolint-predict=code``: the package's parameters are typed as `promolint check` types
+    them (``x: jax.Array`` has no dtype), so what depends on them is unknown; the module-level
+    sites still agree, and the report says how many observed array sites had a prediction."""
+    report = tmp_path / "report.json"
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--promolint-verify=example_pkg",
+         "--promolint-mode=report", "--promolint-predict=code", f"--promolint-report={report}"],
+        env=_environment(EXAMPLE_PKG), cwd=EXAMPLE_PKG, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "predicted from the code:" in process.stdout
+    data = json.loads(report.read_text())
+    assert data["predict"] == "code" and data["counts"]["disagree"] == 0 and data["counts"]["unknown"] > 0
+    outcomes = {site["text"]: site["outcome"] for site in data["sites"]}
+    assert outcomes["x * scale"] == "unknown" and outcomes["jnp.arange(3, dtype=jnp.int8) + 1"] == "agree"
+    coverage = data["coverage"]
+    assert 0 < coverage["predicted_sites"] < coverage["array_sites"]
