@@ -209,7 +209,10 @@ def summarize(runs: list[Run]) -> dict:
             if run is None:
                 continue
             entry[variant] = _shim_figures(run)
-            entry[variant]["changed_tests"] = changed_tests(baseline, run) if baseline else []
+            # A run that timed out left its tests unrun: that is the machine's limit, not the shim's doing.
+            timed_out = run.status is None
+            entry[variant]["timed_out"] = timed_out
+            entry[variant]["changed_tests"] = changed_tests(baseline, run) if baseline and not timed_out else []
         code = entry.get("code")
         if code and code.get("array_sites"):
             entry["runtime_coverage"] = round(code["predicted_sites"] / code["array_sites"], 4)
@@ -292,6 +295,8 @@ def markdown(summary: dict) -> str:
             arguments, code = entry.get("arguments") or {}, entry.get("code") or {}
 
             def outcomes(figures: dict) -> str:
+                if figures.get("timed_out"):
+                    return "timed out"
                 if "agree" not in figures:
                     return "no report"
                 return " / ".join(str(figures[k]) for k in ("agree", "disagree", "unknown", "unchecked"))

@@ -72,3 +72,11 @@ def test_summary_gives_coverage_from_the_code_run_and_the_tests_the_shim_changed
     table = primer.markdown(summary)
     assert "| demo | off | 2/1/0 | 10 | 4 | 40.0% | 9 / 1 / 3 / 2 | 5 / 0 / 3 / 2 | 0 / 0 | 1 |" in table
     assert "t::b: passed without the shim, failed with it" in table
+
+
+def test_a_run_that_timed_out_changes_no_test_and_says_so(primer):
+    runs = [_run(primer, "baseline", {"t::a": "passed"}), _run(primer, "code", {})]
+    runs[1].status = None  # what run_suite leaves when the suite ran past --timeout
+    entry = primer.summarize(runs)["projects"]["demo"]["x64 off"]
+    assert entry["code"]["timed_out"] and entry["code"]["changed_tests"] == []
+    assert "| timed out |" in primer.markdown(primer.summarize(runs))
