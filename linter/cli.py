@@ -247,6 +247,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_server(args: argparse.Namespace) -> int:
+    try:
+        from promolint.server import main as serve
+    except ImportError as error:  # pygls is the `lsp` extra
+        raise UsageError(f"the language server needs {error.name}: pip install 'promolint[lsp]'") from None
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -300,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_mode_options(reveal)
     reveal.add_argument("--format", default="text", choices=["text", "json"])
     reveal.set_defaults(run=cmd_reveal)
+
+    server = commands.add_parser("server", help="run the language server (LSP over stdio) for editors")
+    server.set_defaults(run=cmd_server)
 
     lattice = commands.add_parser("lattice", help="check or draw a promotion lattice")
     lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)

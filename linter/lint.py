@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY
 from promolint.diagnostics import Diagnostic, FixSummary
-from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.analysis import Analysis, Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint.frontend.syntax import attach_syntax
 from promolint.noqa import directives
@@ -30,17 +30,28 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
 def _lint_source(source: Source, data: bytes, path: str, settings: Settings,
                  codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
-    analysis = Analysis(source, settings).run()
+    return diagnose(analyze(source, settings), data, path, codes)
+
+
+def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:
+    """The diagnostics of an analyzed file (``data`` its bytes, for its comments), each with the
+    fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured."""
+    source = analysis.source
     attach_syntax(source, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
+    diagnostics: dict[Diagnostic, Fix | None] = {}
+    for failed in analysis.failures:  # the rest of the file was analyzed: its findings stand
+        span = source.span(failed)
+        diagnostics[Diagnostic(path, span.line, span.column, PARSE_ERROR, "promolint could not analyze this "
+                               "statement: it is nested too deeply; the rest of the file was analyzed",
+                               span.end_line, span.end_column)] = None  # fmt: skip
     if not findings and UNUSED_NOQA not in codes:
-        return {}
+        return diagnostics
     noqas, disabled = directives(data)
     enabled = codes - disabled
-    diagnostics: dict[Diagnostic, Fix | None] = {}
     for finding in (f for f in findings if f.code in enabled):
         span = source.span(finding.node)
         covering = [noqa for noqa in noqas.get(span.line, ()) if noqa.covers(finding.code)]
@@ -62,7 +73,9 @@ def _x64_portability(source: Source, analysis: Analysis) -> list:
     """PRM010's findings: the file analyzed with x64 off and on (reusing ``analysis`` when it
     forces one of them), each operation compared with itself."""
     def forced(x64: str) -> Analysis:
-        return analysis if analysis.settings.x64 == x64 else Analysis(source, replace(analysis.settings, x64=x64)).run()
+        if analysis.settings.x64 == x64:
+            return analysis
+        return analyze(source, replace(analysis.settings, x64=x64), analysis.flow.seeds)
 
     x32, x64 = forced("off"), forced("on")
     rule = rule_by_code(X64_PORTABILITY)
@@ -90,3 +103,14 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
             return data, applied, sorted(diagnostics)
         source, data, applied = reparsed, fixed, applied + count
     return data, applied, sorted(_lint_source(source, data, path, settings, codes))
+
+
+def lint_with_fixes(data: bytes, path: str, settings: Settings,
+                    codes: frozenset[str]) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None]]:  # fmt: skip
+    """``lint_source``'s diagnostics, each with the fix its rule offers, and the parsed file the
+    fixes' nodes belong to: for front ends that offer fixes one at a time (the language server,
+    Fixit)."""
+    source = parse_bytes(data)
+    if isinstance(source, ParseFailure):
+        return source, dict.fromkeys(lint_source(data, path, settings, codes))
+    return source, _lint_source(source, data, path, settings, codes)

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 
 import mypy
-from mypy.nodes import ARG_OPT, MypyFile, TypeInfo, Var
+from mypy.nodes import ARG_OPT, Import, ImportFrom, MypyFile, TypeInfo, Var
 from mypy.plugin import (
     AnalyzeTypeContext,
     AttributeContext,
@@ -23,11 +23,6 @@ from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, Type
 
 from promolint_mypy import settings, tags
 
-# Operator methods: the hook reads the operator from the node mypy is checking.
-_ARITHMETIC = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift", "rshift")
-OPERATOR_METHODS = frozenset(
-    f"__{prefix}{name}__" for name in _ARITHMETIC for prefix in ("", "r", "i")
-) | frozenset(f"__{name}__" for name in ("lt", "le", "gt", "ge", "eq", "ne"))
 _HOOKED_PREFIXES = ("jax.", "numpy.", "math.", "ml_dtypes.")
 _HOOKED_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.complex", "builtins.bool", "builtins.len",
                               "builtins.abs"})  # fmt: skip
@@ -63,11 +58,9 @@ class PromolintPlugin(Plugin):
             return _PATCH_MARKER  # its scalar types are patched (and cached so)
         if self.is_library(ctx.path):
             return None  # the plugin does nothing there: its cache must not depend on our config
-        if not ctx.is_check and self._modules and ctx.id in self._modules:
-            # Called right before mypy serializes the module (after its top level is checked).
-            from promolint_mypy.flow import strip_rebound
-
-            strip_rebound(self._modules[ctx.id])
+        if not ctx.is_check and self._analyzer is not None and self._modules and ctx.id in self._modules:
+            # Called right before mypy serializes the module: its variables carry their values.
+            self._analyzer.finish(self._modules[ctx.id])
         return self._raw.report_data()
 
     def is_library(self, path: str) -> bool:
@@ -124,8 +117,8 @@ class PromolintPlugin(Plugin):
         if not self._patched:
             self._patch(final=True)
         if fullname.startswith(_HOOKED_PREFIXES) or fullname in _HOOKED_BUILTINS:
-            return self._call_hook
-        return None
+            return self._value_hook
+        return self._report_hook  # any call: where findings of the function being checked are reported
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         # mypy asks for every method call and operator: answer from a table.
@@ -135,9 +128,7 @@ class PromolintPlugin(Plugin):
             pass
         if not self._patched:
             self._patch(final=True)
-        hook = None
-        if fullname.startswith(_HOOKED_PREFIXES):
-            hook = self._operator_hook if fullname.rpartition(".")[2] in OPERATOR_METHODS else self._call_hook
+        hook = self._value_hook if fullname.startswith(_HOOKED_PREFIXES) else self._report_hook
         self._method_hooks[fullname] = hook
         return hook
 
@@ -174,21 +165,24 @@ class PromolintPlugin(Plugin):
             self._analyzer.finish(file)
         return set()
 
-    def _call_hook(self, ctx: FunctionContext | MethodContext) -> Type:
+    def _value_hook(self, ctx: FunctionContext | MethodContext) -> Type:
+        """A NumPy or JAX call or operator: the engine's value tags its type, and the findings of
+        the function being checked are reported."""
         if self.is_library(ctx.api.path):
             return ctx.default_return_type
         try:
-            return self.analyzer.on_call(ctx)
+            return self.analyzer.result_type(ctx, ctx.context)
         except Exception as error:  # noqa: BLE001 - a linter must not take the type checker down
             return self._failed(ctx, error)
 
-    def _operator_hook(self, ctx: MethodContext) -> Type:
+    def _report_hook(self, ctx: FunctionContext | MethodContext) -> Type:
         if self.is_library(ctx.api.path):
             return ctx.default_return_type
         try:
-            return self.analyzer.on_operator(ctx)
+            self.analyzer.report(ctx.api)
         except Exception as error:  # noqa: BLE001
             return self._failed(ctx, error)
+        return ctx.default_return_type
 
     def _failed(self, ctx: FunctionContext | MethodContext, error: Exception) -> Type:
         if os.environ.get("PROMOLINT_MYPY_DEBUG"):
@@ -227,6 +221,23 @@ class PromolintPlugin(Plugin):
 _imports_cache: dict[int, tuple[MypyFile, dict[str, str]]] = {}
 
 
+def _import_names(tree: MypyFile) -> dict[str, str]:
+    """The qualified names a module's imports bind (``jt`` for ``import jaxtyping as jt``)."""
+    names: dict[str, str] = {}
+    for node in tree.imports:
+        if isinstance(node, Import):
+            for module, alias in node.ids:
+                if alias:
+                    names[alias] = module
+                else:
+                    head = module.split(".")[0]
+                    names[head] = head
+        elif isinstance(node, ImportFrom) and not node.relative:
+            for name, alias in node.names:
+                names[alias or name] = f"{node.id}.{name}"
+    return names
+
+
 def _jaxtyping_head(api, written: str) -> str | None:
     """``Float32``, ``jt.Float32`` or ``jaxtyping.Float32`` as ``jaxtyping.Float32`` when it
     names one of jaxtyping's dtype annotations (by the module's imports)."""
@@ -235,8 +246,6 @@ def _jaxtyping_head(api, written: str) -> str | None:
         return None
     cached = _imports_cache.get(id(tree))
     if cached is None or cached[0] is not tree:
-        from promolint_mypy.analyzer import _import_names
-
         cached = (tree, _import_names(tree))
         _imports_cache[id(tree)] = cached
     first, _, rest = written.partition(".")

@@ -12,7 +12,8 @@ them.  Two kinds of tag exist:
   ``Float32[Array, "n"]`` (head ``jaxtyping.Float32``, argument ``jax.Array``); it is
   resolved against the reading module's x64 mode, so it never depends on configuration.
 
-Tags are hints: readers decide when one can be trusted (see ``promolint_mypy.flow``).
+Tags are hints: a module's variables are tagged with the values they end with once the module is
+checked (``promolint_mypy.analyzer``), and readers decide when a tag can be trusted.
 """
 
 from __future__ import annotations

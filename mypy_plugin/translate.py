@@ -245,6 +245,18 @@ def library_only(typ: Type | None) -> Value:
 
 
 # --- writing --------------------------------------------------------------------------------
+def with_value_tag(typ: Type, value: Value | None, str_type: Instance | None) -> Type:
+    """A variable's declared type carrying ``value`` (its value once its module has run), or
+    no tag where that value says nothing or belongs to another library than the type."""
+    proper = get_proper_type(typ)
+    library = library_of(proper) if isinstance(proper, Instance) else None
+    if isinstance(value, Array) and value.dtypes and library is not None and str_type is not None \
+            and _same_family(value.library, library):  # fmt: skip
+        return tags.attach(proper, encode(value), str_type)
+    return tags.strip_type(typ)
+
+
+
 class TypeFactory:
     """Builds the types the plugin returns, through the checker's ``named_generic_type``."""
 

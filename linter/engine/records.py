@@ -106,9 +106,17 @@ class Site:
 
 @dataclass(frozen=True)
 class Seeds:
-    """What a caller knows that the code alone does not, handed to an analysis: values for the
-    parameters of functions, keyed by the line of their ``def`` (the run-time shim's argument
-    types of the call in progress; the mypy plugin's declared types), which replace what the
-    analysis would infer for them (annotation, call sites, default)."""
+    """What a caller knows that the code of one module does not, handed to its analysis.
+
+    ``parameters``: values for the parameters of functions, keyed by the line of their ``def``,
+    which replace what the analysis would infer (annotation, call sites, default): the run-time
+    shim's argument types of the call in progress.  ``declared``: the same from a type
+    checker's declarations, used only where the annotation alone says nothing (an alias the
+    module imports from elsewhere).  ``names``: values of other modules' names, by qualified
+    name (``pkg.helpers.WEIGHTS``), for the module's imports.  ``module``: the module's own
+    qualified name, against which relative imports resolve."""
 
     parameters: Mapping[int, Mapping[str, Value]] = field(default_factory=dict)
+    declared: Mapping[int, Mapping[str, Value]] = field(default_factory=dict)
+    names: Mapping[str, Value] = field(default_factory=dict)
+    module: str = ""

@@ -159,6 +159,13 @@ class Function(Value):
     static: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class Returns(Value):
+    """A function known only by what its calls return (another module's declared return type)."""
+
+    result: Value
+
+
 def array(dtype: str, library: Library, weak: bool = False, **kwargs) -> Array:
     return Array(frozenset([dtype]), library, weak, **kwargs)
 

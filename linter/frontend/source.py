@@ -14,6 +14,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from promolint.engine.records import Span
+from promolint.frontend.deep import deeply
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the tokenizer counts as a line break, and nothing else
 
@@ -74,13 +75,20 @@ def parse_bytes(data: bytes) -> Source | ParseFailure:
 
 def parse_text(text: str) -> Source | ParseFailure:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences and the like: not ours to report
-            return Source(text, ast.parse(text))
+        try:
+            return Source(text, _parse(text))
+        except RecursionError:  # nested deeper than the default limit allows: as deep as CPython compiles
+            return Source(text, deeply(lambda: _parse(text)))
     except SyntaxError as error:
         return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, error.offset or 1)
     except (ValueError, RecursionError, MemoryError) as error:
         return ParseFailure(f"cannot parse the file: {_first_line(error)}")
+
+
+def _parse(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escape sequences and the like: not ours to report
+        return ast.parse(text)
 
 
 def _declared_encoding(data: bytes) -> str:

@@ -114,7 +114,7 @@ def timed(function):
             spent[0] += time.perf_counter() - began
     return wrapper
 for name in dir(PromolintPlugin):
-    if name.startswith(("get_", "report_", "_call_hook", "_operator_hook", "_annotated", "__init__")):
+    if name.startswith(("get_", "report_", "_value_hook", "_report_hook", "_annotated", "__init__")):
         setattr(PromolintPlugin, name, timed(getattr(PromolintPlugin, name)))
 from mypy import api
 began = time.perf_counter()

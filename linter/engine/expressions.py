@@ -1,0 +1,131 @@
+"""What expressions compute beyond single operators and calls, whatever syntax spells them:
+literals, indexing and its ranks, iteration and unpacking, augmented assignment, chains."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from promolint.dtypes import DTYPES, resolve_string
+from promolint.engine import calls, operations
+from promolint.engine.context import Context
+from promolint.engine.records import Operation
+from promolint.engine.values import (
+    UNKNOWN,
+    Array,
+    Bound,
+    DTypeRef,
+    Elements,
+    Items,
+    Library,
+    Reference,
+    Value,
+    join,
+    numpy_library,
+    python_scalar,
+)
+
+_SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
+LONGEST_CHAIN = 32
+
+
+def constant(value: object) -> Value:
+    """A literal: Python scalars; a string that spells a dtype (``'float32'``, ``'f4'``); None."""
+    kind = _SCALAR_KINDS.get(type(value))
+    if kind is not None:
+        return python_scalar(kind, value)
+    if type(value) is str:
+        name = resolve_string(value)
+        return DTypeRef(name) if name else UNKNOWN
+    if value is None:
+        return calls.resolve_reference("builtins.None")
+    return UNKNOWN  # bytes, ...
+
+
+def augmented(op: str, current: Value, other: Value, ctx: Context) -> Value:
+    """``current op= other``: in place on a NumPy array (cast back to its dtype, or refused);
+    with a JAX operand NumPy declines and Python falls back to ``a = a op j``, which rebinds
+    the name to the JAX result."""
+    result = operations.binary(op, current, other, ctx)
+    if isinstance(current, Array) and current.library is Library.NUMPY_ARRAY and isinstance(result, Array) \
+            and result.library is not Library.JAX:  # fmt: skip
+        result = operations.in_place(current, result)
+    return result
+
+
+def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
+    """``base[...]``: ``slices`` says which index elements are slices, ``indices`` holds the
+    values of the others, in order."""
+    if isinstance(base, Bound) and base.method == "at":
+        return Bound(base.receiver, "at.")
+    if isinstance(base, Elements) and len(indices) == 1 and isinstance(indices[0], Array):
+        return base.element if indices[0].library is Library.PYTHON and indices[0].dtypes == {"int64"} else UNKNOWN
+    if isinstance(base, Items) and len(indices) == 1 and isinstance(indices[0], Array):
+        literal = indices[0].literal
+        if type(literal) is int and -len(base.items) <= literal < len(base.items):
+            return base.items[literal]
+        return UNKNOWN
+    if isinstance(base, Array) and base.library is not Library.PYTHON:
+        ndim = _indexed_rank(base.rank, slices, indices)
+        library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
+        return replace(base, literal=None, provenance="", ndim=ndim, library=library)
+    return UNKNOWN
+
+
+def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) -> int | None:
+    """Dimensions left after basic indexing: an integer drops one, a slice keeps it, ``None``
+    adds one; an array index (advanced indexing) or ``...`` leaves it unknown."""
+    if rank is None:
+        return None
+    values = iter(indices)
+    for is_slice in slices:
+        if is_slice:
+            continue
+        index = next(values)
+        if isinstance(index, Items) and index.is_tuple:  # x[(0,), 1]: the inner tuple indexes too; z[()] nothing
+            inner = _indexed_rank(rank, [False] * len(index.items), list(index.items))
+            if inner is None:
+                return None
+            rank = inner
+            continue
+        if isinstance(index, Array) and index.rank == 0 and index.dtypes and all(
+                DTYPES[d].kind in "iu" for d in index.dtypes):  # fmt: skip
+            rank -= 1  # an integer: Python's, a NumPy scalar or a 0-d array
+        elif isinstance(index, Reference) and index.qualname == "builtins.None":
+            rank += 1
+        else:
+            return None
+    return rank if rank >= 0 else None
+
+
+def element_of(value: Value) -> Value:
+    """One element of an iterated value: iterating an array yields its rows (a NumPy vector
+    yields scalars)."""
+    if isinstance(value, Items):
+        return join(value.items)
+    if isinstance(value, Elements):
+        return value.element
+    if isinstance(value, Array) and value.library is not Library.PYTHON:
+        ndim = value.rank - 1 if value.rank else None
+        library = numpy_library(ndim) if value.library.is_numpy else value.library
+        return replace(value, literal=None, ndim=ndim, library=library)
+    return UNKNOWN
+
+
+def unpack(value: Value, count: int, starred: bool) -> list[Value]:
+    """What each of ``count`` targets gets from ``a, b = value`` (a starred target makes
+    positions unknown)."""
+    if isinstance(value, Items) and len(value.items) == count and not starred:
+        return list(value.items)
+    each = element_of(value) if not starred and not isinstance(value, Items) else UNKNOWN
+    return [each] * count
+
+
+def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str
+                 ) -> tuple[tuple[Value, ...], tuple[str, ...]]:  # fmt: skip
+    """The leaves of ``(a op b) op c`` and their source texts, from the inner operation (whose
+    own leaves are ``inner_texts`` when it is not a chain itself).  A chain longer than
+    ``LONGEST_CHAIN`` starts anew, its first leaf the value of all before: still a true way to
+    associate it, and it keeps generated thousand-term sums linear."""
+    if len(inner.chain) >= LONGEST_CHAIN:
+        return (), ()
+    return (inner.chain or inner.operands) + (right,), (inner.chain_text or inner_texts) + (right_text,)

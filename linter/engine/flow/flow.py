@@ -1,0 +1,154 @@
+"""One analysis's flow: the values it records, its functions, branches, loops and ``try``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from promolint.engine.flow import higher_order
+from promolint.engine.flow.frames import Frame, merge
+from promolint.engine.flow.functions import Body, Functions
+from promolint.engine.flow.modes import Settings
+from promolint.engine import calls
+from promolint.engine.records import Operation, Seeds, Site
+from promolint.engine.values import Bound, Function, Reference, Returns, Value
+
+# A loop body runs until its values settle, at most this often; loops nested in a loop run
+# once per pass of the outer one (the outer passes already feed them settled values).
+_LOOP_PASSES = 3
+
+Run = Callable[[Frame], None]
+
+
+class Flow:
+    """What a front end drives while it walks one module: ``sites`` and ``operations`` are its
+    results, keyed by the front end's handles (``id`` of a syntax node)."""
+
+    def __init__(self, body: Body, settings: Settings = Settings(), seeds: Seeds = Seeds()):
+        self.settings = settings
+        self.seeds = seeds
+        self.sites: dict[int, Site] = {}
+        self.operations: dict[int, Operation] = {}
+        self.recording = True  # off while a call site evaluates a body: only the body's own run records
+        self.module_names: dict[str, Value] = {}
+        self.final_ctx = settings.initial()  # the modes after the module's top level: functions run in them
+        self.functions = Functions(self, body)
+        self.failures: list[object] = []  # handles of statements and functions too deep to analyze
+        self._loop_depth = 0
+
+    def module_frame(self) -> Frame:
+        return Frame(self.module_names, self.settings.initial())
+
+    def statement(self, handle: object, run: Run, frame: Frame) -> None:
+        """Run one statement of the module's top level; one nested too deeply for the stack is
+        recorded as a failure and the next one goes on."""
+        try:
+            run(frame)
+        except RecursionError:
+            self.failures.append(handle)
+
+    def finish(self, frame: Frame) -> None:
+        """The module's top level is done: record every function's body in the final modes."""
+        self.final_ctx = frame.ctx
+        self.functions.analyze_all()
+
+    # --- calls ------------------------------------------------------------------------
+    def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
+             static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
+        """``func(*args, **kwargs)``: the program's own functions run their bodies; JAX's
+        higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
+        keeps static, given f's parameter names); catalogued calls are operations rules read."""
+        if isinstance(func, Function):
+            return self.functions.call(func, args, kwargs)
+        if isinstance(func, Returns):
+            return func.result
+        if isinstance(func, Reference):
+            result = higher_order.call(self.functions, func.qualname, args, static)
+            if result is not None:
+                return result
+        result, call = calls.call(func, args, kwargs, frame.ctx)
+        if call is not None:
+            receiver = (func.receiver,) if isinstance(func, Bound) else ()
+            self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
+        return result
+
+    # --- names of other modules --------------------------------------------------------
+    def imported(self, qualname: str) -> Value:
+        """What ``from module import name`` binds: a value the seeds know, else the reference."""
+        value = self.seeds.names.get(qualname)
+        return value if value is not None else calls.resolve_reference(qualname)
+
+    def attribute(self, base: Value, name: str) -> Value:
+        """``base.name``; a module's name the seeds know (``helpers.WEIGHTS``) has their value."""
+        value = calls.attribute(base, name)
+        if type(value) is Reference and self.seeds.names:
+            return self.seeds.names.get(value.qualname, value)
+        return value
+
+    def absolute_module(self, module: str | None, level: int) -> str | None:
+        """The module ``from .module import ...`` names, ``level`` dots up from this module's
+        package (``module``: the module's own qualified name, from the seeds)."""
+        if not level:
+            return module
+        parts = self.seeds.module.split(".") if self.seeds.module else []
+        if len(parts) < level:
+            return None
+        base = ".".join(parts[: len(parts) - level])
+        return f"{base}.{module}" if base and module else base or module
+
+    # --- records ----------------------------------------------------------------------
+    def record(self, handle: object, value: Value, target: bool = False) -> None:
+        if self.recording:
+            self.sites[id(handle)] = Site(handle, value, "", target)
+
+    def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
+                  handle: object, **extra) -> None:  # fmt: skip
+        if self.recording:
+            self.operations[id(handle)] = Operation(kind, op, operands, result, frame.ctx, handle,
+                                                    in_function=frame.in_function, **extra)  # fmt: skip
+
+    # --- control flow -------------------------------------------------------------------
+    def branches(self, frame: Frame, runs: Sequence[Run], fall_through: bool = False) -> None:
+        """Each of ``runs`` may happen (``if``/``elif``/``else``, ``match`` cases); with
+        ``fall_through`` none of them may (a ``match`` without a catch-all)."""
+        states = []
+        for run in runs:
+            branch = frame.copy()
+            run(branch)
+            states.append(branch)
+        if fall_through:
+            states.append(frame.copy())
+        merge(frame, states)
+
+    def loop(self, frame: Frame, step: Run, orelse: Run) -> None:
+        """A loop whose every pass is ``step`` (binding the loop variable and running the body),
+        run until its values settle; then ``orelse``."""
+        entry = frame.copy()
+        states = [entry]
+        current = frame.copy()
+        self._loop_depth += 1
+        try:
+            for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
+                before = dict(current.names)
+                step(current)
+                states.append(current.copy())
+                merge(current, [entry, current.copy()])
+                if current.names == before:
+                    break
+        finally:
+            self._loop_depth -= 1
+        merge(frame, states)
+        orelse(frame)
+
+    def attempt(self, frame: Frame, body: Run, handlers: Sequence[Run], orelse: Run, final: Run) -> None:
+        """``try``: a handler may start from the entry state or from any point of the body."""
+        entry = frame.copy()
+        body(frame)
+        branches = [frame.copy()]
+        for handler in handlers:
+            branch = entry.copy()
+            merge(branch, [entry, frame.copy()])
+            handler(branch)
+            branches.append(branch)
+        orelse(branches[0])
+        merge(frame, branches)
+        final(frame)

@@ -1,0 +1,181 @@
+"""The program's own functions: defined where the front end meets them, evaluated at their call
+sites (bounded, memoized) and once more on their own, their parameters from seeds, annotations,
+call sites or defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from promolint.engine import calls
+from promolint.engine.context import Context
+from promolint.engine.flow.frames import Frame
+from promolint.engine.records import Seeds
+from promolint.engine.values import UNKNOWN, Function, Refusal, Value, join
+
+_MAX_CALL_DEPTH = 3
+# Evaluations of local functions at call sites, per module and per definition: beyond these,
+# calls give unknown, which keeps modules of many mutually calling functions linear in size.
+_CALL_BUDGET_PER_DEFINITION = 4
+_CALL_BUDGET_BASE = 64
+
+
+class Body(Protocol):
+    """What the front end does for the flow: run a function's body, read an annotation."""
+
+    def run_body(self, handle: object, frame: Frame) -> Value:
+        """Evaluate the body of the function at ``handle`` in ``frame``; its result."""
+
+    def annotation(self, handle: object, ctx: Context) -> Value:
+        """The value an annotation (the front end's handle on it) gives a parameter."""
+
+
+class Host(Protocol):
+    """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
+
+    recording: bool
+    final_ctx: Context
+    seeds: Seeds
+    failures: list[object]
+
+    def record(self, handle: object, value: Value, target: bool = False) -> None: ...
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named parameter: its name, the front end's handles on it and on its annotation."""
+
+    name: str
+    handle: object
+    annotation: object | None = None
+
+
+@dataclass
+class Definition:
+    handle: object  # the front end's node
+    params: tuple[Param, ...]
+    transparent: bool  # no decorator, or only ones that keep what the body computes
+    line: int | None  # the line of its ``def``, for seeds; None for a lambda
+    call_args: list[dict[str, Value]] = field(default_factory=list)
+    defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
+
+    @property
+    def names(self) -> list[str]:
+        return [param.name for param in self.params]
+
+
+class Functions:
+    def __init__(self, flow: Host, body: Body):
+        self._flow = flow
+        self._body = body
+        self._definitions: list[Definition] = []
+        self._index: dict[int, int] = {}
+        self._memo: dict[tuple, Value] = {}
+        self._calls_left = _CALL_BUDGET_BASE
+        self._depth = 0
+        self._active: set[tuple] = set()
+
+    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None) -> int:
+        """The key of the definition at ``handle``, registered once: bodies are evaluated
+        repeatedly (loops, calls) and must not register their nested functions again."""
+        key = self._index.get(id(handle))
+        if key is None:
+            key = self._index[id(handle)] = len(self._definitions)
+            self._definitions.append(Definition(handle, tuple(params), transparent, line))
+            self._calls_left += _CALL_BUDGET_PER_DEFINITION
+        return key
+
+    def set_defaults(self, key: int, defaults: Mapping[str, Value]) -> None:
+        """Defaults are evaluated once, where the function is defined; a call that omits the
+        argument gets them."""
+        self._definitions[key].defaults = dict(defaults)
+
+    def parameter_names(self, key: int) -> list[str]:
+        return self._definitions[key].names
+
+    def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value]) -> Value:
+        """The value of a call of the program's own function."""
+        definition = self._definitions[function.key]
+        names = definition.names
+        bound = dict(zip(names, args))
+        bound.update({k: v for k, v in kwargs.items() if k in names})
+        for name, value in definition.defaults.items():
+            bound.setdefault(name, value)
+        ctx = self._flow.final_ctx
+        if function.traced:
+            # jax.jit and friends hand the body JAX arrays (tracers) and return JAX arrays.
+            bound = {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
+            refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
+            if refused is not None:
+                return refused
+            if self._flow.recording:
+                definition.call_args.append(bound)
+            return calls.as_traced(self.invoke(function.key, bound, record=False), ctx)
+        if self._flow.recording:
+            definition.call_args.append(bound)
+        return self.invoke(function.key, bound, record=False)
+
+    def invoke(self, key: int, bound: dict[str, Value], record: bool) -> Value:
+        """The body of definition ``key`` run with ``bound`` parameters; ``record`` keeps its sites
+        and operations (once per definition), else only its result counts (memoized)."""
+        definition = self._definitions[key]
+        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), record)
+        if not record and memo_key in self._memo:
+            return self._memo[memo_key]
+        if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
+            return UNKNOWN
+        if not record:
+            if self._calls_left <= 0:
+                return UNKNOWN
+            self._calls_left -= 1
+        flow = self._flow
+        # Locals only: module names are read through the flow's module frame, so merges stay small.
+        frame = Frame({}, flow.final_ctx, [], in_function=True)
+        for param in definition.params:
+            value = frame.names[param.name] = bound.get(param.name, UNKNOWN)
+            if record:
+                flow.record(param.handle, value, target=True)
+        saved = flow.recording
+        flow.recording, self._depth = record, self._depth + 1
+        self._active.add(memo_key)
+        try:
+            result = self._body.run_body(definition.handle, frame)
+        finally:
+            flow.recording, self._depth = saved, self._depth - 1
+            self._active.discard(memo_key)
+        if not record:
+            self._memo[memo_key] = result
+        return result
+
+    def analyze_all(self) -> None:
+        """Record every function's body once (nested ones too: the list grows as bodies run)."""
+        for key, definition in enumerate(self._definitions):
+            try:
+                self.invoke(key, self._seeds(definition), record=True)
+            except RecursionError:  # nested too deeply for the stack: the others go on
+                self._flow.failures.append(definition.handle)
+
+    def _seeds(self, definition: Definition) -> dict[str, Value]:
+        """A definition's parameters: from the analysis's seeds, else the annotation, else the
+        join of what its call sites passed, else the default."""
+        flow = self._flow
+        line = definition.line
+        given = flow.seeds.parameters.get(line, {}) if line is not None else {}
+        declared = flow.seeds.declared.get(line, {}) if line is not None else {}
+        seeds: dict[str, Value] = {}
+        for param in definition.params:
+            name = param.name
+            if name in given:
+                seeds[name] = given[name]
+            elif param.annotation is not None:
+                seeds[name] = self._body.annotation(param.annotation, flow.final_ctx)
+                if seeds[name] is UNKNOWN and name in declared:
+                    seeds[name] = declared[name]
+            else:
+                seen = [args[name] for args in definition.call_args if name in args]
+                if seen:
+                    seeds[name] = join(seen)
+                elif name in definition.defaults:
+                    seeds[name] = definition.defaults[name]
+        return seeds

@@ -1,0 +1,62 @@
+"""JAX's modes at a point of the program: what the code sets, unless the user forces them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from promolint.engine.context import Context
+
+# Calls that set a configuration option from here on: jax.config.update("jax_enable_x64", True).
+CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
+# Context managers that switch a mode inside their block: the option they set and the setting
+# they mean (None: their first argument says, as in numpy_dtype_promotion("strict")).
+_ENABLE = ("jax_enable_x64", None)
+SWITCHES: dict[str, tuple[str, object]] = {
+    "jax.enable_x64": _ENABLE,
+    "jax.experimental.enable_x64": _ENABLE,
+    "jax.experimental.disable_x64": ("jax_enable_x64", False),
+    "jax.numpy_dtype_promotion": ("jax_numpy_dtype_promotion", None),
+    "jax.experimental.numpy_dtype_promotion": ("jax_numpy_dtype_promotion", None),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Modes to analyze under: 'on'/'off' force them, 'auto' follows what the code sets."""
+
+    x64: str = "auto"
+    promotion: str = "auto"
+
+    def initial(self) -> Context:
+        return Context(x64=self.x64 == "on", strict=self.promotion == "strict")
+
+
+def apply_setting(ctx: Context, key: str, setting: object, settings: Settings) -> Context:
+    """``ctx`` once option ``key`` is set to ``setting``; a mode the user forces stays."""
+    if key == "jax_enable_x64" and isinstance(setting, bool) and settings.x64 == "auto":
+        return replace(ctx, x64=setting)
+    if key == "jax_numpy_dtype_promotion" and setting in ("strict", "standard") and settings.promotion == "auto":
+        return replace(ctx, strict=setting == "strict")
+    if key == "jax_explicit_x64_dtypes" and setting in ("warn", "error", "allow"):
+        return replace(ctx, explicit_x64=setting)
+    return ctx
+
+
+def config_update(ctx: Context, function: str | None, key: object, setting: object, settings: Settings) -> Context:
+    """A call of ``function(key, setting)``: ``jax.config.update`` changes the mode from here on."""
+    if function in CONFIG_UPDATES and isinstance(key, str):
+        return apply_setting(ctx, key, setting, settings)
+    return ctx
+
+
+def switched(ctx: Context, function: str | None, arguments: list[object], settings: Settings) -> Context:
+    """The modes inside ``with function(*arguments):`` (``jax.enable_x64()`` means True)."""
+    if function not in SWITCHES:
+        return ctx
+    key, fixed = SWITCHES[function]
+    if fixed is not None:
+        return apply_setting(ctx, key, fixed, settings)
+    argument = arguments[0] if arguments else None  # None: absent, or not a literal
+    if key == "jax_enable_x64" and argument is None:
+        argument = True
+    return apply_setting(ctx, key, argument, settings)
