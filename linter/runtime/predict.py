@@ -12,9 +12,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
 from promolint.engine.values import Array, Library, Refusal, Unknown, Value, describe, python_scalar
-from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.analysis import Analysis
 from promolint.frontend.source import Source
 from promolint.runtime.observe import Mode
 
