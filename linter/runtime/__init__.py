@@ -12,19 +12,20 @@ from __future__ import annotations
 import importlib
 
 MODES = ("warn", "raise", "report")
+PREDICTIONS = ("arguments", "code")  # parameters typed from each call's arguments, or from the code alone
 DEFAULT_REPORT = "promolint-runtime.json"
 
 _EXPORTS = {
-    "AcceleratorX64Warning": "promolint.runtime.shim",
-    "PromotionMismatch": "promolint.runtime.shim",
-    "PromotionMismatchWarning": "promolint.runtime.shim",
-    "Session": "promolint.runtime.shim",
-    "ShimError": "promolint.runtime.shim",
-    "ShimWarning": "promolint.runtime.shim",
+    "AcceleratorX64Warning": "promolint.runtime.session",
+    "PromotionMismatch": "promolint.runtime.session",
+    "PromotionMismatchWarning": "promolint.runtime.session",
+    "Session": "promolint.runtime.session",
+    "ShimError": "promolint.runtime.session",
+    "ShimWarning": "promolint.runtime.session",
     "verifying": "promolint.runtime.verify",
     "verify": "promolint.runtime.verify",
 }
-__all__ = ["DEFAULT_REPORT", "MODES", *_EXPORTS]
+__all__ = ["DEFAULT_REPORT", "MODES", "PREDICTIONS", *_EXPORTS]
 
 
 def __getattr__(name: str):

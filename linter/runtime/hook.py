@@ -11,7 +11,8 @@ import sys
 import types
 from collections.abc import Iterable
 
-from promolint.runtime.shim import ModuleUnit, active_session
+from promolint.runtime.session import active_session
+from promolint.runtime.units import ModuleUnit
 
 
 class InstrumentingFinder(importlib.abc.MetaPathFinder):

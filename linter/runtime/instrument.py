@@ -1,19 +1,11 @@
-"""Run-time observation of expressions: what a value's (dtype, weak, library) really is.
+"""Instrumenting source, free of any dependency on the engine: :func:`instrument` rewrites it so
+that chosen expressions report their values while the program runs, without changing what it
+computes (what a value is, is :mod:`promolint.runtime.observe`'s).
 
-Two halves, both free of any dependency on the engine:
-
-* :func:`observe` describes one run-time value the way ``promolint reveal`` describes an
-  inferred one: dtype (NumPy name, or ``int``/``float``/``complex``/``bool`` for Python
-  scalars), weak flag, library (``python``, ``numpy-scalar``, ``numpy-array``, ``jax``).
-* :func:`instrument` rewrites source so that chosen expressions report their values while the
-  program runs, without changing what it computes:
-  ``EXPR`` becomes ``__promolint_check__(__promolint_enter__(ID), EXPR)``.  Python evaluates
-  the arguments left to right, so ``enter`` runs before ``EXPR`` and ``check`` after it; a site
-  that was entered and never checked is one whose evaluation raised.  A :class:`Recorder`
-  provides both functions and keeps what they saw.
-
-Nothing here imports JAX: a value is recognised as a JAX array only when ``jax`` is already in
-``sys.modules`` (a NumPy-only program never loads it).
+``EXPR`` becomes ``__promolint_check__(__promolint_enter__(ID), EXPR)``.  Python evaluates the
+arguments left to right, so ``enter`` runs before ``EXPR`` and ``check`` after it; a site that was
+entered and never checked is one whose evaluation raised.  A :class:`Recorder` provides both
+functions and keeps what they saw (the oracle's and the fuzzer's runner).
 """
 
 from __future__ import annotations
@@ -25,62 +17,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from promolint.runtime.observe import describe_error, observe
+
 CHECK = "__promolint_check__"
 ENTER = "__promolint_enter__"
 
 Span = tuple[int, int, int, int]  # line, column (1-based), end_line, end_column: as reveal prints them
-
-_PYTHON_SCALARS = {bool: "bool", int: "int", float: "float", complex: "complex"}
-
-
-# --- observing values ---------------------------------------------------------------------
-def observe(value: object) -> dict:
-    """``{dtype, weak, library, error: None}`` for a run-time value; dtype None for values that
-    have none (lists, modules, functions, dtype objects ...)."""
-    jax = sys.modules.get("jax")
-    if jax is not None and isinstance(value, jax.Array):  # concrete arrays and tracers alike
-        weak = getattr(value, "weak_type", None)
-        if weak is None:
-            weak = jax.typeof(value).weak_type
-        return _record(_dtype_name(value.dtype), bool(weak), "jax")
-    np = sys.modules.get("numpy")
-    if np is not None:
-        # Before the Python types: np.float64 subclasses float, np.bool_ does not subclass bool.
-        if isinstance(value, np.ndarray):
-            return _record(_dtype_name(value.dtype), False, "numpy-array")
-        if isinstance(value, np.generic):
-            return _record(_dtype_name(value.dtype), False, "numpy-scalar")
-    for kind, name in _PYTHON_SCALARS.items():
-        if type(value) is kind:
-            return _record(name, kind is not bool, "python")
-    if isinstance(value, (int, float, complex)) and not isinstance(value, bool):
-        kind = next(k for k in (int, float, complex) if isinstance(value, k))  # IntEnum and the like
-        return _record(_PYTHON_SCALARS[kind], True, "python")
-    return _record(None, None, None)
-
-
-def describe_error(error: BaseException) -> dict:
-    """An exception as an observation: its class name, the names of its classes up the MRO
-    (NumPy's ``_UFuncOutputCastingError`` is a ``TypeError``; JAX's ``TypePromotionError`` a
-    ``ValueError``) and the first line of its message."""
-    text = str(error)
-    return {
-        "dtype": None,
-        "weak": None,
-        "library": None,
-        "error": type(error).__name__,
-        "classes": [cls.__name__ for cls in type(error).__mro__ if cls not in (BaseException, object)],
-        "message": text.splitlines()[0][:300] if text else "",
-    }
-
-
-def _dtype_name(dtype: object) -> str:
-    name = getattr(dtype, "name", None)
-    return name if isinstance(name, str) else str(dtype)
-
-
-def _record(dtype: str | None, weak: bool | None, library: str | None) -> dict:
-    return {"dtype": dtype, "weak": weak, "library": library, "error": None}
 
 
 # --- recording while the program runs -----------------------------------------------------

@@ -12,13 +12,14 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
 from promolint.engine.values import Array, Library, Refusal, Unknown, Value, describe, python_scalar
-from promolint.frontend.analysis import Analysis, Settings
+from promolint.frontend.analysis import Analysis
 from promolint.frontend.source import Source
+from promolint.runtime.observe import Mode
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
-Mode = tuple[bool, bool]  # (x64, strict)
 # What one argument contributes to a call's signature: (dtype, weak, library, ndim).
 ArgumentType = tuple[str, bool, str, "int | None"]
 Signature = tuple[tuple[str, ArgumentType], ...]
@@ -128,8 +129,8 @@ def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]
 # --- argument types -------------------------------------------------------------------------
 def argument_type(observation: Mapping[str, object], ndim: int | None) -> ArgumentType | None:
     """The signature entry of one argument, from its run-time observation; None when it has
-    no dtype (the front end then seeds that parameter itself)."""
-    if observation["dtype"] is None:
+    no dtype, or no weak flag (a PRNG key: the front end then seeds that parameter itself)."""
+    if observation["dtype"] is None or observation["weak"] is None:
         return None
     return (observation["dtype"], bool(observation["weak"]), observation["library"], ndim)
 

@@ -3,15 +3,17 @@ suite runs, and checks every dtype promolint inferred in them.
 
 ``--promolint-mode``: warn (default; pytest lists the warnings), raise (the test that evaluates a
 disagreeing expression fails with PromotionMismatch) or report; ``--promolint-report FILE``
-writes the JSON report.  The summary is printed at the end of the run.  In ``report`` mode a
-disagreement makes the run fail (exit status 1) once the tests have passed.
+writes the JSON report; ``--promolint-predict``: arguments (default: a function's parameters typed
+from each call's arguments) or code (from the code alone, as ``promolint check`` sees it).  The
+summary is printed at the end of the run.  In ``report`` mode a disagreement makes the run fail
+(exit status 1) once the tests have passed.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from promolint.runtime import DEFAULT_REPORT, MODES
+from promolint.runtime import DEFAULT_REPORT, MODES, PREDICTIONS
 
 _STATE: dict[str, object] = {}
 
@@ -22,6 +24,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="instrument this package's modules and check their dtypes (repeatable)")  # fmt: skip
     group.addoption("--promolint-mode", choices=MODES, default="warn", help="warn, raise or report")
     group.addoption("--promolint-report", metavar="FILE", help=f"JSON report (report mode: default {DEFAULT_REPORT})")
+    group.addoption("--promolint-predict", choices=PREDICTIONS, default="arguments",
+                    help="type a function's parameters from each call's arguments (default), or predict from "
+                    "the code alone, as `promolint check` does")  # fmt: skip
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -40,10 +45,10 @@ def _start(options) -> None:
     if not packages:
         return
     from promolint.runtime.hook import install
-    from promolint.runtime.shim import Session, set_default_session
+    from promolint.runtime.session import Session, set_default_session
 
     report = options.promolint_report or (DEFAULT_REPORT if options.promolint_mode == "report" else None)
-    session = Session(options.promolint_mode, report)
+    session = Session(options.promolint_mode, report, options.promolint_predict)
     set_default_session(session)
     _STATE.update(session=session, finder=install(packages))
 
@@ -52,7 +57,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shim = _STATE.get("session")
     if shim is None:
         return
-    from promolint.runtime.shim import set_default_session
+    from promolint.runtime.session import set_default_session
 
     _STATE["finder"].remove()
     set_default_session(None)

@@ -13,7 +13,7 @@ import os
 import sys
 import traceback
 
-from promolint.runtime.shim import DEFAULT_REPORT, MODES, Session, set_default_session
+from promolint.runtime import DEFAULT_REPORT, MODES, PREDICTIONS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="warn at each disagreement (default), raise at the first, or only report")  # fmt: skip
     parser.add_argument("--report", metavar="FILE",
                         help=f"write the JSON report here (report mode: default {DEFAULT_REPORT})")  # fmt: skip
+    parser.add_argument("--predict", choices=PREDICTIONS, default="arguments",
+                        help="type a function's parameters from each call's arguments (default), or predict "
+                        "from the code alone, as `promolint check` does")  # fmt: skip
     parser.add_argument("--include", action="append", default=[], metavar="PKG",
                         help="also instrument this package's modules when imported (repeatable)")  # fmt: skip
     parser.add_argument("script", help="the Python script to run")
@@ -29,8 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from promolint.runtime.hook import install, run_path
+    from promolint.runtime.session import Session, set_default_session
 
-    session = Session(args.mode, args.report or (DEFAULT_REPORT if args.mode == "report" else None))
+    session = Session(args.mode, args.report or (DEFAULT_REPORT if args.mode == "report" else None), args.predict)
     set_default_session(session)
     finder = install(args.include) if args.include else None
     status = 0

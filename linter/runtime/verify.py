@@ -12,7 +12,8 @@ import types
 from collections.abc import Iterator
 
 from promolint.runtime.hook import install
-from promolint.runtime.shim import FunctionUnit, ModuleUnit, Session, activated, active_session
+from promolint.runtime.session import Session, activated, active_session
+from promolint.runtime.units import FunctionUnit, ModuleUnit
 
 
 def verify(fn):
@@ -80,14 +81,16 @@ def _rebuild(fn: types.FunctionType, code: types.CodeType) -> types.FunctionType
 
 @contextlib.contextmanager
 def verifying(mode: str = "warn", report: str | os.PathLike | None = None,
-              include: tuple[str, ...] | list[str] = ()) -> Iterator[Session]:  # fmt: skip
+              include: tuple[str, ...] | list[str] = (), predict: str = "arguments") -> Iterator[Session]:  # fmt: skip
     """Collect every check made inside the block (in this thread or task) into a new session.
 
     What is checked is what is instrumented: ``@verify`` functions, and the modules of the
     packages in ``include``, instrumented when they are first imported inside the block (they
-    stay instrumented afterwards; their later checks go to the default session).  On exit the
-    JSON report is written when ``report`` is set."""
-    session = Session(mode, report)
+    stay instrumented afterwards; their later checks go to the default session).  ``predict``:
+    ``arguments`` types a function's parameters from each call's arguments, ``code`` predicts
+    from the code alone, as ``promolint check`` does.  On exit the JSON report is written when
+    ``report`` is set."""
+    session = Session(mode, report, predict)
     finder = install(include) if include else None
     try:
         with activated(session):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from promolint.runtime import ShimWarning, shim, verifying
+from promolint.runtime import ShimWarning, units, verifying
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -92,7 +92,7 @@ def test_a_module_the_shim_cannot_instrument_still_runs(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("cannot instrument")
 
-    monkeypatch.setattr(shim.ModuleUnit, "__init__", broken)
+    monkeypatch.setattr(units.ModuleUnit, "__init__", broken)
     with verifying(mode="warn", include=["fragile_mod"]) as session, pytest.warns(ShimWarning, match="cannot instrument"):
         import fragile_mod
     assert fragile_mod.VALUE == 2.0 and session.shim_errors
@@ -112,7 +112,7 @@ def test_the_pytest_plugin_loads_nothing_heavy_unless_asked():
     """Registered in every pytest run where promolint is installed: importing it must not load
     the shim, libcst or the engine."""
     code = ("import sys, promolint.runtime.pytest_plugin\n"
-            "print(sorted(m for m in ('libcst', 'promolint.runtime.shim', 'promolint.engine.calls', 'jax') if m in sys.modules))")
+            "print(sorted(m for m in ('libcst', 'promolint.runtime.session', 'promolint.runtime.units', 'promolint.engine.calls', 'jax') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -133,3 +133,23 @@ def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, option, tmp_
     assert {Path(site["path"]).name for site in data["sites"]} == {"ops.py"}
     # Every site of the package's functions is typed from the arguments its tests pass.
     assert data["counts"]["agree"] >= 20 and data["counts"]["unknown"] == 0 and data["counts"]["disagree"] == 0
+
+
+def test_pytest_plugin_predicts_from_the_code_alone(tmp_path):
+    """``--promolint-predict=code``: the package's parameters are typed as `promolint check` types
+    them (``x: jax.Array`` has no dtype), so what depends on them is unknown; the module-level
+    sites still agree, and the report says how many observed array sites had a prediction."""
+    report = tmp_path / "report.json"
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--promolint-verify=example_pkg",
+         "--promolint-mode=report", "--promolint-predict=code", f"--promolint-report={report}"],
+        env=_environment(EXAMPLE_PKG), cwd=EXAMPLE_PKG, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "predicted from the code:" in process.stdout
+    data = json.loads(report.read_text())
+    assert data["predict"] == "code" and data["counts"]["disagree"] == 0 and data["counts"]["unknown"] > 0
+    outcomes = {site["text"]: site["outcome"] for site in data["sites"]}
+    assert outcomes["x * scale"] == "unknown" and outcomes["jnp.arange(3, dtype=jnp.int8) + 1"] == "agree"
+    coverage = data["coverage"]
+    assert 0 < coverage["predicted_sites"] < coverage["array_sites"]

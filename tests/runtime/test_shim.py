@@ -21,10 +21,10 @@ from promolint.runtime import (
     PromotionMismatchWarning,
     ShimError,
     ShimWarning,
-    shim,
     verify,
     verifying,
 )
+from promolint.runtime import observe, units
 from promolint.runtime.hook import run_path
 from promolint.runtime.predict import Predictor
 
@@ -112,18 +112,67 @@ def test_instrumentation_changes_no_value(functions):
         functions.mix("a", 1)  # the program's own exception passes through unchanged
 
 
+def test_prng_keys_are_unchecked_not_shim_errors(functions):
+    """A key array from jax.random.key has dtype key<fry> and no weak_type: it is filed as
+    unchecked, eagerly and under jit (a tracer of a key), and never becomes a shim error."""
+    with verifying(mode="raise") as session:  # raise mode: a shim error would raise
+        functions.noisy(jax.random.key(0), jnp.ones(3))
+        jax.jit(functions.noisy)(jax.random.key(1), jnp.ones(3))
+    seen = outcomes(session)
+    for text in ("key", "jax.random.split(key)", "keys", "keys[0]"):
+        assert seen[text] == {"unchecked"}, text
+    assert {r.observed["dtype"] for r in session.records.values() if r.outcome == "unchecked"} == {"key<fry>"}
+    assert seen["x + jax.random.normal(keys[0], x.shape)"] == {"agree"}
+    counts = session.counts()
+    assert counts["shim_errors"] == 0 and counts["disagree"] == 0
+    assert counts["unchecked"] == sum(r.outcome == "unchecked" for r in session.records.values()) >= 8
+    # Coverage counts the array sites only: `x` twice, the normal draw and the sum.
+    assert session.coverage() == {"array_sites": 4, "predicted_sites": 4}
+
+
+def test_legacy_uint32_keys_are_checked(functions):
+    with verifying(mode="report") as session:
+        functions.noisy(jax.random.PRNGKey(0), jnp.ones(3))
+    key = [r for r in session.records.values() if r.text == "key"]
+    assert [(r.observed["dtype"], r.outcome) for r in key] == [("uint32", "agree")]
+
+
+def test_predicting_from_the_code_alone_leaves_parameters_to_the_analysis(functions):
+    """`scale` has no annotations and no caller in its module: from the code alone `x * factor`
+    is unknown; typed from the call's arguments it agrees."""
+    arguments = (jnp.ones(3, jnp.int8), 2.5)
+    with verifying(mode="report") as seeded:
+        functions.scale(*arguments)
+    with verifying(mode="report", predict="code") as code:
+        functions.scale(*arguments)
+    assert outcomes(seeded)["x * factor"] == {"agree"}
+    assert outcomes(code)["x * factor"] == {"unknown"}
+    assert all(not r.arguments for r in code.records.values())  # no signature read or shown
+    assert outcomes(code)["np.float32(1)"] == {"agree"}  # what the code alone says is still checked
+    seeded_coverage, code_coverage = seeded.coverage(), code.coverage()
+    assert seeded_coverage["array_sites"] == code_coverage["array_sites"]
+    assert code_coverage["predicted_sites"] < seeded_coverage["predicted_sites"] == seeded_coverage["array_sites"]
+    assert code.to_json()["predict"] == "code" and "predicted from the code" in code.summary()
+
+
+def test_an_unknown_prediction_mode_is_refused():
+    with pytest.raises(ValueError, match="predict must be one of arguments, code"):
+        with verifying(predict="guess"):
+            pass
+
+
 # --- disagreements --------------------------------------------------------------------------
 @pytest.fixture
 def planted(monkeypatch):
     """Make the engine predict int64 at every `x * factor`: a disagreement wherever it runs."""
-    original = shim.ModuleUnit.prediction
+    original = units.ModuleUnit.prediction
 
     def prediction(self, site, mode, owner, signature):
         if self.texts[site] == "x * factor":
             return {"dtype": "int64", "weak": False, "library": "jax", "error": None}
         return original(self, site, mode, owner, signature)
 
-    monkeypatch.setattr(shim.ModuleUnit, "prediction", prediction)
+    monkeypatch.setattr(units.ModuleUnit, "prediction", prediction)
 
 
 def test_planted_disagreement_raises_in_raise_mode(functions, planted):
@@ -212,13 +261,14 @@ class _FakeTracer:
 
 
 def test_device_platforms(monkeypatch):
-    monkeypatch.setitem(shim._KINDS, _FakeAccelerated, "jax")
-    monkeypatch.setitem(shim._KINDS, _FakeTracer, "jax")
-    assert shim.device_platform(_FakeAccelerated("gpu")) == "gpu"
-    assert shim.device_platform(_FakeAccelerated("tpu")) == "tpu"
-    assert shim.device_platform(_FakeTracer()) is None
-    assert shim.device_platform(jnp.ones(3)) == "cpu"
-    assert shim.device_platform(np.ones(3)) == "cpu"
+    monkeypatch.setitem(observe.KINDS, _FakeAccelerated, "jax")
+    monkeypatch.setitem(observe.KINDS, _FakeTracer, "jax")
+    assert observe.device_platform(_FakeAccelerated("gpu")) == "gpu"
+    assert observe.device_platform(_FakeAccelerated("tpu")) == "tpu"
+    assert observe.device_platform(_FakeTracer()) is None
+    # On the default device, whichever this machine has: the tests pass with a GPU and without.
+    assert observe.device_platform(jnp.ones(3)) == jax.devices()[0].platform
+    assert observe.device_platform(np.ones(3)) == "cpu"
 
 
 def test_cupy_arrays_are_observed_on_the_gpu(monkeypatch):
@@ -229,13 +279,14 @@ def test_cupy_arrays_are_observed_on_the_gpu(monkeypatch):
 
     fake.ndarray = ndarray
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    observed = shim.observe_value(ndarray())
+    observed = observe.observe_value(ndarray())
     assert (observed["dtype"], observed["library"], observed["platform"]) == ("float64", "cupy", "gpu")
-    shim._KINDS.pop(ndarray, None)
+    observe.KINDS.pop(ndarray, None)
 
 
 def test_64_bit_arrays_on_an_accelerator_are_flagged(functions, monkeypatch):
-    monkeypatch.setattr(shim, "device_platform", lambda value: "gpu")
+    monkeypatch.setattr(observe, "device_platform", lambda value: "gpu")
+    monkeypatch.setattr(units, "device_platform", lambda value: "gpu")
     with verifying(mode="report") as session, jax.enable_x64(True), pytest.warns(AcceleratorX64Warning):
         functions.mix(jnp.ones(3, jnp.float64), 1.0)
     flagged = {r.text for r in session.accelerator_x64}

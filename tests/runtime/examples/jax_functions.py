@@ -62,3 +62,9 @@ def squares(n):
 
 
 jitted_scale = jax.jit(scale)
+
+
+@verify
+def noisy(key, x):
+    keys = jax.random.split(key)  # new-style keys: an extended dtype, key<fry>, without a weak flag
+    return keys, x + jax.random.normal(keys[0], x.shape)

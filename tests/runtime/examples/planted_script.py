@@ -3,9 +3,9 @@ had predicted something else.  `promolint run --mode raise` must stop at the fir
 
 import numpy as np
 
-from promolint.runtime import shim
+from promolint.runtime import units
 
-shim.judge = lambda predicted, observed: "disagree" if observed["dtype"] == "float16" else "agree"
+units.judge = lambda predicted, observed: "disagree" if observed["dtype"] == "float16" else "agree"
 
 ok = np.float32(1) + 1
 half = np.float16(1) + 1  # the first float16 value

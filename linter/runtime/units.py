@@ -1,0 +1,317 @@
+"""Instrumented units: a :class:`ModuleUnit` is one source file, instrumented and compiled once,
+with the engine's predictions for its sites; a :class:`FunctionUnit` is one of its functions, and
+the argument types its sites are predicted with.
+
+Every expression the engine types (an array, a refusal, or unknown) becomes
+``__promolint_check__(__promolint_enter__(ID), EXPR)`` (:func:`promolint.runtime.instrument.instrument`),
+and the file is compiled with its own line numbers, so tracebacks and warnings point at the real
+source.  The import hook runs the whole module from that code; ``@verify`` takes one function's
+code object out of it.  ``__promolint_check__`` is the unit's :meth:`ModuleUnit.check`:
+
+* it reads the run-time value's (dtype, weak, library) and the JAX modes in force *now*
+  (``jax.config.jax_enable_x64``, ``jax.config.jax_numpy_dtype_promotion``), so a program that
+  switches modes is judged in the mode each value was made in;
+* it looks up the engine's prediction for the site in that mode (computed on first need and
+  cached): from the code alone, or, when the session predicts from arguments, inside a function
+  with its parameters typed by the call's arguments (those the ``@verify`` wrapper saw, else
+  those the function's frame holds);
+* it files the outcome (agree, disagree, unknown, unchecked) with the active
+  :class:`~promolint.runtime.session.Session`, which warns, raises or keeps it for a report.
+
+Repeated evaluations of a site with the same types cost a dictionary lookup.  The value always
+comes back unchanged: a failure inside the shim becomes a ``ShimError`` record and a
+``ShimWarning``, never a different value (in ``raise`` mode it is raised, as a mismatch is).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import operator
+import sys
+import threading
+import types
+
+from promolint.runtime.instrument import CHECK, ENTER, instrument
+from promolint.runtime.observe import (
+    KINDS,
+    NO_JAX,
+    Mode,
+    current_mode,
+    device_platform,
+    kind_of,
+    observe_value,
+    wide_dtypes,
+)
+from promolint.runtime.predict import Definition, Predictor, Signature, Span, argument_type, describe_mode
+from promolint.runtime.session import (
+    ACTIVE,
+    AGREE,
+    DISAGREE,
+    PromotionMismatch,
+    RaisedRecord,
+    ShimError,
+    SiteRecord,
+    active_session,
+    default_session,
+    describe,
+    judge,
+)
+
+_reentry = threading.local()  # set while the shim works out a first sighting
+_MODULES = sys.modules
+
+
+class ModuleUnit:
+    """One source file, instrumented and compiled once, and the predictions for its sites."""
+
+    _by_path: dict[str, ModuleUnit] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(self, path: str, source: str, name: str = ""):
+        from promolint.frontend.source import ParseFailure, parse_text
+
+        self.path = path
+        self.name = name
+        parsed = parse_text(source)
+        if isinstance(parsed, ParseFailure):
+            raise SyntaxError(f"promolint: {path}:{parsed.line}: {parsed.message}")
+        self.predictor = Predictor(parsed)
+        texts = self.predictor.typed_spans()
+        code, ids = instrument(source, texts.__contains__)
+        self.spans: list[Span] = [ids[site] for site in range(len(ids))]
+        self.texts = [texts[span] for span in self.spans]
+        self.code = compile(code, path, "exec", dont_inherit=True)
+        # Each site belongs to the innermost function around it, whose arguments type it.
+        self.functions = [FunctionUnit(self, index, d) for index, d in enumerate(self.predictor.definitions())]
+        self.owners: list[FunctionUnit | None] = [None] * len(self.spans)
+        for function in sorted(self.functions, key=lambda f: (f.span[:2], (-f.span[2], -f.span[3]))):
+            for site, span in enumerate(self.spans):
+                if _contains(function.span, span):
+                    self.owners[site] = function  # outer functions come first: the innermost stays
+        self._predictions: dict[tuple, dict[Span, dict]] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def register(cls, unit: ModuleUnit) -> ModuleUnit:
+        with cls._registry_lock:
+            cls._by_path[unit.path] = unit
+        return unit
+
+    @classmethod
+    def of_function(cls, fn: types.FunctionType) -> ModuleUnit:
+        """The unit of ``fn``'s file: the one its module was imported through, if the import
+        hook instrumented it, else a new one from the source (``linecache`` also knows
+        notebook cells and other sources without a file)."""
+        import linecache
+
+        path = fn.__code__.co_filename
+        with cls._registry_lock:
+            unit = cls._by_path.get(path)
+        if unit is None:
+            source = "".join(linecache.getlines(path, fn.__globals__))
+            if not source:
+                raise TypeError(f"promolint: no source for {fn.__qualname__} ({path}): cannot verify it")
+            unit = cls.register(ModuleUnit(path, source, fn.__globals__.get("__name__", "")))
+        unit.install(fn.__globals__)
+        return unit
+
+    def install(self, namespace: dict) -> None:
+        """The names instrumented code calls.  ``enter`` only hands the site id on (the
+        instrumentation's enter/check protocol): ``operator.index`` does that in C."""
+        namespace[CHECK] = self.check
+        namespace[ENTER] = operator.index
+
+    # The hot path: one call per evaluated site.
+    def check(self, site: int, value):
+        try:
+            kind = KINDS.get(type(value)) or kind_of(value)
+            if kind == "python":
+                fast: object = type(value)
+            elif kind == "jax":
+                dtype = value.dtype
+                fast = (type(value), dtype, getattr(value, "weak_type", None))  # PRNG keys have none
+                if dtype in wide_dtypes():  # where it lives matters only for these
+                    fast += (device_platform(value),)
+            elif kind in ("numpy", "cupy"):
+                fast = (type(value), value.dtype)
+            else:
+                return value  # no dtype: nothing to compare
+            session = ACTIVE.get() or default_session()
+            owner = self.owners[site] if session.from_arguments else None  # code alone: no function is seeded
+            signature = owner.signature.get() if owner is not None else None
+            jax = _MODULES.get("jax")  # current_mode(), inlined: this runs for every evaluation
+            mode = NO_JAX if jax is None else (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion == "strict")
+            key = (id(self), site, mode, signature, fast)
+            record = session.records.get(key)
+            if record is not None:
+                record.count += 1
+                return value
+            if getattr(_reentry, "busy", False):
+                return value  # instrumented code the shim itself called (a user's dtype property)
+            _reentry.busy = True
+            try:
+                if owner is not None and signature is None:  # no @verify call in progress: read the arguments
+                    signature = owner.signature_in(sys._getframe(1))
+                record = self._first_sight(site, value, owner, signature, mode)
+            finally:
+                _reentry.busy = False
+        except Exception as error:  # noqa: BLE001 - the program's value stands; the failure is reported
+            active_session().shim_error(f"checking {self._where(site)}", error)
+            return value
+        session.file(key, record)  # warns or raises: outside the guard, so it is never mistaken for a shim error
+        return value
+
+    def _first_sight(self, site: int, value, owner: FunctionUnit | None, signature: Signature | None,
+                     mode: Mode) -> SiteRecord:  # fmt: skip
+        observed = observe_value(value)
+        predicted = self.prediction(site, mode, owner, signature)
+        line, column, end_line, end_column = self.spans[site]
+        arguments = ", ".join(f"{name}: {describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
+                              for name, t in signature or ())  # fmt: skip
+        return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
+                          observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
+
+    def prediction(self, site: int, mode: Mode, owner: FunctionUnit | None, signature: Signature | None) -> dict:
+        """The engine's description of a site in ``mode``: reveal's dtype/weak/library/error;
+        within a function, with its parameters seeded by the call's argument types.  A site
+        the analysis gives no value is unknown."""
+        seeded = owner is not None and bool(signature)
+        key = (mode, owner.index if seeded else None, signature if seeded else None)
+        table = self._predictions.get(key)
+        if table is None:
+            with self._lock:
+                table = self._predictions.get(key)
+                if table is None:
+                    table = self.predictor.predict(mode, owner.node if seeded else None, signature or ())
+                    self._predictions[key] = table
+        return table.get(self.spans[site], {"dtype": None, "weak": None, "library": None, "error": None})
+
+    def escaped(self, error: BaseException) -> None:
+        """An exception left instrumented code: where the engine predicted that refusal on the
+        line it was raised from, they agree; an unpredicted TypePromotionError is a
+        disagreement; other exceptions are no question of promotion and are not filed."""
+        try:
+            # The innermost instrumented frame judges; the units the exception passes on its
+            # way out (an `import`, a call) have nothing to say about it.
+            instrumented = [tb for tb in _traceback(error.__traceback__)
+                            if tb.tb_frame.f_code.co_filename in ModuleUnit._by_path]  # fmt: skip
+            if not instrumented or instrumented[-1].tb_frame.f_code.co_filename != self.path:
+                return
+            if isinstance(error, (PromotionMismatch, ShimError)):
+                return
+            line = instrumented[-1].tb_lineno
+            mode = current_mode()
+            owner = self._owner_of_line(line) if active_session().from_arguments else None
+            signature = owner.signature.get() if owner is not None else None
+            if owner is not None and signature is None:
+                signature = owner.signature_in(instrumented[-1].tb_frame)
+            classes = [cls.__name__ for cls in type(error).__mro__]
+            predicted = []
+            for site, span in enumerate(self.spans):
+                if span[0] <= line <= span[2]:
+                    refusal = self.prediction(site, mode, owner, signature).get("error")
+                    if refusal:
+                        predicted.append(refusal)
+            if any(name in classes for name in predicted):
+                outcome = AGREE
+            elif "TypePromotionError" in classes:
+                outcome = DISAGREE
+            else:
+                return
+            text = str(error).splitlines()[0][:300] if str(error) else ""
+            record = RaisedRecord(self.path, line, type(error).__name__, text, describe_mode(mode), predicted, outcome)
+            active_session().file_raised((id(self), line, type(error), mode, signature), record)
+        except Exception as failure:  # noqa: BLE001
+            active_session().shim_error(f"judging an exception at {self.path}", failure)
+
+    # Functions taken out of the module's code.
+    def code_for(self, original: types.CodeType) -> types.CodeType:
+        """The instrumented code object of a function: the one with the same qualified name
+        and first line (compiling the whole file keeps every closure and name mangling)."""
+        name = getattr(original, "co_qualname", original.co_name)
+        stack = [self.code]
+        while stack:
+            code = stack.pop()
+            if getattr(code, "co_qualname", code.co_name) == name and code.co_firstlineno == original.co_firstlineno:
+                if code.co_varnames[: code.co_argcount] != original.co_varnames[: original.co_argcount]:
+                    break
+                return code
+            stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        raise TypeError(f"promolint: {self.path} no longer holds the source {name} was compiled from")
+
+    def function(self, fn: types.FunctionType) -> FunctionUnit:
+        """The unit of a ``@verify`` function: its calls set the signature its sites are
+        predicted with."""
+        for function in self.functions:
+            if function.first_line == fn.__code__.co_firstlineno and function.name == fn.__code__.co_name:
+                return function
+        raise TypeError(f"promolint: cannot find `def {fn.__name__}` at {self.path}:{fn.__code__.co_firstlineno}")
+
+    def _owner_of_line(self, line: int) -> FunctionUnit | None:
+        inside = [f for f in self.functions if f.span[0] <= line <= f.span[2]]
+        return max(inside, key=lambda f: f.span[:2], default=None)
+
+    def _where(self, site: int) -> str:
+        line, column, _, _ = self.spans[site]
+        return f"{self.path}:{line}:{column}"
+
+
+def _contains(outer: Span, inner: Span) -> bool:
+    return outer[:2] <= inner[:2] and inner[2:] <= outer[2:]
+
+
+def _traceback(tb):
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+class FunctionUnit:
+    """A function of a module unit, and the argument types its sites are predicted with: those
+    of the ``@verify`` call in progress (``signature``), else those its frame's parameters hold
+    when one of its sites is first seen with a type."""
+
+    def __init__(self, unit: ModuleUnit, index: int, definition: Definition):
+        self.unit = unit
+        self.index = index
+        self.node = definition.node
+        self.name = definition.name
+        self.first_line = definition.first_line
+        self.span = definition.span
+        self.parameters = definition.parameters
+        self.positional = definition.positional
+        self.rebound = definition.rebound
+        self.signature: contextvars.ContextVar[Signature | None] = contextvars.ContextVar(
+            f"promolint_signature_{self.name}", default=None
+        )
+
+    def signature_in(self, frame: types.FrameType | None) -> Signature:
+        """The argument types held by this function's frame (the innermost one of ``frame``
+        and its callers, past lambdas and comprehensions), for the parameters its body never
+        assigns to."""
+        while frame is not None:
+            code = frame.f_code
+            if code.co_name == self.name and code.co_firstlineno == self.first_line and code.co_filename == self.unit.path:
+                arguments = frame.f_locals
+                return _signature({name: arguments[name] for name in self.parameters
+                                   if name in arguments and name not in self.rebound})  # fmt: skip
+            frame = frame.f_back
+        return ()
+
+    def signature_of(self, args: tuple, kwargs: dict) -> Signature:
+        """The argument types of a call, by parameter name."""
+        bound = dict(zip(self.parameters[: self.positional], args))
+        bound.update((k, v) for k, v in kwargs.items() if k in self.parameters)
+        return _signature(bound)
+
+
+def _signature(arguments: dict[str, object]) -> Signature:
+    """Argument types by parameter name; arguments without a dtype are left to the front end
+    (their annotation, default, or the module's calls)."""
+    entries = []
+    for name, value in arguments.items():
+        if kind_of(value) != "other":
+            entry = argument_type(observe_value(value), getattr(value, "ndim", None))
+            if entry is not None:
+                entries.append((name, entry))
+    return tuple(entries)
