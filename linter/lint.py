@@ -62,12 +62,14 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
 def _lint_source(source: Source, data: bytes, path: str, settings: Settings, codes: frozenset[str],
                  external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
-    return diagnose(analyze(source, settings), data, path, codes)
+    return diagnose(analyze(source, settings), data, path, codes, external)
 
 
-def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str]) -> dict[Diagnostic, Fix | None]:
+def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
+             external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of an analyzed file (``data`` its bytes, for its comments), each with the
-    fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured."""
+    fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured
+    (``external``: other tools' codes a `# noqa` may name)."""
     source = analysis.source
     attach_syntax(source, analysis.operations)
     rules = [rule for rule in ALL_RULES if rule.code in codes]

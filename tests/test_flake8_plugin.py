@@ -40,7 +40,7 @@ def reported(result: subprocess.CompletedProcess) -> set[tuple[str, int, int, st
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    shutil.copytree(FIXTURES, tmp_path / "fixtures", ignore=shutil.ignore_patterns(".promolint_cache"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
