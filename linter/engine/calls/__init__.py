@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
     CUSTOM_FLOATS,
-    DEFAULT_DTYPE_X64,
     DTYPES,
     INTN,
     MODULE_DTYPE_ATTRIBUTES,
     NUMPY_NATIVE,
     WEAK_NODES,
-    is_64bit,
     narrow_x32,
-    resolve_string,
 )
 from promolint.engine import operations
+from promolint.engine.calls.binding import bind, display_name
+from promolint.engine.calls.conversions import (
+    REAL_OF,
+    as_dtype,
+    as_numpy,
+    as_traced,
+    call_scalar_type,
+    default,
+    library_inputs,
+    list_overflow,
+    python_int_overflow,
+    requested,
+)
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -36,7 +45,6 @@ from promolint.engine.catalog import (
     NUMPY_RESULT_TYPE_FUNCTIONS,
     RANK_KEEPING,
     SCALAR_CONSTANTS,
-    Fn,
 )
 from promolint.engine.context import Context
 from promolint.engine.records import Call
@@ -58,84 +66,6 @@ from promolint.engine.values import (
     python_scalar,
 )
 from promolint.systems.base import Operand, Origin, Refused
-
-
-def bind(fn: Fn, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:
-    """Arguments by parameter name; a last parameter ``*name`` collects the rest as Items."""
-    params = fn.params
-    if params and params[-1].startswith("*"):
-        bound = dict(zip(params[:-1], args))
-        bound[params[-1][1:]] = Items(tuple(args[len(params) - 1 :]), is_tuple=True)
-    else:
-        bound = dict(zip(params, args))
-    bound.update(kwargs)
-    return bound
-
-
-# --- dtype requests --------------------------------------------------------------------------
-def as_dtype(value: Value | None) -> DTypeRef | None:
-    """A value used as a dtype argument: ``np.float32``, ``'f4'``, ``float``, ``x.dtype``."""
-    if isinstance(value, DTypeRef):
-        return value
-    if isinstance(value, Array) and value.library is Library.PYTHON and isinstance(value.literal, str):
-        name = resolve_string(value.literal)
-        return DTypeRef(name) if name else None
-    return None
-
-
-def requested(ref: DTypeRef, library: Library, ctx: Context, ndim: int | None = None) -> Array:
-    """The array an explicit ``dtype=`` produces: JAX narrows 64-bit requests with x64 off
-    (warning unless the request was a builtin type, keeping them with explicit x64 'allow')."""
-    name = ref.name
-    if library is Library.JAX and not ctx.x64:
-        keeps = ctx.explicit_x64 == "allow" and not ref.builtin
-        name = name if keeps else narrow_x32(name)
-    intended = is_64bit(name) and not ref.builtin
-    return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)),
-                 ndim=ndim)  # fmt: skip
-
-
-def default(kind: str, library: Library, ctx: Context, what: str, ndim: int | None = None) -> Array:
-    if kind in DTYPES:
-        name = kind
-    elif library is Library.JAX:
-        name = ctx.jax.default_dtype(kind)
-    else:
-        name = DEFAULT_DTYPE_X64[kind]
-    return array(
-        name,
-        library,
-        intended64=library is Library.JAX and is_64bit(name),
-        ndim=ndim,
-        provenance=f"{what} defaults to {name}" if what else "",
-    )
-
-
-def _as_numpy(value: Array) -> Array:
-    """A JAX array passed to a NumPy function is converted through ``__array__``."""
-    if value.library is Library.JAX:
-        return Array(value.dtypes, Library.NUMPY_ARRAY, False, ndim=value.ndim)
-    return value
-
-
-def _library_inputs(call: Call) -> list[Array]:
-    """The array arguments as the function sees them: NumPy functions convert JAX arrays
-    through ``__array__``; JAX functions narrow NumPy values as ``jnp.asarray`` does."""
-    inputs = call.arrays()
-    if call.fn.library is Library.NUMPY_ARRAY:
-        return [_as_numpy(v) for v in inputs]
-    if call.fn.library is Library.JAX:
-        return [_as_jax(v, call.ctx) for v in inputs]
-    return inputs
-
-
-def _as_jax(value: Array, ctx: Context) -> Array:
-    """A NumPy value passed to a JAX function becomes a strong JAX array (narrowed with x64
-    off); Python scalars stay weak."""
-    if value.library is Library.JAX or value.library is Library.PYTHON:
-        return value
-    dtypes = value.dtypes if ctx.x64 else frozenset(narrow_x32(d) for d in value.dtypes)
-    return Array(dtypes, Library.JAX, False, ndim=value.rank)
 
 
 def _promote(call: Call, inputs: Sequence[Array]) -> Value:
@@ -198,7 +128,7 @@ def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Valu
 def _check_domain(call: Call, value: Value) -> Value:
     """``value``, or the exception the function raises for its dtype (promolint.engine.domains)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    return operations.check_domain(call.short, library, value, _short(call.name))
+    return operations.check_domain(call.short, library, value, display_name(call.name))
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -233,7 +163,7 @@ def _rule_create(call: Call) -> Value:
     ndim = _created_rank(call)
     if ref:
         return requested(ref, call.fn.library, call.ctx, ndim)
-    return default(call.fn.default, call.fn.library, call.ctx, _short(call.name), ndim)
+    return default(call.fn.default, call.fn.library, call.ctx, display_name(call.name), ndim)
 
 
 def _rule_full(call: Call) -> Value:
@@ -277,7 +207,7 @@ def _rule_asarray(call: Call) -> Value:
         value = requested(ref, call.fn.library, call.ctx, ndim)
         # Python ints convert to the requested dtype itself: np.asarray(300, dtype=np.uint8) raises.
         literals = _leaves(data) if isinstance(data, Items) else [data] if isinstance(data, Array) else []
-        overflow = _list_overflow([v for v in literals or () if v.library is Library.PYTHON], value)
+        overflow = list_overflow([v for v in literals or () if v.library is Library.PYTHON], value)
         return overflow or value
     library = call.fn.library
     if isinstance(data, Items):
@@ -289,13 +219,13 @@ def _rule_asarray(call: Call) -> Value:
             outcome = operations.collect(operations.promote(leaves, Library.JAX, call.ctx), Library.JAX)
         else:
             # np.array of a list: Python scalars count as their default dtypes, not as weak.
-            strong = [Array(v.dtypes, Library.NUMPY_SCALAR, False) if v.library is Library.PYTHON else _as_numpy(v)
+            strong = [Array(v.dtypes, Library.NUMPY_SCALAR, False) if v.library is Library.PYTHON else as_numpy(v)
                       for v in leaves]  # fmt: skip
             outcome = operations.collect(operations.promote(strong, Library.NUMPY_ARRAY, call.ctx),
                                          Library.NUMPY_ARRAY)  # fmt: skip
         if not isinstance(outcome, Array):
             return outcome
-        overflow = _list_overflow(leaves, outcome) if library is Library.JAX else None
+        overflow = list_overflow(leaves, outcome) if library is Library.JAX else None
         return overflow or Array(outcome.dtypes, library, False, ndim=ndim)
     if not isinstance(data, Array):
         return UNKNOWN
@@ -303,7 +233,7 @@ def _rule_asarray(call: Call) -> Value:
         if data.library is Library.JAX:
             return data
         if data.library is Library.PYTHON:
-            overflow = _python_int_overflow(data, call.ctx)
+            overflow = python_int_overflow(data, call.ctx)
             if overflow:
                 return overflow
             dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in data.dtypes)
@@ -311,43 +241,6 @@ def _rule_asarray(call: Call) -> Value:
         dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
         return Array(dtypes, Library.JAX, False, ndim=ndim)
     return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
-
-
-def _python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
-    if type(value.literal) is not int:
-        return None
-    bounds = operations.int_bounds("int64" if ctx.x64 else "int32")
-    if bounds and not bounds[0] <= value.literal <= bounds[1]:
-        return Refusal("OverflowError", f"Python int {value.literal} too large to convert to "
-                       f"{'int64' if ctx.x64 else 'int32'}")  # fmt: skip
-    return None
-
-
-def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
-    """NumPy's conversion of a Python scalar to ``dtype`` (measured, numpy 2.4.6): a complex to
-    a real dtype raises TypeError; an int out of an integer dtype's range, or a float whose
-    integer part is, raises OverflowError (ml_dtypes' narrow ints take any int, wrapping it)."""
-    if value.dtypes == {"complex128"} and DTYPES[dtype].kind not in "cb":
-        return Refusal("TypeError", f"can't convert a Python complex to {dtype}")
-    bounds = operations.int_bounds(dtype)
-    literal = value.literal
-    if type(literal) is float and math.isfinite(literal):
-        literal = int(literal)  # truncated toward zero: -1.5 does not fit uint8
-    elif type(literal) is not int or dtype in INTN:
-        return None
-    if bounds and not bounds[0] <= literal <= bounds[1]:
-        kind = type(value.literal).__name__
-        return Refusal("OverflowError", f"Python {kind} {value.literal} out of bounds for {dtype}")
-    return None
-
-
-def _list_overflow(leaves: Sequence[Array], outcome: Array) -> Refusal | None:
-    """``jnp.array([1, 2**40])`` converts the list with NumPy to the result dtype: a literal that
-    does not fit, or a complex for a real dtype, raises."""
-    if outcome.dtype is None:
-        return None
-    return next((r for v in leaves if v.library is Library.PYTHON for r in [_out_of_bounds(v, outcome.dtype)] if r),
-                None)  # fmt: skip
 
 
 def _leaves(items: Items) -> list[Array] | None:
@@ -368,7 +261,7 @@ def _leaves(items: Items) -> list[Array] | None:
 def _rule_arange(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref and ref.name == "bool":
-        return Refusal("TypeError", f"{_short(call.name)} does not accept dtype bool")  # measured, both libraries
+        return Refusal("TypeError", f"{display_name(call.name)} does not accept dtype bool")  # measured, both libraries
     if ref:
         return requested(ref, call.fn.library, call.ctx, 1)
     bounds = [call.bound[p] for p in ("start", "stop", "step") if p in call.bound]
@@ -379,25 +272,25 @@ def _rule_arange(call: Call) -> Value:
     if any(b.library is not Library.PYTHON for b in bounds):
         # arange of arrays or NumPy scalars: left to promotion, not modelled
         return Array(frozenset(), call.fn.library, None, ndim=1)
-    return default(kind, call.fn.library, call.ctx, _short(call.name), 1)
+    return default(kind, call.fn.library, call.ctx, display_name(call.name), 1)
 
 
 def _rule_linspace(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx, 1)
-    return default("f", call.fn.library, call.ctx, _short(call.name), 1)
+    return default("f", call.fn.library, call.ctx, display_name(call.name), 1)
 
 
 def _rule_promote(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     return _promote(call, inputs)
 
 
 def _rule_inexact(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     python = any(v.library is Library.PYTHON for v in inputs)  # np.copysign(100, bool) is float64
@@ -430,12 +323,12 @@ def _rule_inexact(call: Call) -> Value:
 
 
 def _rule_jax_power(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     return operations.jax_power(inputs[0], inputs[1], call.ctx) if len(inputs) == 2 else UNKNOWN
 
 
 def _rule_same(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     if call.fn.library is Library.PYTHON:
@@ -448,12 +341,8 @@ def _rule_same(call: Call) -> Value:
     return value
 
 
-# The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.
-_REAL_OF = {"complex64": "float32", "complex128": "float64"}
-
-
 def _rule_abs(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     if call.fn.library is Library.PYTHON:  # the builtin: the operand's own __abs__
@@ -467,11 +356,11 @@ def _rule_abs(call: Call) -> Value:
         literal = abs(value.literal) if value.literal is not None else None
         kinds = {"complex128": "float", "float64": "float", "int64": "int", "bool": "int"}
         return python_scalar(kinds[value.dtype], literal) if value.dtype in kinds else UNKNOWN
-    return replace(value, dtypes=frozenset(_REAL_OF.get(d, d) for d in value.dtypes), literal=None)
+    return replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes), literal=None)
 
 
 def _rule_bool(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     promoted = _promote(call, inputs) if inputs else UNKNOWN
     if isinstance(promoted, Refusal):
         return promoted
@@ -494,7 +383,7 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
 
 def _rule_compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if len(inputs) != 2:
         return UNKNOWN
     if call.fn.library is Library.JAX and not any(v.library is Library.JAX for v in inputs):
@@ -508,7 +397,7 @@ def _rule_compare(call: Call) -> Value:
 
 
 def _rule_index(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     refused = _check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
@@ -534,7 +423,7 @@ def _rule_sum(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     library = call.fn.library
@@ -564,7 +453,7 @@ def _rule_cumsum(call: Call) -> Value:
         ref = as_dtype(call.bound.get("dtype"))
         if ref:
             return requested(ref, Library.JAX, call.ctx, ndim)
-        inputs = _library_inputs(call)
+        inputs = library_inputs(call)
         if not inputs:
             return UNKNOWN
         integer = call.ctx.jax.default_dtype("i")
@@ -577,7 +466,7 @@ def _rule_mean(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     source = inputs[0]
@@ -593,14 +482,14 @@ def _rule_mean(call: Call) -> Value:
         provenance = "np.mean of integers is float64" if integers else ""
         value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
     if call.fn.default == "real":  # var and std of complex values are real
-        value = replace(value, dtypes=frozenset(_REAL_OF.get(d, d) for d in value.dtypes))
+        value = replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes))
     return value
 
 
 def _rule_reduce(call: Call) -> Value:
     """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
@@ -611,7 +500,7 @@ def _rule_scaled(call: Call) -> Value:
     """Activations computed with a Python scalar (``relu`` is ``maximum(x, 0)``, ``relu6``
     scales by a float, ``softplus`` is ``logaddexp(x, 0)``): the input promotes with it, and
     ``int-inexact`` then makes the result inexact (a bool becomes a weak float)."""
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     scalar = "int" if call.fn.default == "int-inexact" else call.fn.default
@@ -623,7 +512,7 @@ def _rule_scaled(call: Call) -> Value:
 
 def _rule_float_default(call: Call) -> Value:
     """``jnp.rint`` of integers converts them to the default float (a strong one)."""
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     value = _promote(call, inputs[:1])
@@ -635,7 +524,7 @@ def _rule_float_default(call: Call) -> Value:
 
 def _rule_float_only(call: Call) -> Value:
     """``jax.nn.sigmoid`` and friends go through ``lax.logistic``, which takes inexact dtypes only."""
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if not inputs or not inputs[0].dtypes:
         return UNKNOWN
     if all(DTYPES[d].kind in "biu" for d in inputs[0].dtypes):
@@ -654,7 +543,7 @@ def _rule_concatenate(call: Call) -> Value:
     if len(leaves) != len(sequence.items) or not leaves:
         return UNKNOWN
     if call.fn.library is not Library.JAX:
-        leaves = [_as_numpy(v) for v in leaves]
+        leaves = [as_numpy(v) for v in leaves]
     promoted = _promote(call, leaves)
     if isinstance(promoted, Array):
         library = Library.NUMPY_ARRAY if call.fn.library is Library.NUMPY_ARRAY else Library.JAX
@@ -663,7 +552,7 @@ def _rule_concatenate(call: Call) -> Value:
 
 
 def _rule_where(call: Call) -> Value:
-    inputs = _library_inputs(call)
+    inputs = library_inputs(call)
     if len(inputs) != 2:
         return UNKNOWN  # one-argument where gives index arrays
     value = _promote(call, inputs)
@@ -674,7 +563,7 @@ def _rule_where(call: Call) -> Value:
 
 
 def _rule_fixed(call: Call) -> Value:
-    return array(call.fn.default, call.fn.library, provenance=f"{_short(call.name)} gives {call.fn.default}")
+    return array(call.fn.default, call.fn.library, provenance=f"{display_name(call.name)} gives {call.fn.default}")
 
 
 def _rule_random(call: Call) -> Value:
@@ -873,7 +762,7 @@ def apply(call: Call) -> Value:
         # and jnp.asarray converts through NumPy (its own checks, in its rule).
         for value in call.arrays():
             if value.library is Library.PYTHON:
-                overflow = _python_int_overflow(value, call.ctx)
+                overflow = python_int_overflow(value, call.ctx)
                 if overflow:
                     return overflow
     return _shaped(call, RULES[call.fn.rule](call))
@@ -952,13 +841,6 @@ def _sampled(call: Call, value: Array) -> Value:
     return python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])
 
 
-def _short(qualname: str) -> str:
-    for module, alias in (("jax.numpy.", "jnp."), ("numpy.", "np.")):
-        if qualname.startswith(module):
-            return alias + qualname[len(module) :]
-    return qualname
-
-
 # --- entry points -----------------------------------------------------------------------------
 def resolve_reference(qualname: str) -> Value:
     """A dotted name: a dtype (``numpy.float32``), a constant (``numpy.pi``), or a reference."""
@@ -970,7 +852,7 @@ def resolve_reference(qualname: str) -> Value:
         dtype, literal = SCALAR_CONSTANTS[qualname]
         return array(dtype, Library.NUMPY_SCALAR, literal=literal, ndim=0)
     if qualname in CONSTANTS:
-        return python_scalar("float", CONSTANTS[qualname], provenance=f"{_short(qualname)} is a Python float")
+        return python_scalar("float", CONSTANTS[qualname], provenance=f"{display_name(qualname)} is a Python float")
     if module == "builtins" and attr in BUILTIN_TYPE_DTYPES:
         return DTypeRef(BUILTIN_TYPE_DTYPES[attr], builtin=True)
     return Reference(qualname)
@@ -987,28 +869,8 @@ def call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: C
     if isinstance(func, Bound):
         return call_method(func.receiver, func.method, args, kwargs, ctx)
     if isinstance(func, DTypeRef):
-        return _call_scalar_type(func, args, kwargs, ctx)
+        return call_scalar_type(func, args, kwargs, ctx)
     return UNKNOWN, None
-
-
-def as_traced(value: Value, ctx: Context) -> Value:
-    """What a value becomes when JAX traces a function it is passed to (or returned from):
-    arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
-    out of the default int's range raises), NumPy values strong and narrowed with x64 off;
-    tuples and lists are pytrees of those."""
-    if isinstance(value, Items):
-        items = tuple(as_traced(v, ctx) for v in value.items)
-        refused = next((v for v in items if isinstance(v, Refusal)), None)
-        return refused or Items(items, value.is_tuple)
-    if not isinstance(value, Array) or value.library is Library.JAX:
-        return replace(value, literal=None) if isinstance(value, Array) else value
-    if value.library is Library.PYTHON:
-        overflow = _python_int_overflow(value, ctx)
-        if overflow:
-            return overflow
-        dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
-        return Array(dtypes, Library.JAX, value.weak, ndim=0)
-    return _as_jax(value, ctx)
 
 
 def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context) -> Value:
@@ -1024,42 +886,12 @@ def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context
     return receiver
 
 
-def _call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value, Call | None]:
-    """``np.float32(x)`` is a NumPy scalar, ``jnp.float32(x)`` a strong JAX array, ``float(x)``
-    a Python float."""
-    if ref.builtin:
-        kind = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}[ref.name]
-        return (_builtin_conversion(kind, args[0]) if args else python_scalar(kind, kind != "bool" and 0 or False)), None
-    library = Library.JAX if ref.module == "jax.numpy" else Library.NUMPY_SCALAR
-    fn = Fn("scalar_type", library, ("x",))
-    # The type called is the dtype requested: rules read it as if passed as dtype=.
-    bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, {**bind(fn, args, kwargs), "dtype": ref}, ctx)
-    value = requested(DTypeRef(ref.name), library, ctx, ndim=0)  # a scalar type makes a 0-d value
-    source = bound.bound.get("x")
-    bounds = operations.int_bounds(value.dtype)
-    if isinstance(source, Array) and source.library is Library.PYTHON and type(source.literal) is int and bounds:
-        # The literal converts to the requested integer type itself (measured: jnp.int8(1000)).
-        if not bounds[0] <= source.literal <= bounds[1]:
-            return Refusal("OverflowError", f"Python integer {source.literal} out of bounds for {value.dtype}"), bound
-    return value, bound
-
-
 def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
     fn = CATALOG.get(qualname)
     if fn is None:
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
     return apply(call), call
-
-
-def _builtin_conversion(kind: str, source: Value) -> Value:
-    literal = None
-    if isinstance(source, Array) and source.library is Library.PYTHON and source.literal is not None:
-        try:
-            literal = {"bool": bool, "int": int, "float": float, "complex": complex}[kind](source.literal)
-        except (TypeError, ValueError, OverflowError):
-            literal = None
-    return python_scalar(kind, literal)
 
 
 def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
@@ -1105,7 +937,7 @@ def attribute(value: Value, name: str) -> Value:
     if name == "dtype":
         return DTypeRef(value.dtype) if value.dtype else UNKNOWN
     if name in ("real", "imag") and value.library is not Library.PYTHON:
-        dtypes = frozenset(_REAL_OF.get(d, d) for d in value.dtypes)
+        dtypes = frozenset(REAL_OF.get(d, d) for d in value.dtypes)
         return Array(dtypes, value.library, value.weak, ndim=value.ndim)
     if name == "shape":
         return Elements(python_scalar("int"))

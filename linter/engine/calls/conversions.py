@@ -1,0 +1,176 @@
+"""Conversions: dtype arguments and requests, default dtypes, values crossing between NumPy,
+JAX and Python (``__array__``, ``jnp.asarray``, tracing), and Python scalars converted to a
+dtype (``np.float32(x)``, ``float(x)``, the overflow checks)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x32, resolve_string
+from promolint.engine import operations
+from promolint.engine.calls.binding import bind
+from promolint.engine.catalog import Fn
+from promolint.engine.context import Context
+from promolint.engine.records import Call
+from promolint.engine.values import Array, DTypeRef, Items, Library, Refusal, Value, array, python_scalar
+from promolint.systems.base import Operand
+
+# The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.
+REAL_OF = {"complex64": "float32", "complex128": "float64"}
+
+
+# --- dtype requests --------------------------------------------------------------------------
+def as_dtype(value: Value | None) -> DTypeRef | None:
+    """A value used as a dtype argument: ``np.float32``, ``'f4'``, ``float``, ``x.dtype``."""
+    if isinstance(value, DTypeRef):
+        return value
+    if isinstance(value, Array) and value.library is Library.PYTHON and isinstance(value.literal, str):
+        name = resolve_string(value.literal)
+        return DTypeRef(name) if name else None
+    return None
+
+
+def requested(ref: DTypeRef, library: Library, ctx: Context, ndim: int | None = None) -> Array:
+    """The array an explicit ``dtype=`` produces: JAX narrows 64-bit requests with x64 off
+    (warning unless the request was a builtin type, keeping them with explicit x64 'allow')."""
+    name = ref.name
+    if library is Library.JAX and not ctx.x64:
+        keeps = ctx.explicit_x64 == "allow" and not ref.builtin
+        name = name if keeps else narrow_x32(name)
+    intended = is_64bit(name) and not ref.builtin
+    return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)),
+                 ndim=ndim)  # fmt: skip
+
+
+def default(kind: str, library: Library, ctx: Context, what: str, ndim: int | None = None) -> Array:
+    if kind in DTYPES:
+        name = kind
+    elif library is Library.JAX:
+        name = ctx.jax.default_dtype(kind)
+    else:
+        name = DEFAULT_DTYPE_X64[kind]
+    return array(
+        name,
+        library,
+        intended64=library is Library.JAX and is_64bit(name),
+        ndim=ndim,
+        provenance=f"{what} defaults to {name}" if what else "",
+    )
+
+
+# --- values crossing libraries ---------------------------------------------------------------
+def as_numpy(value: Array) -> Array:
+    """A JAX array passed to a NumPy function is converted through ``__array__``."""
+    if value.library is Library.JAX:
+        return Array(value.dtypes, Library.NUMPY_ARRAY, False, ndim=value.ndim)
+    return value
+
+
+def library_inputs(call: Call) -> list[Array]:
+    """The array arguments as the function sees them: NumPy functions convert JAX arrays
+    through ``__array__``; JAX functions narrow NumPy values as ``jnp.asarray`` does."""
+    inputs = call.arrays()
+    if call.fn.library is Library.NUMPY_ARRAY:
+        return [as_numpy(v) for v in inputs]
+    if call.fn.library is Library.JAX:
+        return [as_jax(v, call.ctx) for v in inputs]
+    return inputs
+
+
+def as_jax(value: Array, ctx: Context) -> Array:
+    """A NumPy value passed to a JAX function becomes a strong JAX array (narrowed with x64
+    off); Python scalars stay weak."""
+    if value.library is Library.JAX or value.library is Library.PYTHON:
+        return value
+    dtypes = value.dtypes if ctx.x64 else frozenset(narrow_x32(d) for d in value.dtypes)
+    return Array(dtypes, Library.JAX, False, ndim=value.rank)
+
+
+def as_traced(value: Value, ctx: Context) -> Value:
+    """What a value becomes when JAX traces a function it is passed to (or returned from):
+    arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
+    out of the default int's range raises), NumPy values strong and narrowed with x64 off;
+    tuples and lists are pytrees of those."""
+    if isinstance(value, Items):
+        items = tuple(as_traced(v, ctx) for v in value.items)
+        refused = next((v for v in items if isinstance(v, Refusal)), None)
+        return refused or Items(items, value.is_tuple)
+    if not isinstance(value, Array) or value.library is Library.JAX:
+        return replace(value, literal=None) if isinstance(value, Array) else value
+    if value.library is Library.PYTHON:
+        overflow = python_int_overflow(value, ctx)
+        if overflow:
+            return overflow
+        dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
+        return Array(dtypes, Library.JAX, value.weak, ndim=0)
+    return as_jax(value, ctx)
+
+
+# --- Python scalars converted to a dtype -----------------------------------------------------
+def python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
+    if type(value.literal) is not int:
+        return None
+    bounds = operations.int_bounds("int64" if ctx.x64 else "int32")
+    if bounds and not bounds[0] <= value.literal <= bounds[1]:
+        return Refusal("OverflowError", f"Python int {value.literal} too large to convert to "
+                       f"{'int64' if ctx.x64 else 'int32'}")  # fmt: skip
+    return None
+
+
+def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
+    """NumPy's conversion of a Python scalar to ``dtype`` (measured, numpy 2.4.6): a complex to
+    a real dtype raises TypeError; an int out of an integer dtype's range, or a float whose
+    integer part is, raises OverflowError (ml_dtypes' narrow ints take any int, wrapping it)."""
+    if value.dtypes == {"complex128"} and DTYPES[dtype].kind not in "cb":
+        return Refusal("TypeError", f"can't convert a Python complex to {dtype}")
+    bounds = operations.int_bounds(dtype)
+    literal = value.literal
+    if type(literal) is float and math.isfinite(literal):
+        literal = int(literal)  # truncated toward zero: -1.5 does not fit uint8
+    elif type(literal) is not int or dtype in INTN:
+        return None
+    if bounds and not bounds[0] <= literal <= bounds[1]:
+        kind = type(value.literal).__name__
+        return Refusal("OverflowError", f"Python {kind} {value.literal} out of bounds for {dtype}")
+    return None
+
+
+def list_overflow(leaves: Sequence[Array], outcome: Array) -> Refusal | None:
+    """``jnp.array([1, 2**40])`` converts the list with NumPy to the result dtype: a literal that
+    does not fit, or a complex for a real dtype, raises."""
+    if outcome.dtype is None:
+        return None
+    return next((r for v in leaves if v.library is Library.PYTHON for r in [_out_of_bounds(v, outcome.dtype)] if r),
+                None)  # fmt: skip
+
+
+def call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value, Call | None]:
+    """``np.float32(x)`` is a NumPy scalar, ``jnp.float32(x)`` a strong JAX array, ``float(x)``
+    a Python float."""
+    if ref.builtin:
+        kind = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}[ref.name]
+        return (_builtin_conversion(kind, args[0]) if args else python_scalar(kind, kind != "bool" and 0 or False)), None
+    library = Library.JAX if ref.module == "jax.numpy" else Library.NUMPY_SCALAR
+    fn = Fn("scalar_type", library, ("x",))
+    # The type called is the dtype requested: rules read it as if passed as dtype=.
+    bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, {**bind(fn, args, kwargs), "dtype": ref}, ctx)
+    value = requested(DTypeRef(ref.name), library, ctx, ndim=0)  # a scalar type makes a 0-d value
+    source = bound.bound.get("x")
+    bounds = operations.int_bounds(value.dtype)
+    if isinstance(source, Array) and source.library is Library.PYTHON and type(source.literal) is int and bounds:
+        # The literal converts to the requested integer type itself (measured: jnp.int8(1000)).
+        if not bounds[0] <= source.literal <= bounds[1]:
+            return Refusal("OverflowError", f"Python integer {source.literal} out of bounds for {value.dtype}"), bound
+    return value, bound
+
+
+def _builtin_conversion(kind: str, source: Value) -> Value:
+    literal = None
+    if isinstance(source, Array) and source.library is Library.PYTHON and source.literal is not None:
+        try:
+            literal = {"bool": bool, "int": int, "float": float, "complex": complex}[kind](source.literal)
+        except (TypeError, ValueError, OverflowError):
+            literal = None
+    return python_scalar(kind, literal)
