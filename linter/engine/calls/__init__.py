@@ -29,6 +29,7 @@ from promolint.engine.calls.conversions import (
     python_int_overflow,
     requested,
 )
+from promolint.engine.calls.shapes import created_rank, data_rank, shape_rank, shaped
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -62,7 +63,6 @@ from promolint.engine.values import (
     Value,
     array,
     broadcast_rank,
-    numpy_library,
     python_scalar,
 )
 from promolint.systems.base import Operand, Origin, Refused
@@ -132,42 +132,18 @@ def _check_domain(call: Call, value: Value) -> Value:
 
 
 # --- rules ------------------------------------------------------------------------------------
-def _shape_rank(value: Value | None) -> int | None:
-    """Dimensions of an array made with ``shape``: ``3`` is one, ``(2, 3)`` two."""
-    if isinstance(value, Array) and value.library is Library.PYTHON and value.dtypes == {"int64"}:
-        return 1
-    if isinstance(value, Items):
-        return len(value.items)
-    return None
-
-
-def _data_rank(value: Value | None) -> int | None:
-    """Dimensions of ``np.array(value)``: nested lists add one each."""
-    if isinstance(value, Array):
-        return value.rank
-    if isinstance(value, Items) and value.items:
-        inner = _data_rank(value.items[0])
-        return None if inner is None else inner + 1
-    return None
-
-
-def _created_rank(call: Call) -> int | None:
-    for param in ("shape", "size"):
-        if param in call.fn.params:
-            return _shape_rank(call.bound.get(param))
-    return 2 if {"N", "n"} & set(call.fn.params) else None  # eye, identity
 
 
 def _rule_create(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
-    ndim = _created_rank(call)
+    ndim = created_rank(call)
     if ref:
         return requested(ref, call.fn.library, call.ctx, ndim)
     return default(call.fn.default, call.fn.library, call.ctx, display_name(call.name), ndim)
 
 
 def _rule_full(call: Call) -> Value:
-    ndim = _shape_rank(call.bound.get("shape"))
+    ndim = shape_rank(call.bound.get("shape"))
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx, ndim)
@@ -201,7 +177,7 @@ def _rule_like(call: Call) -> Value:
 
 def _rule_asarray(call: Call) -> Value:
     data = call.bound.get("object", call.bound.get("a"))
-    ndim = _data_rank(data)
+    ndim = data_rank(data)
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         value = requested(ref, call.fn.library, call.ctx, ndim)
@@ -730,7 +706,7 @@ RULES: dict[str, Callable[[Call], Value]] = {
 }
 
 
-# --- dimensions -------------------------------------------------------------------------------
+# --- applying a rule --------------------------------------------------------------------------
 def _untyped_input(call: Call) -> bool:
     """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed."""
     for param in call.fn.arrays:
@@ -765,80 +741,7 @@ def apply(call: Call) -> Value:
                 overflow = python_int_overflow(value, call.ctx)
                 if overflow:
                     return overflow
-    return _shaped(call, RULES[call.fn.rule](call))
-
-
-def _shaped(call: Call, value: Value) -> Value:
-    shape = call.fn.shape
-    if shape == "as-is" or not isinstance(value, Array) or value.library is Library.PYTHON:
-        return value
-    source = call.first()
-    library = value.library
-    if shape == "elementwise":
-        ranks = [_data_rank(call.bound.get(p)) for p in call.fn.arrays if p in call.bound]
-        ndim = None if any(r is None for r in ranks) else max(ranks, default=0)
-    elif shape == "reduce":
-        ndim = _reduced_rank(call)
-    elif shape == "contract":
-        ndim = _contracted_rank(call)
-    elif shape == "scalar":
-        ndim = 0
-    elif shape == "keep":
-        ndim = source.rank if isinstance(source, Array) else None
-        if library.is_numpy and isinstance(source, Array) and source.library.is_numpy:
-            library = source.library
-        return replace(value, library=library, ndim=ndim)
-    elif shape == "sample":
-        return _sampled(call, value)
-    else:  # array
-        return replace(value, library=Library.NUMPY_ARRAY if library.is_numpy else library)
-    if library.is_numpy:
-        library = numpy_library(ndim)
-    return replace(value, library=library, ndim=ndim)
-
-
-def _reduced_rank(call: Call) -> int | None:
-    source = call.first()
-    rank = source.rank if isinstance(source, Array) else None
-    keepdims = call.bound.get("keepdims")
-    if isinstance(keepdims, Array) and keepdims.literal is True:
-        return rank
-    axis = call.bound.get("axis")
-    if axis is None or (isinstance(axis, Reference) and axis.qualname == "builtins.None"):
-        return 0
-    if rank is None:
-        return None
-    if isinstance(axis, Array) and axis.library is Library.PYTHON and axis.dtypes == {"int64"}:
-        return max(rank - 1, 0)
-    if isinstance(axis, Items):
-        return max(rank - len(axis.items), 0)
-    return None
-
-
-def _contracted_rank(call: Call) -> int | None:
-    operands = [call.bound.get(p) for p in call.fn.arrays]
-    if len(operands) != 2 or not all(isinstance(v, Array) for v in operands):
-        return None
-    a, b = (v.rank for v in operands)
-    if a is None or b is None:
-        return None
-    if a == 0 or b == 0:
-        return max(a, b)
-    if call.short == "matmul" and a >= 2 and b >= 2:
-        return max(a, b)
-    return a + b - 2
-
-
-def _sampled(call: Call, value: Array) -> Value:
-    """A legacy ``np.random`` draw: an array of ``size``, or one value: a NumPy scalar when a
-    dtype or an array says which, else a Python float or int."""
-    size = next((call.bound[p] for p in ("size", "d0") if p in call.bound), None)
-    if size is not None:
-        ndim = _shape_rank(size) if "size" in call.bound else len([p for p in ("d0", "d1", "d2") if p in call.bound])
-        return replace(value, library=Library.NUMPY_ARRAY, ndim=ndim)
-    if call.fn.rule == "same" or as_dtype(call.bound.get("dtype")) is not None or value.dtype is None:
-        return replace(value, library=Library.NUMPY_SCALAR, ndim=0)
-    return python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])
+    return shaped(call, RULES[call.fn.rule](call))
 
 
 # --- entry points -----------------------------------------------------------------------------
