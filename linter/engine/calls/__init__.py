@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
-    CUSTOM_FLOATS,
     DTYPES,
     INTN,
     MODULE_DTYPE_ATTRIBUTES,
@@ -29,21 +28,17 @@ from promolint.engine.calls.conversions import (
     python_int_overflow,
     requested,
 )
+from promolint.engine.calls.promotion import check_domain, promote
 from promolint.engine.calls.shapes import created_rank, data_rank, shape_rank, shaped
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
-    JAX_DOMAIN_PER_OPERAND,
     JAX_WEAK_PREDICATES,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
     NUMPY_IN_PLACE_METHODS,
     NUMPY_INT_TO_FLOAT64,
-    NUMPY_METHOD_BOOL_RESULTS,
-    NUMPY_METHOD_INTN_RESULTS,
-    NUMPY_NATIVE_LOOPS_ONLY,
-    NUMPY_RESULT_TYPE_FUNCTIONS,
     RANK_KEEPING,
     SCALAR_CONSTANTS,
 )
@@ -66,69 +61,6 @@ from promolint.engine.values import (
     python_scalar,
 )
 from promolint.systems.base import Operand, Origin, Refused
-
-
-def _promote(call: Call, inputs: Sequence[Array]) -> Value:
-    """The inputs promoted by the function's library (NumPy results are strong; whether one is
-    a scalar or an array is decided afterwards, from the function's shape)."""
-    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    if library is Library.JAX and call.short in JAX_DOMAIN_PER_OPERAND:
-        refused = next((r for v in inputs for r in [_check_domain(call, v)] if isinstance(r, Refusal)), None)
-        if refused:
-            return refused
-    true_divide = library is Library.NUMPY_ARRAY and call.short in NUMPY_INT_TO_FLOAT64
-    outcome = operations.collect(operations.promote(inputs, library, call.ctx, true_divide), library,
-                                 ndim=broadcast_rank(inputs))  # fmt: skip
-    if isinstance(outcome, Array) and library is not Library.JAX:
-        # a ufunc converts a Python int to the promoted dtype: np.multiply(np.int8(1), 1000) raises
-        # (float functions convert it to their float loop instead; np.clip has its own check)
-        overflow = operations.literal_overflow(inputs, outcome, library, call.ctx, False)
-        if call.short == "clip":
-            overflow = _clip_overflow(call, outcome)
-        if overflow and call.fn.rule == "promote":
-            return overflow
-        outcome = replace(outcome, weak=False)
-    elif isinstance(outcome, Array) and len(inputs) == 1 and outcome.dtypes == inputs[0].dtypes:
-        # a JAX function of one array that keeps its dtype keeps its weak flag, a weak bool's too
-        # (jnp.floor(jnp.isnan(2.0)), x.reshape(-1)), which promoting it alone would drop
-        outcome = replace(outcome, weak=inputs[0].weak)
-    return _fallback_loops(call, inputs, outcome)
-
-
-def _clip_overflow(call: Call, outcome: Array) -> Refusal | None:
-    """np.clip replaces a Python int bound beyond the dtype's range on its own side (a minimum
-    below it, a maximum above it) and raises OverflowError for one beyond the other side
-    (measured: np.clip(i8, 1000, 5) raises, np.clip(i8, 0, 1000) runs)."""
-    bounds = operations.int_bounds(outcome.dtype or "")
-    low, high = (call.bound.get(p) for p in (("min", "max") if "min" in call.fn.params else ("a_min", "a_max")))
-    for value, beyond in ((low, lambda v: v > bounds[1]), (high, lambda v: v < bounds[0])):
-        if bounds and isinstance(value, Array) and type(value.literal) is int and beyond(value.literal):
-            return Refusal("OverflowError", f"Python integer {value.literal} out of bounds for {outcome.dtype}")
-    return None
-
-
-def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
-    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    if call.fn.params[:1] == ("self",):  # a method: ndarray.conjugate() of bools stays bool
-        return _method_loops(call, outcome)
-    ufunc = call.fn.shape == "elementwise" or call.short == "matmul"
-    outcome = operations.fallback_loops(call.short, library, _check_domain(call, outcome), ufunc)
-    if library is Library.JAX or not isinstance(outcome, Array):
-        return outcome
-    custom = [d for v in inputs for d in v.dtypes if d in CUSTOM_FLOATS or d in INTN]
-    if custom and call.short in NUMPY_RESULT_TYPE_FUNCTIONS and len({d for v in inputs for d in v.dtypes}) > 1:
-        # LIMITATION: np.result_type with ml_dtypes' types follows ml_dtypes' own table, which the
-        # NumPy promotion system (linter/systems/numpy.py) does not carry: dtype left unknown.
-        return Array(frozenset(), outcome.library, None, ndim=outcome.ndim)
-    if call.short in NUMPY_NATIVE_LOOPS_ONLY:
-        return operations.native_loop(outcome)
-    return outcome
-
-
-def _check_domain(call: Call, value: Value) -> Value:
-    """``value``, or the exception the function raises for its dtype (promolint.engine.domains)."""
-    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    return operations.check_domain(call.short, library, value, display_name(call.name))
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -262,7 +194,7 @@ def _rule_promote(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
-    return _promote(call, inputs)
+    return promote(call, inputs)
 
 
 def _rule_inexact(call: Call) -> Value:
@@ -277,7 +209,7 @@ def _rule_inexact(call: Call) -> Value:
         # safely: np.arctan2(uint8, int8) is float16, where promoting first would give float32.
         inputs = [replace(v, dtypes=frozenset(operations.NUMPY_TO_INEXACT.get(d, d) for d in v.dtypes))
                   for v in inputs]  # fmt: skip
-    promoted = _promote(call, inputs) if len(inputs) > 1 else _promote(call, inputs[:1])
+    promoted = promote(call, inputs) if len(inputs) > 1 else promote(call, inputs[:1])
     if not isinstance(promoted, Array):
         return promoted
     if call.fn.default == "strong":
@@ -309,7 +241,7 @@ def _rule_same(call: Call) -> Value:
         return UNKNOWN
     if call.fn.library is Library.PYTHON:
         return inputs[0]
-    value = _promote(call, inputs[:1])
+    value = promote(call, inputs[:1])
     if call.fn.shape == "array" and isinstance(value, Array):
         # reshape/ravel/... change the dimensions; transpose/flip/sort/... keep them.
         keeps = call.short in RANK_KEEPING
@@ -325,7 +257,7 @@ def _rule_abs(call: Call) -> Value:
         value = operations.check_domain("abs(x)", inputs[0].library, inputs[0], "abs")
         value = operations.fallback_loops("absolute", inputs[0].library, value)
     else:
-        value = _promote(call, inputs[:1])
+        value = promote(call, inputs[:1])
     if not isinstance(value, Array):
         return value
     if value.library is Library.PYTHON:
@@ -337,7 +269,7 @@ def _rule_abs(call: Call) -> Value:
 
 def _rule_bool(call: Call) -> Value:
     inputs = library_inputs(call)
-    promoted = _promote(call, inputs) if inputs else UNKNOWN
+    promoted = promote(call, inputs) if inputs else UNKNOWN
     if isinstance(promoted, Refusal):
         return promoted
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
@@ -374,22 +306,10 @@ def _rule_compare(call: Call) -> Value:
 
 def _rule_index(call: Call) -> Value:
     inputs = library_inputs(call)
-    refused = _check_domain(call, inputs[0]) if inputs else None
+    refused = check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
     return default(call.fn.default or "i", call.fn.library, call.ctx, "")
-
-
-def _method_loops(call: Call, outcome: Value) -> Value:
-    """NumPy's array methods on dtypes without a loop of their own: ``round`` of bools computes
-    in float16, ``conjugate`` of int4 in int8; the rest keep the dtype."""
-    if call.fn.library is Library.JAX or not isinstance(outcome, Array):
-        return outcome
-    for dtypes, targets in ((frozenset({"bool"}), NUMPY_METHOD_BOOL_RESULTS), (INTN, NUMPY_METHOD_INTN_RESULTS)):
-        target = targets.get(call.short)
-        if target and outcome.dtypes & dtypes:
-            outcome = replace(outcome, dtypes=frozenset(target if d in dtypes else d for d in outcome.dtypes))
-    return outcome
 
 
 def _rule_sum(call: Call) -> Value:
@@ -404,7 +324,7 @@ def _rule_sum(call: Call) -> Value:
         return UNKNOWN
     library = call.fn.library
     source = inputs[0]
-    refused = _check_domain(call, source)
+    refused = check_domain(call, source)
     if isinstance(refused, Refusal):
         return refused  # jnp.sum of int4
     result = set()
@@ -446,7 +366,7 @@ def _rule_mean(call: Call) -> Value:
     if not inputs:
         return UNKNOWN
     source = inputs[0]
-    refused = _check_domain(call, source)
+    refused = check_domain(call, source)
     if isinstance(refused, Refusal):
         return refused
     if call.fn.library is Library.JAX:
@@ -480,7 +400,7 @@ def _rule_scaled(call: Call) -> Value:
     if not inputs:
         return UNKNOWN
     scalar = "int" if call.fn.default == "int-inexact" else call.fn.default
-    promoted = _promote(call, [inputs[0], python_scalar(scalar)])
+    promoted = promote(call, [inputs[0], python_scalar(scalar)])
     if call.fn.default == "int-inexact" and isinstance(promoted, Array):
         return operations.to_inexact(promoted, Library.JAX)
     return promoted
@@ -491,7 +411,7 @@ def _rule_float_default(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
-    value = _promote(call, inputs[:1])
+    value = promote(call, inputs[:1])
     if not isinstance(value, Array) or not any(DTYPES[d].kind in "biu" for d in value.dtypes):
         return value
     floating = default("f", call.fn.library, call.ctx, "").dtype
@@ -505,7 +425,7 @@ def _rule_float_only(call: Call) -> Value:
         return UNKNOWN
     if all(DTYPES[d].kind in "biu" for d in inputs[0].dtypes):
         return Refusal("TypeError", f"logistic does not accept dtype {'|'.join(sorted(inputs[0].dtypes))}")
-    return _promote(call, inputs[:1])
+    return promote(call, inputs[:1])
 
 
 def _rule_concatenate(call: Call) -> Value:
@@ -520,7 +440,7 @@ def _rule_concatenate(call: Call) -> Value:
         return UNKNOWN
     if call.fn.library is not Library.JAX:
         leaves = [as_numpy(v) for v in leaves]
-    promoted = _promote(call, leaves)
+    promoted = promote(call, leaves)
     if isinstance(promoted, Array):
         library = Library.NUMPY_ARRAY if call.fn.library is Library.NUMPY_ARRAY else Library.JAX
         return Array(promoted.dtypes, library, promoted.weak if library is Library.JAX else False)
@@ -531,7 +451,7 @@ def _rule_where(call: Call) -> Value:
     inputs = library_inputs(call)
     if len(inputs) != 2:
         return UNKNOWN  # one-argument where gives index arrays
-    value = _promote(call, inputs)
+    value = promote(call, inputs)
     condition = call.bound.get("condition")
     if isinstance(value, Array) and isinstance(condition, Array):
         value = replace(value, ndim=broadcast_rank([condition, *inputs]))
