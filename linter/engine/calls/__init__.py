@@ -12,7 +12,6 @@ from promolint.dtypes import (
     MODULE_DTYPE_ATTRIBUTES,
     NUMPY_NATIVE,
     WEAK_NODES,
-    narrow_x32,
 )
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind, display_name
@@ -24,12 +23,12 @@ from promolint.engine.calls.conversions import (
     call_scalar_type,
     default,
     library_inputs,
-    list_overflow,
     python_int_overflow,
     requested,
 )
 from promolint.engine.calls.promotion import check_domain, promote
-from promolint.engine.calls.shapes import created_rank, data_rank, shape_rank, shaped
+from promolint.engine.calls.shapes import shaped
+from promolint.engine.calls.creation import RULES as CREATION_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -64,130 +63,6 @@ from promolint.systems.base import Operand, Origin, Refused
 
 
 # --- rules ------------------------------------------------------------------------------------
-
-
-def _rule_create(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("dtype"))
-    ndim = created_rank(call)
-    if ref:
-        return requested(ref, call.fn.library, call.ctx, ndim)
-    return default(call.fn.default, call.fn.library, call.ctx, display_name(call.name), ndim)
-
-
-def _rule_full(call: Call) -> Value:
-    ndim = shape_rank(call.bound.get("shape"))
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx, ndim)
-    fill = call.bound.get("fill_value")
-    if fill is None:
-        return UNKNOWN
-    if call.fn.library is Library.JAX and isinstance(fill, Array) and fill.library is Library.PYTHON:
-        # jnp.full converts the fill with lax: weak like the literal, and an int beyond the
-        # default int wraps silently instead of raising (measured: jnp.full(3, 2**40)).
-        dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in fill.dtypes)
-        return Array(dtypes, Library.JAX, fill.weak, ndim=ndim)
-    value = _rule_asarray(Call(call.name, call.fn, {"object": fill}, call.ctx))
-    return replace(value, ndim=ndim) if isinstance(value, Array) else value
-
-
-def _rule_like(call: Call) -> Value:
-    source = call.first()
-    ndim = source.rank if isinstance(source, Array) else None
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx, ndim)
-    if not isinstance(source, Array):
-        return UNKNOWN
-    if call.fn.library is Library.JAX:
-        if source.library is Library.PYTHON:  # only its dtype is read: a big int does not raise
-            dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in source.dtypes)
-            return Array(dtypes, Library.JAX, source.weak, ndim=0)
-        return _rule_asarray(Call(call.name, call.fn, {"object": source}, call.ctx))
-    return Array(source.dtypes, Library.NUMPY_ARRAY, False, ndim=ndim)
-
-
-def _rule_asarray(call: Call) -> Value:
-    data = call.bound.get("object", call.bound.get("a"))
-    ndim = data_rank(data)
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        value = requested(ref, call.fn.library, call.ctx, ndim)
-        # Python ints convert to the requested dtype itself: np.asarray(300, dtype=np.uint8) raises.
-        literals = _leaves(data) if isinstance(data, Items) else [data] if isinstance(data, Array) else []
-        overflow = list_overflow([v for v in literals or () if v.library is Library.PYTHON], value)
-        return overflow or value
-    library = call.fn.library
-    if isinstance(data, Items):
-        leaves = _leaves(data)
-        if leaves is None or not leaves:
-            return UNKNOWN
-        if library is Library.JAX:
-            # jnp.array of a list: the elements' result type, strong; NumPy elements are narrowed.
-            outcome = operations.collect(operations.promote(leaves, Library.JAX, call.ctx), Library.JAX)
-        else:
-            # np.array of a list: Python scalars count as their default dtypes, not as weak.
-            strong = [Array(v.dtypes, Library.NUMPY_SCALAR, False) if v.library is Library.PYTHON else as_numpy(v)
-                      for v in leaves]  # fmt: skip
-            outcome = operations.collect(operations.promote(strong, Library.NUMPY_ARRAY, call.ctx),
-                                         Library.NUMPY_ARRAY)  # fmt: skip
-        if not isinstance(outcome, Array):
-            return outcome
-        overflow = list_overflow(leaves, outcome) if library is Library.JAX else None
-        return overflow or Array(outcome.dtypes, library, False, ndim=ndim)
-    if not isinstance(data, Array):
-        return UNKNOWN
-    if library is Library.JAX:
-        if data.library is Library.JAX:
-            return data
-        if data.library is Library.PYTHON:
-            overflow = python_int_overflow(data, call.ctx)
-            if overflow:
-                return overflow
-            dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in data.dtypes)
-            return Array(dtypes, Library.JAX, data.weak, ndim=0, provenance=data.provenance)
-        dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
-        return Array(dtypes, Library.JAX, False, ndim=ndim)
-    return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
-
-
-def _leaves(items: Items) -> list[Array] | None:
-    leaves: list[Array] = []
-    for item in items.items:
-        if isinstance(item, Items):
-            inner = _leaves(item)
-            if inner is None:
-                return None
-            leaves += inner
-        elif isinstance(item, Array) and item.dtypes:
-            leaves.append(item)
-        else:
-            return None
-    return leaves
-
-
-def _rule_arange(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref and ref.name == "bool":
-        return Refusal("TypeError", f"{display_name(call.name)} does not accept dtype bool")  # measured, both libraries
-    if ref:
-        return requested(ref, call.fn.library, call.ctx, 1)
-    bounds = [call.bound[p] for p in ("start", "stop", "step") if p in call.bound]
-    if not all(isinstance(b, Array) for b in bounds):
-        return UNKNOWN
-    kinds = {DTYPES[d].kind for b in bounds for d in b.dtypes}
-    kind = "f" if kinds & {"f", "c"} else "i"
-    if any(b.library is not Library.PYTHON for b in bounds):
-        # arange of arrays or NumPy scalars: left to promotion, not modelled
-        return Array(frozenset(), call.fn.library, None, ndim=1)
-    return default(kind, call.fn.library, call.ctx, display_name(call.name), 1)
-
-
-def _rule_linspace(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx, 1)
-    return default("f", call.fn.library, call.ctx, display_name(call.name), 1)
 
 
 def _rule_promote(call: Call) -> Value:
@@ -458,14 +333,6 @@ def _rule_where(call: Call) -> Value:
     return value
 
 
-def _rule_fixed(call: Call) -> Value:
-    return array(call.fn.default, call.fn.library, provenance=f"{display_name(call.name)} gives {call.fn.default}")
-
-
-def _rule_random(call: Call) -> Value:
-    return _rule_create(call)
-
-
 def _rule_finfo(call: Call) -> Value:
     """``finfo(dtype)``; ``jnp.finfo(jnp.float64)`` is float64's even with x64 off (measured)."""
     arg = call.bound.get("dtype")
@@ -622,7 +489,8 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
-    name[len("_rule_") :]: rule for name, rule in globals().items() if name.startswith("_rule_")
+    **CREATION_RULES,
+    **{name[len("_rule_") :]: rule for name, rule in globals().items() if name.startswith("_rule_")},
 }
 
 
