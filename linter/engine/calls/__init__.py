@@ -24,14 +24,14 @@ from promolint.engine.calls.conversions import (
     python_int_overflow,
     requested,
 )
-from promolint.engine.calls.promotion import check_domain, promote
+from promolint.engine.calls.promotion import check_domain
 from promolint.engine.calls.shapes import shaped
 from promolint.engine.calls.creation import RULES as CREATION_RULES
 from promolint.engine.calls.elementwise import RULES as ELEMENTWISE_RULES
+from promolint.engine.calls.comparisons import RULES as COMPARISONS_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
-    JAX_WEAK_PREDICATES,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
@@ -59,43 +59,6 @@ from promolint.systems.base import Operand, Origin, Refused
 
 
 # --- rules ------------------------------------------------------------------------------------
-
-
-def _rule_bool(call: Call) -> Value:
-    inputs = library_inputs(call)
-    promoted = promote(call, inputs) if inputs else UNKNOWN
-    if isinstance(promoted, Refusal):
-        return promoted
-    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    if library is Library.JAX and call.ctx.strict and len(inputs) > 1 and not (
-            isinstance(promoted, Array) and promoted.dtypes):  # fmt: skip
-        # jnp.logical_and promotes its operands: of unknown dtypes, strict mode may refuse them
-        return Array(frozenset(), library, None)
-    # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
-    # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
-    kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
-    weak = (isinstance(promoted, Array) and bool(promoted.dtypes) and all(v.weak is True for v in inputs)
-            and all(DTYPES[d].kind in kinds for d in promoted.dtypes))  # fmt: skip
-    return array("bool", library, weak)
-
-
-_COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
-                "greater_equal": ">="}  # fmt: skip
-
-
-def _rule_compare(call: Call) -> Value:
-    """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
-    inputs = library_inputs(call)
-    if len(inputs) != 2:
-        return UNKNOWN
-    if call.fn.library is Library.JAX and not any(v.library is Library.JAX for v in inputs):
-        # Python scalars only: jnp makes the first an array, keeping it weak.
-        first = inputs[0]
-        dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in first.dtypes)
-        inputs = [replace(first, library=Library.JAX, dtypes=dtypes, literal=None), inputs[1]]
-    if call.fn.library is not Library.JAX and all(v.library is Library.PYTHON for v in inputs):
-        return array("bool", Library.NUMPY_ARRAY)  # np.less(1, 2) is np.True_; NumPy orders complex numbers
-    return operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
 
 
 def _rule_index(call: Call) -> Value:
@@ -342,6 +305,7 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
+    **COMPARISONS_RULES,
     **ELEMENTWISE_RULES,
     **CREATION_RULES,
     **{name[len("_rule_") :]: rule for name, rule in globals().items() if name.startswith("_rule_")},
