@@ -8,7 +8,6 @@ from dataclasses import replace
 from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
     DTYPES,
-    INTN,
     MODULE_DTYPE_ATTRIBUTES,
     WEAK_NODES,
 )
@@ -19,16 +18,14 @@ from promolint.engine.calls.conversions import (
     as_dtype,
     as_traced,
     call_scalar_type,
-    default,
-    library_inputs,
     python_int_overflow,
     requested,
 )
-from promolint.engine.calls.promotion import check_domain
 from promolint.engine.calls.shapes import shaped
 from promolint.engine.calls.creation import RULES as CREATION_RULES
 from promolint.engine.calls.elementwise import RULES as ELEMENTWISE_RULES
 from promolint.engine.calls.comparisons import RULES as COMPARISONS_RULES
+from promolint.engine.calls.reductions import RULES as REDUCTIONS_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -59,94 +56,6 @@ from promolint.systems.base import Operand, Origin, Refused
 
 
 # --- rules ------------------------------------------------------------------------------------
-
-
-def _rule_index(call: Call) -> Value:
-    inputs = library_inputs(call)
-    refused = check_domain(call, inputs[0]) if inputs else None
-    if isinstance(refused, Refusal):
-        return refused  # jnp.argmax has no complex implementation
-    return default(call.fn.default or "i", call.fn.library, call.ctx, "")
-
-
-def _rule_sum(call: Call) -> Value:
-    """Sums and products widen small integers to the default integer of their signedness
-    (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int.  NumPy keeps
-    ml_dtypes' sub-byte ints (not ``np.integer`` to it: no ``int_`` accumulator; measured)."""
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
-    if not inputs:
-        return UNKNOWN
-    library = call.fn.library
-    source = inputs[0]
-    refused = check_domain(call, source)
-    if isinstance(refused, Refusal):
-        return refused  # jnp.sum of int4
-    result = set()
-    for d in source.dtypes:
-        kind = DTYPES[d].kind
-        if d in INTN and library is not Library.JAX:
-            result.add(d)
-        elif kind in "biu":
-            wide = default("u" if kind == "u" else "i", library, call.ctx, "").dtype
-            result.add(wide if kind == "b" or DTYPES[d].bits < DTYPES[wide].bits else d)
-        else:
-            result.add(d)
-    return Array(frozenset(result), library if library is Library.JAX else Library.NUMPY_ARRAY, False)
-
-
-def _rule_cumsum(call: Call) -> Value:
-    """Cumulative sums: NumPy widens like ``sum``; JAX keeps integers and makes bools the
-    default int.  Without an axis the input is flattened."""
-    source = call.first()
-    ndim = 1 if "axis" not in call.bound else source.rank if isinstance(source, Array) else None
-    if call.fn.library is Library.JAX:
-        ref = as_dtype(call.bound.get("dtype"))
-        if ref:
-            return requested(ref, Library.JAX, call.ctx, ndim)
-        inputs = library_inputs(call)
-        if not inputs:
-            return UNKNOWN
-        integer = call.ctx.jax.default_dtype("i")
-        return Array(frozenset(integer if d == "bool" else d for d in inputs[0].dtypes), Library.JAX, False, ndim=ndim)
-    summed = _rule_sum(call)
-    return replace(summed, ndim=ndim) if isinstance(summed, Array) else summed
-
-
-def _rule_mean(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
-    if not inputs:
-        return UNKNOWN
-    source = inputs[0]
-    refused = check_domain(call, source)
-    if isinstance(refused, Refusal):
-        return refused
-    if call.fn.library is Library.JAX:
-        value = Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
-    else:
-        # ml_dtypes' sub-byte ints are not np.integer: their mean, var and std keep them (measured).
-        integers = {d for d in source.dtypes if DTYPES[d].kind in "biu" and d not in INTN}
-        dtypes = frozenset("float64" if d in integers else d for d in source.dtypes)
-        provenance = "np.mean of integers is float64" if integers else ""
-        value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
-    if call.fn.default == "real":  # var and std of complex values are real
-        value = replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes))
-    return value
-
-
-def _rule_reduce(call: Call) -> Value:
-    """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
-    (ml_dtypes' sub-byte ints in int8; measured)."""
-    inputs = library_inputs(call)
-    if not inputs:
-        return UNKNOWN
-    library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    return operations.fallback_loops(call.short, library, Array(inputs[0].dtypes, library, False))
 
 
 def _rule_finfo(call: Call) -> Value:
@@ -305,6 +214,7 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
+    **REDUCTIONS_RULES,
     **COMPARISONS_RULES,
     **ELEMENTWISE_RULES,
     **CREATION_RULES,
