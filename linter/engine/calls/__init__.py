@@ -9,7 +9,6 @@ from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
     DTYPES,
     MODULE_DTYPE_ATTRIBUTES,
-    WEAK_NODES,
 )
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind, display_name
@@ -26,6 +25,7 @@ from promolint.engine.calls.creation import RULES as CREATION_RULES
 from promolint.engine.calls.elementwise import RULES as ELEMENTWISE_RULES
 from promolint.engine.calls.comparisons import RULES as COMPARISONS_RULES
 from promolint.engine.calls.reductions import RULES as REDUCTIONS_RULES
+from promolint.engine.calls.dtype_queries import RULES as DTYPE_QUERIES_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -52,97 +52,10 @@ from promolint.engine.values import (
     array,
     python_scalar,
 )
-from promolint.systems.base import Operand, Origin, Refused
+from promolint.systems.base import Operand
 
 
 # --- rules ------------------------------------------------------------------------------------
-
-
-def _rule_finfo(call: Call) -> Value:
-    """``finfo(dtype)``; ``jnp.finfo(jnp.float64)`` is float64's even with x64 off (measured)."""
-    arg = call.bound.get("dtype")
-    ref = as_dtype(arg)
-    name = ref.name if ref else (arg.dtype if isinstance(arg, Array) and arg.dtype else None)
-    if name is None:
-        return UNKNOWN
-    return FInfo(name)
-
-
-def _rule_iinfo(call: Call) -> Value:
-    finfo = _rule_finfo(Call(call.name, call.fn, {"dtype": call.bound.get("int_type")}, call.ctx))
-    return FInfo(finfo.dtype, integer=True) if isinstance(finfo, FInfo) else UNKNOWN
-
-
-def _rule_dtype_of(call: Call) -> Value:
-    arg = call.bound.get("dtype")
-    ref = as_dtype(arg)
-    if ref:
-        return DTypeRef(ref.name)
-    if isinstance(arg, Array) and arg.dtype:
-        return DTypeRef(arg.dtype)
-    return UNKNOWN
-
-
-def _rule_result_type(call: Call) -> Value:
-    """``np.result_type`` / ``jnp.result_type``: a dtype.  Dtypes and arrays are strong, Python
-    values weak; a Python *type* is its default dtype in NumPy, a weak node in JAX, where a weak
-    result becomes its kind's default and ``None`` stands for the default float."""
-    arguments = call.bound.get("arrays_and_dtypes")
-    values = list(arguments.items) if isinstance(arguments, Items) else []
-    if not values:
-        return UNKNOWN
-    jax = call.fn.library is Library.JAX
-    operands = []
-    for value in values:
-        operand = _type_operand(value, jax, call.ctx)
-        if operand is None:
-            return UNKNOWN
-        operands.append(operand)
-    if jax:
-        result = call.ctx.jax.result_type(*operands)
-        if isinstance(result, Refused):
-            return Refusal("TypePromotionError", result.message, result.reason.value)
-    else:
-        result = call.ctx.numpy.result_type(*operands)
-        if isinstance(result, Refused):
-            return Refusal("TypeError", result.message, result.reason.value)
-    return DTypeRef(result.dtype)
-
-
-def _type_operand(value: Value, jax: bool, ctx: Context) -> Operand | None:
-    if isinstance(value, Reference) and value.qualname == "builtins.None":
-        return Operand(ctx.jax.default_dtype("f") if jax else "float64", origin=Origin.DTYPE)
-    ref = as_dtype(value) if not isinstance(value, Array) else None
-    if ref is not None:
-        if ref.builtin and jax and ref.name != "bool":
-            return Operand(ref.name, weak=True, origin=Origin.DTYPE)  # int/float/complex: JAX's weak nodes
-        return Operand(ref.name, origin=Origin.DTYPE)
-    if isinstance(value, Array) and value.dtype is not None and value.weak is not None:
-        if value.library is Library.PYTHON:
-            return Operand(value.dtype, value.weak, Origin.VALUE)
-        if value.library is Library.JAX:
-            return Operand(value.dtype, value.weak, Origin.ARRAY)
-        return Operand(value.dtype, False, Origin.VALUE)
-    return None
-
-
-def _rule_promote_types(call: Call) -> Value:
-    """``promote_types(a, b)`` of two dtypes.  JAX's neither narrows nor canonicalizes: Python
-    types are its weak nodes and a weak result comes out 64-bit (``promote_types(int, float)`` is
-    float64 with x64 off)."""
-    refs = [as_dtype(call.bound.get(p)) for p in ("type1", "type2")]
-    if not all(refs):
-        return UNKNOWN
-    if call.fn.library is Library.JAX:
-        nodes = [WEAK_NODES[DTYPES[r.name].kind] if r.builtin and r.name != "bool" else r.name for r in refs]
-        joined = call.ctx.jax.promote_types(*nodes)
-        if isinstance(joined, Refused):
-            return Refusal("TypePromotionError", joined.message, joined.reason.value)
-        return DTypeRef(joined)
-    result = call.ctx.numpy.result_type(*(Operand(r.name) for r in refs))
-    if isinstance(result, Refused):
-        return Refusal("TypeError", result.message, result.reason.value)
-    return DTypeRef(result.dtype)
 
 
 _COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
@@ -214,6 +127,7 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
+    **DTYPE_QUERIES_RULES,
     **REDUCTIONS_RULES,
     **COMPARISONS_RULES,
     **ELEMENTWISE_RULES,
