@@ -26,6 +26,7 @@ from promolint.engine.calls.elementwise import RULES as ELEMENTWISE_RULES
 from promolint.engine.calls.comparisons import RULES as COMPARISONS_RULES
 from promolint.engine.calls.reductions import RULES as REDUCTIONS_RULES
 from promolint.engine.calls.dtype_queries import RULES as DTYPE_QUERIES_RULES
+from promolint.engine.calls.lax import RULES as LAX_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -52,40 +53,9 @@ from promolint.engine.values import (
     array,
     python_scalar,
 )
-from promolint.systems.base import Operand
 
 
 # --- rules ------------------------------------------------------------------------------------
-
-
-_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
-
-
-def _rule_lax(call: Call) -> Value:
-    """``jax.lax`` binary ops: operands must share a dtype; Python scalars count as their
-    default dtype.  The result is that dtype, bool (comparisons) or its complex (``complex``)."""
-    inputs = call.arrays()
-    if len(inputs) != 2 or not all(v.dtype for v in inputs):
-        return UNKNOWN
-    dtypes = [call.ctx.jax.canonical_dtype(Operand(v.dtype)) if v.library is not Library.JAX else v.dtype
-              for v in inputs]  # fmt: skip
-    op = call.short
-    if dtypes[0] != dtypes[1]:
-        return Refusal("TypeError", f"lax.{op} requires arguments to have the same dtypes, got "
-                       f"{dtypes[0]}, {dtypes[1]}.")  # fmt: skip
-    if call.fn.default == "complex":
-        dtype = _COMPLEX_OF.get(dtypes[0])
-        if dtype is None:
-            return UNKNOWN
-    else:
-        dtype = call.fn.default or dtypes[0]
-    weak = all(v.weak for v in inputs) and dtype != "bool"
-    return array(dtype, Library.JAX, weak)
-
-
-def _rule_lax_convert(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("new_dtype"))
-    return requested(ref, Library.JAX, call.ctx) if ref else UNKNOWN
 
 
 def _rule_python_scalar(call: Call) -> Value:
@@ -127,6 +97,7 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
+    **LAX_RULES,
     **DTYPE_QUERIES_RULES,
     **REDUCTIONS_RULES,
     **COMPARISONS_RULES,
