@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from promolint.dtypes import (
     BUILTIN_TYPE_DTYPES,
-    DTYPES,
     MODULE_DTYPE_ATTRIBUTES,
 )
 from promolint.engine import operations
@@ -18,7 +17,6 @@ from promolint.engine.calls.conversions import (
     as_traced,
     call_scalar_type,
     python_int_overflow,
-    requested,
 )
 from promolint.engine.calls.shapes import shaped
 from promolint.engine.calls.creation import RULES as CREATION_RULES
@@ -27,6 +25,8 @@ from promolint.engine.calls.comparisons import RULES as COMPARISONS_RULES
 from promolint.engine.calls.reductions import RULES as REDUCTIONS_RULES
 from promolint.engine.calls.dtype_queries import RULES as DTYPE_QUERIES_RULES
 from promolint.engine.calls.lax import RULES as LAX_RULES
+from promolint.engine.calls.methods import RULES as METHODS_RULES
+from promolint.engine.calls.python_functions import RULES as PYTHON_FUNCTIONS_RULES
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
@@ -58,31 +58,6 @@ from promolint.engine.values import (
 # --- rules ------------------------------------------------------------------------------------
 
 
-def _rule_python_scalar(call: Call) -> Value:
-    return python_scalar(call.fn.default)
-
-
-def _rule_python_range(call: Call) -> Value:
-    return Elements(python_scalar("int"))
-
-
-def _rule_astype(call: Call) -> Value:
-    receiver = call.bound.get("self")
-    ref = as_dtype(call.bound.get("dtype"))
-    if not isinstance(receiver, Array) or ref is None:
-        return UNKNOWN
-    library = Library.JAX if receiver.library is Library.JAX else receiver.library
-    return requested(ref, library, call.ctx)
-
-
-def _rule_item(call: Call) -> Value:
-    receiver = call.bound.get("self")
-    if not isinstance(receiver, Array) or receiver.dtype is None:
-        return UNKNOWN
-    kind = DTYPES[receiver.dtype].kind
-    return python_scalar({"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[kind])
-
-
 def _rule_forward(call: Call) -> Value:
     """``np.sum(J)`` is ``J.sum()`` and ``np.flip(J)`` indexes J: a JAX argument gets what
     ``jnp.<name>`` gives, the rest NumPy's own function."""
@@ -97,6 +72,8 @@ def _rule_forward(call: Call) -> Value:
 
 
 RULES: dict[str, Callable[[Call], Value]] = {
+    **PYTHON_FUNCTIONS_RULES,
+    **METHODS_RULES,
     **LAX_RULES,
     **DTYPE_QUERIES_RULES,
     **REDUCTIONS_RULES,
