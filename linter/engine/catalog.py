@@ -270,7 +270,7 @@ CATALOG: dict[str, Fn] = {
     **{f"math.{k}": Fn("python_scalar", PY, default="int")
        for k in ("floor", "ceil", "trunc", "factorial", "gcd", "comb", "perm", "isqrt")},  # fmt: skip
     # float(), int(), complex() and bool() are scalar types (calls.resolve_reference makes them
-    # DTypeRefs), converted by calls._call_scalar_type, not catalog entries.
+    # DTypeRefs), converted by calls.conversions.call_scalar_type, not catalog entries.
     "builtins.len": Fn("python_scalar", PY, default="int"),
     "builtins.range": Fn("python_range", PY),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),

@@ -8,9 +8,8 @@ from collections.abc import Mapping
 
 from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
 from promolint.engine import calls, operations
-from promolint.engine.calls import Call
 from promolint.engine.context import Context
-from promolint.engine.records import Operation
+from promolint.engine.records import Call, Operation
 from promolint.engine.values import Array, DTypeRef, Library, Value
 
 JNP_IMPORT = "import jax.numpy as jnp"

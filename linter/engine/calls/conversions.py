@@ -75,11 +75,11 @@ def library_inputs(call: Call) -> list[Array]:
     if call.fn.library is Library.NUMPY_ARRAY:
         return [as_numpy(v) for v in inputs]
     if call.fn.library is Library.JAX:
-        return [as_jax(v, call.ctx) for v in inputs]
+        return [_as_jax(v, call.ctx) for v in inputs]
     return inputs
 
 
-def as_jax(value: Array, ctx: Context) -> Array:
+def _as_jax(value: Array, ctx: Context) -> Array:
     """A NumPy value passed to a JAX function becomes a strong JAX array (narrowed with x64
     off); Python scalars stay weak."""
     if value.library is Library.JAX or value.library is Library.PYTHON:
@@ -105,7 +105,7 @@ def as_traced(value: Value, ctx: Context) -> Value:
             return overflow
         dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
         return Array(dtypes, Library.JAX, value.weak, ndim=0)
-    return as_jax(value, ctx)
+    return _as_jax(value, ctx)
 
 
 # --- Python scalars converted to a dtype -----------------------------------------------------

@@ -1,0 +1,221 @@
+"""Dispatch: a call of a function value goes to its catalog entry's rule (``apply``), a method
+to the array's, an attribute or a dotted name to the value it denotes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from promolint.dtypes import BUILTIN_TYPE_DTYPES, MODULE_DTYPE_ATTRIBUTES
+from promolint.engine import operations
+from promolint.engine.calls import (
+    comparisons,
+    creation,
+    dtype_queries,
+    elementwise,
+    lax,
+    methods,
+    python_functions,
+    reductions,
+)
+from promolint.engine.calls.binding import bind, display_name
+from promolint.engine.calls.conversions import REAL_OF, as_dtype, call_scalar_type, python_int_overflow
+from promolint.engine.calls.shapes import shaped
+from promolint.engine.catalog import (
+    CATALOG,
+    CONSTANTS,
+    METHODS,
+    NUMPY_FORWARD_FALLBACK,
+    NUMPY_FORWARDED,
+    NUMPY_IN_PLACE_METHODS,
+    SCALAR_CONSTANTS,
+)
+from promolint.engine.context import Context
+from promolint.engine.records import Call
+from promolint.engine.values import (
+    UNKNOWN,
+    Array,
+    Bound,
+    DTypeRef,
+    Elements,
+    FInfo,
+    Items,
+    Library,
+    Reference,
+    Refusal,
+    Value,
+    array,
+    python_scalar,
+)
+
+
+def _rule_forward(call: Call) -> Value:
+    """``np.sum(J)`` is ``J.sum()`` and ``np.flip(J)`` indexes J: a JAX argument gets what
+    ``jnp.<name>`` gives, the rest NumPy's own function."""
+    source = call.first()
+    name = call.short
+    if isinstance(source, Array) and source.library is Library.JAX:
+        target = f"jax.numpy.{name}"
+        forwarded = apply(Call(target, CATALOG[target], call.bound, call.ctx))
+        if not (isinstance(forwarded, Refusal) and forwarded.error == "TypeError" and name in NUMPY_FORWARD_FALLBACK):
+            return forwarded
+    return apply(Call(call.name, NUMPY_FORWARDED[name], call.bound, call.ctx))
+
+
+# Every catalog rule by name, from the families; forwarding applies another catalog entry.
+RULES: dict[str, Callable[[Call], Value]] = {
+    **creation.RULES,
+    **elementwise.RULES,
+    **comparisons.RULES,
+    **reductions.RULES,
+    **dtype_queries.RULES,
+    **lax.RULES,
+    **methods.RULES,
+    **python_functions.RULES,
+    "forward": _rule_forward,
+}
+
+
+# --- applying a rule --------------------------------------------------------------------------
+def _untyped_input(call: Call) -> bool:
+    """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed."""
+    for param in call.fn.arrays:
+        value = call.bound.get(param)
+        if value is not None and not _is_none(value) and not _typed(value):
+            return True
+    dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
+    return dtype is not None and not _is_none(dtype) and as_dtype(dtype) is None
+
+
+def _typed(value: Value) -> bool:
+    """An array value, or a (nested) list or tuple of them: ``np.array([[1, 2], [3, 4]])``."""
+    if isinstance(value, Items):
+        return all(_typed(item) for item in value.items)
+    return isinstance(value, Array)
+
+
+def _is_none(value: Value) -> bool:
+    return isinstance(value, Reference) and value.qualname == "builtins.None"
+
+
+def apply(call: Call) -> Value:
+    """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
+    if _untyped_input(call):
+        return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
+    if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
+        # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
+        # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)
+        # and jnp.asarray converts through NumPy (its own checks, in its rule).
+        for value in call.arrays():
+            if value.library is Library.PYTHON:
+                overflow = python_int_overflow(value, call.ctx)
+                if overflow:
+                    return overflow
+    return shaped(call, RULES[call.fn.rule](call))
+
+
+# --- entry points -----------------------------------------------------------------------------
+def resolve_reference(qualname: str) -> Value:
+    """A dotted name: a dtype (``numpy.float32``), a constant (``numpy.pi``), or a reference."""
+    module, _, attr = qualname.rpartition(".")
+    dtype = MODULE_DTYPE_ATTRIBUTES.get(module, {}).get(attr)
+    if dtype:
+        return DTypeRef(dtype, module=module)
+    if qualname in SCALAR_CONSTANTS:
+        dtype, literal = SCALAR_CONSTANTS[qualname]
+        return array(dtype, Library.NUMPY_SCALAR, literal=literal, ndim=0)
+    if qualname in CONSTANTS:
+        return python_scalar("float", CONSTANTS[qualname], provenance=f"{display_name(qualname)} is a Python float")
+    if module == "builtins" and attr in BUILTIN_TYPE_DTYPES:
+        return DTypeRef(BUILTIN_TYPE_DTYPES[attr], builtin=True)
+    return Reference(qualname)
+
+
+def call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
+    """Call a function value: a catalogued function, an array method, or a scalar type."""
+    if any(isinstance(v, Refusal) for v in (*args, *kwargs.values())):
+        return UNKNOWN, None  # an argument raised: the call never happens
+    if isinstance(func, Reference):
+        return call_function(func.qualname, args, kwargs, ctx)
+    if isinstance(func, Bound) and func.method.startswith("at."):
+        return _at_update(func.receiver, func.method[len("at."):], args, ctx), None
+    if isinstance(func, Bound):
+        return call_method(func.receiver, func.method, args, kwargs, ctx)
+    if isinstance(func, DTypeRef):
+        return call_scalar_type(func, args, kwargs, ctx)
+    return UNKNOWN, None
+
+
+def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context) -> Value:
+    """``x.at[i].set(v)`` / ``.add(v)`` / ``.get()``: x's dtype and weak flag; the update must
+    promote with x (strict mode refuses ``i8.at[0].add(1.5)``), then is cast to x's dtype."""
+    if not isinstance(receiver, Array):
+        return UNKNOWN
+    update = args[0] if args and method != "get" else None
+    if isinstance(update, Array) and receiver.library is Library.JAX:
+        outcome = operations.collect(operations.promote([receiver, update], Library.JAX, ctx), Library.JAX)
+        if isinstance(outcome, Refusal):
+            return outcome
+    return receiver
+
+
+def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
+    fn = CATALOG.get(qualname)
+    if fn is None:
+        return UNKNOWN, None
+    call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
+    return apply(call), call
+
+
+def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
+    if isinstance(receiver, FInfo):
+        return UNKNOWN, None
+    if not isinstance(receiver, Array) or receiver.library is Library.PYTHON:
+        return UNKNOWN, None
+    fn = METHODS.get(name)
+    if fn is None or (receiver.library.is_numpy and name in NUMPY_IN_PLACE_METHODS):
+        return UNKNOWN, None  # ndarray.sort() sorts in place and returns None
+    library = Library.JAX if receiver.library is Library.JAX else Library.NUMPY_ARRAY
+    fn = replace(fn, library=library)
+    call = Call(name, fn, bind(fn, [receiver, *args], kwargs), ctx)
+    value = apply(call)
+    if isinstance(value, Array) and receiver.library is Library.NUMPY_SCALAR and value.library is Library.NUMPY_ARRAY:
+        value = replace(value, library=Library.NUMPY_SCALAR, ndim=0)  # methods of NumPy scalars give scalars
+    return value, call
+
+
+def attribute(value: Value, name: str) -> Value:
+    """``x.T``, ``x.dtype``, ``finfo.eps``, ``x.real``, ``x.shape`` ..."""
+    if isinstance(value, Reference):
+        return resolve_reference(f"{value.qualname}.{name}")
+    if isinstance(value, FInfo):
+        if name in ("eps", "max", "min", "tiny", "resolution", "smallest_normal", "epsneg") and not value.integer:
+            return array(value.dtype, Library.NUMPY_SCALAR, provenance=f"finfo({value.dtype}).{name} is a NumPy "
+                         f"{value.dtype} scalar")  # fmt: skip
+        if name in ("max", "min", "bits"):
+            return python_scalar("int")
+        if name == "dtype":
+            return DTypeRef(value.dtype)
+        return UNKNOWN
+    if isinstance(value, DTypeRef):
+        if name == "type":
+            return value
+        return UNKNOWN
+    if isinstance(value, Bound) and value.method == "at.":
+        return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
+    if not isinstance(value, Array):
+        return UNKNOWN
+    if name in ("T", "mT"):
+        return value
+    if name == "dtype":
+        return DTypeRef(value.dtype) if value.dtype else UNKNOWN
+    if name in ("real", "imag") and value.library is not Library.PYTHON:
+        dtypes = frozenset(REAL_OF.get(d, d) for d in value.dtypes)
+        return Array(dtypes, value.library, value.weak, ndim=value.ndim)
+    if name == "shape":
+        return Elements(python_scalar("int"))
+    if name in ("ndim", "size", "nbytes", "itemsize"):
+        return python_scalar("int")
+    if name in METHODS or name in ("at",):
+        return Bound(value, name)
+    return UNKNOWN
