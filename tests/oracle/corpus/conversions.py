@@ -1,4 +1,4 @@
-# Python scalars converted to a requested dtype (calls._out_of_bounds), one refusal each, and
+# Python scalars converted to a requested dtype (calls/conversions.py), one refusal each, and
 # Python ints out of a NumPy ufunc's promoted dtype.
 y = np.asarray(1j, dtype=np.int8)
 # ---
