@@ -1,30 +1,28 @@
 """The engine's catalog rules: every rule the catalog names has one implementation, in one family
-of ``promolint.engine.calls`` (the families' tables are merged into one: a name given twice would
-silently replace the other)."""
+module of ``promolint.engine.calls``, whose table ``dispatch`` merges into its own (a family left
+out, or a name given twice, would lose rules silently)."""
 
 from __future__ import annotations
 
-from promolint.engine.calls import (
-    RULES,
-    comparisons,
-    creation,
-    dtype_queries,
-    elementwise,
-    lax,
-    methods,
-    python_functions,
-    reductions,
-)
+import importlib
+import pkgutil
+
+from promolint.engine import calls
 from promolint.engine.catalog import CATALOG, METHODS, NUMPY_FORWARDED
 
-FAMILIES = (creation, elementwise, comparisons, reductions, dtype_queries, lax, methods, python_functions)
+
+def _families() -> list:
+    """The package's modules with a rule table of their own."""
+    modules = [importlib.import_module(f"{calls.__name__}.{m.name}") for m in pkgutil.iter_modules(calls.__path__)]
+    return [m for m in modules if hasattr(m, "RULES") and m.__name__ != f"{calls.__name__}.dispatch"]
 
 
-def test_no_two_families_implement_the_same_rule() -> None:
-    names = [name for family in FAMILIES for name in family.RULES]
+def test_each_family_rule_is_in_the_table_and_only_one_family_has_it() -> None:
+    names = [name for family in _families() for name in family.RULES]
     assert len(names) == len(set(names)), sorted(name for name in names if names.count(name) > 1)
+    assert all(calls.RULES[name] is rule for family in _families() for name, rule in family.RULES.items())
 
 
 def test_the_catalog_and_the_rule_table_name_the_same_rules() -> None:
     named = {fn.rule for table in (CATALOG, METHODS, NUMPY_FORWARDED) for fn in table.values()}
-    assert named == set(RULES)
+    assert named == set(calls.RULES)
