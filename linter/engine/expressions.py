@@ -9,6 +9,7 @@ from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
+from promolint.engine.symbolic import apply, is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -41,6 +42,7 @@ def constant(value: object) -> Value:
     return UNKNOWN  # bytes, ...
 
 
+@lifted("augmented")
 def augmented(op: str, current: Value, other: Value, ctx: Context) -> Value:
     """``current op= other``: in place on a NumPy array (cast back to its dtype, or refused);
     with a JAX operand NumPy declines and Python falls back to ``a = a op j``, which rebinds
@@ -52,6 +54,7 @@ def augmented(op: str, current: Value, other: Value, ctx: Context) -> Value:
     return result
 
 
+@lifted("subscript")
 def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
     """``base[...]``: ``slices`` says which index elements are slices, ``indices`` holds the
     values of the others, in order."""
@@ -97,6 +100,7 @@ def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) ->
     return rank if rank >= 0 else None
 
 
+@lifted("element_of")
 def element_of(value: Value) -> Value:
     """One element of an iterated value: iterating an array yields its rows (a NumPy vector
     yields scalars)."""
@@ -114,10 +118,16 @@ def element_of(value: Value) -> Value:
 def unpack(value: Value, count: int, starred: bool) -> list[Value]:
     """What each of ``count`` targets gets from ``a, b = value`` (a starred target makes
     positions unknown)."""
+    if is_symbolic(value):
+        return [apply("unpack", _unpacked, (value, count, starred, i)) for i in range(count)]
     if isinstance(value, Items) and len(value.items) == count and not starred:
         return list(value.items)
     each = element_of(value) if not starred and not isinstance(value, Items) else UNKNOWN
     return [each] * count
+
+
+def _unpacked(value: Value, count: int, starred: bool, position: int) -> Value:
+    return unpack(value, count, starred)[position]
 
 
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str

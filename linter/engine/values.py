@@ -219,24 +219,3 @@ def join(values: Iterable[Value]) -> Value:
 
 def with_provenance(value: Value, provenance: str) -> Value:
     return replace(value, provenance=provenance) if not isinstance(value, Unknown) else value
-
-
-def describe(value: Value) -> dict:
-    """What is known of a value, as ``reveal --format json`` and the run-time shim give it: dtype
-    (NumPy's name, or int/float/complex/bool for Python scalars), weak, library, error."""
-    if isinstance(value, Refusal):
-        return {"dtype": None, "weak": None, "library": None, "error": value.error, "message": value.message}
-    if not isinstance(value, Array) or not value.dtypes:
-        library = value.library.value if isinstance(value, Array) else None
-        return {"dtype": None, "weak": None, "library": library, "error": None}
-    if value.library is Library.PYTHON:
-        dtype = "|".join(sorted(PYTHON_TYPE_NAMES.get(d, d) for d in value.dtypes))
-    else:
-        dtype = "|".join(sorted(value.dtypes))
-    return {
-        "dtype": dtype,
-        "weak": value.weak,
-        "library": value.library.value,
-        "error": None,
-        **({"provenance": value.provenance} if value.provenance else {}),
-    }

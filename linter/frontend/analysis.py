@@ -22,7 +22,8 @@ from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import UNKNOWN, DTypeRef, Function, Items, Reference, Value, join, python_scalar
+from promolint.engine.symbolic import join
+from promolint.engine.values import UNKNOWN, DTypeRef, Function, Items, Reference, Value, python_scalar
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 

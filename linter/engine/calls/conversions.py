@@ -12,6 +12,7 @@ from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn
+from promolint.engine.symbolic import lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
 from promolint.engine.values import Array, DTypeRef, Items, Library, Refusal, Value, array, python_scalar
@@ -88,6 +89,7 @@ def _as_jax(value: Array, ctx: Context) -> Array:
     return Array(dtypes, Library.JAX, False, ndim=value.rank)
 
 
+@lifted("as_traced")
 def as_traced(value: Value, ctx: Context) -> Value:
     """What a value becomes when JAX traces a function it is passed to (or returned from):
     arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal

@@ -32,6 +32,8 @@ from promolint.engine.catalog import (
 )
 from promolint.engine.context import Context
 from promolint.engine.records import Call
+from promolint.engine.symbolic import apply as symbolic_apply
+from promolint.engine.symbolic import is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -132,6 +134,18 @@ def resolve_reference(qualname: str) -> Value:
 
 
 def call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
+    """``func(*args, **kwargs)`` and the catalogued call it is (None for a call of a variable's
+    value, whose call is known only at each of its members)."""
+    if is_symbolic(func) or is_symbolic(args) or is_symbolic(kwargs):
+        return symbolic_apply("call", _call_value, (func, list(args), dict(kwargs), ctx)), None
+    return _call(func, args, kwargs, ctx)
+
+
+def _call_value(func: Value, args: list[Value], kwargs: dict[str, Value], ctx: Context) -> Value:
+    return _call(func, args, kwargs, ctx)[0]
+
+
+def _call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
     """Call a function value: a catalogued function, an array method, or a scalar type."""
     if any(isinstance(v, Refusal) for v in (*args, *kwargs.values())):
         return UNKNOWN, None  # an argument raised: the call never happens
@@ -184,6 +198,7 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
     return value, call
 
 
+@lifted("attribute")
 def attribute(value: Value, name: str) -> Value:
     """``x.T``, ``x.dtype``, ``finfo.eps``, ``x.real``, ``x.shape`` ..."""
     if isinstance(value, Reference):

@@ -11,7 +11,8 @@ from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import Bound, Function, Reference, Returns, Value, join
+from promolint.engine.symbolic import join
+from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).

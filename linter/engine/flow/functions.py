@@ -12,7 +12,8 @@ from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
-from promolint.engine.values import UNKNOWN, Function, Refusal, Value, join
+from promolint.engine.symbolic import NUMERIC, domain, join, variable
+from promolint.engine.values import UNKNOWN, Array, Function, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
@@ -162,17 +163,19 @@ class Functions:
         in every other mode the module's own calls run it in: its values join over them."""
         flow = self._flow
         for key, definition in enumerate(self._definitions):
-            seeds = self._seeds(definition)
             try:
-                self.invoke(key, seeds, flow.final_ctx, record=True)
+                self.invoke(key, self._seeds(definition, flow.final_ctx), flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
-                    flow.record_again(lambda ctx=ctx: self.invoke(key, seeds, ctx, record=True))
+                    seeds = self._seeds(definition, ctx)
+                    flow.record_again(lambda ctx=ctx, seeds=seeds: self.invoke(key, seeds, ctx, record=True))
             except RecursionError:  # nested too deeply for the stack: the others go on
                 flow.failures.append(definition.handle)
 
-    def _seeds(self, definition: Definition) -> dict[str, Value]:
-        """A definition's parameters: from the analysis's seeds, else the annotation, else the
-        join of what its call sites passed, else the default."""
+    def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
+        """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the
+        annotation, else the join of what its call sites passed, else the default; a parameter
+        still without a dtype is a variable (over every numeric value, or every dtype of the
+        library its annotation names)."""
         flow = self._flow
         line = definition.line
         given = flow.seeds.parameters.get(line, {}) if line is not None else {}
@@ -183,7 +186,7 @@ class Functions:
             if name in given:
                 seeds[name] = given[name]
             elif param.annotation is not None:
-                seeds[name] = self._body.annotation(param.annotation, flow.final_ctx)
+                seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
                     seeds[name] = declared[name]
             else:
@@ -192,4 +195,18 @@ class Functions:
                     seeds[name] = join(seen)
                 elif name in definition.defaults:
                     seeds[name] = definition.defaults[name]
+            seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx)
         return seeds
+
+    @staticmethod
+    def _variable(definition: Definition, param: Param, value: Value, ctx: Context) -> Value:
+        """``value``, or a variable where it has no dtype: an untyped parameter (or one its call
+        sites disagree on) ranges over every numeric value; one annotated with a library only
+        (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
+        their class, not numbers.  What the code does with non-numeric values is not claimed."""
+        key = (definition.line if definition.line is not None else id(definition.handle), param.name)
+        if isinstance(value, Array) and not value.dtypes:
+            return variable(param.name, key, domain((value.library,), ctx))
+        if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
+            return variable(param.name, key, domain(NUMERIC, ctx))
+        return value
