@@ -38,7 +38,7 @@ class Call:
         return out
 
     def requested_dtype(self) -> DTypeRef | None:
-        for param in ("dtype", "new_dtype"):
+        for param in ("dtype", "new_dtype", "preferred_element_type"):
             value = self.bound.get(param)
             if isinstance(value, DTypeRef):
                 return value
