@@ -182,8 +182,13 @@ class Analysis:
             starred = any(type(e) is ast.Starred for e in elements)
             for element, part in zip(elements, expressions.unpack(value, len(elements), starred)):
                 self._assign(element.value if type(element) is ast.Starred else element, part, frame)
+        elif kind is ast.Subscript:
+            element = self._expr(target, frame)
+            stored = expressions.store(element, value)
+            self.flow.operation("store", "[]=", (element, value), stored, frame, target)
+            self.flow.record(target, stored, target=True)
         else:
-            # Attributes and subscripts: evaluate their parts; the value is not tracked.
+            # Attributes: evaluate their parts; the value is not tracked.
             self._expr(target, frame)
 
     def _bind(self, target: ast.Name, value: Value, frame: Frame) -> None:

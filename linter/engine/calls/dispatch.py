@@ -10,10 +10,12 @@ from promolint.dtypes import BUILTIN_TYPE_DTYPES, MODULE_DTYPE_ATTRIBUTES
 from promolint.engine import operations
 from promolint.engine.calls import (
     comparisons,
+    contractions,
     creation,
     dtype_queries,
     elementwise,
     lax,
+    linear_algebra,
     methods,
     python_functions,
     reductions,
@@ -24,6 +26,7 @@ from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
+    UNMODELLED_ARGUMENTS,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
@@ -68,6 +71,8 @@ def _rule_forward(call: Call) -> Value:
 RULES: dict[str, Callable[[Call], Value]] = {
     **creation.RULES,
     **elementwise.RULES,
+    **contractions.RULES,
+    **linear_algebra.RULES,
     **comparisons.RULES,
     **reductions.RULES,
     **dtype_queries.RULES,
@@ -102,7 +107,7 @@ def _is_none(value: Value) -> bool:
 
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
-    if _untyped_input(call):
+    if _untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ())):
         return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
