@@ -148,7 +148,7 @@ class Analysis:
                 head = annotation.value if type(annotation) is ast.Subscript else annotation
                 if self._reference_of(head) not in _NOT_FIELDS:
                     default = inner.names.get(name) if statement.value is not None else None
-                    fields.append(FieldSpec(name, self.annotation(annotation, inner.ctx), default))
+                    fields.append(FieldSpec.declared(name, self.annotation(annotation, inner.ctx), default))
         method_names = {name for name, _, _ in methods}
         values = {name: value for name, value in inner.names.items()
                   if frame.names.get(name) is not value and name not in declared and name not in method_names}

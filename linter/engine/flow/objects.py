@@ -86,6 +86,16 @@ class Method:
 
 
 @dataclass(frozen=True)
+class FieldCall(Value):
+    """``dataclasses.field(default=...)`` in a class body: a field's declaration, not a value
+    the program computes with (the class attribute ``@dataclass`` leaves is its default)."""
+
+    default: Value | None
+    factory: bool = False
+    init: bool = True  # False: ``field(init=False)``, which the constructor does not take
+
+
+@dataclass(frozen=True)
 class FieldSpec:
     """An annotated field of a dataclass-like class: the value its annotation says, and its
     default (None: it has none; UNKNOWN: one the engine cannot follow, ``default_factory``)."""
@@ -93,6 +103,15 @@ class FieldSpec:
     name: str
     annotation: Value
     default: Value | None
+    init: bool = True
+
+    @staticmethod
+    def declared(name: str, annotation: Value, value: Value | None) -> FieldSpec:
+        """The field ``name: annotation [= value]`` of a class body."""
+        if isinstance(value, FieldCall):
+            default = value.default if value.default is not None else UNKNOWN if value.factory else None
+            return FieldSpec(name, annotation, default, value.init)
+        return FieldSpec(name, annotation, value)
 
 
 @dataclass
@@ -142,7 +161,8 @@ class Objects:
             kind = "dataclass" if any(d in _DATACLASS_DECORATORS for d in decorators) else "plain"
         opaque = any(not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
                      for b in bases) or any(self._classes[b].opaque for b in program)  # fmt: skip
-        info = ClassInfo(name, kind, program, opaque, dict(values), {}, family=key)
+        values = {n: (v.default or UNKNOWN) if isinstance(v, FieldCall) else v for n, v in values.items()}
+        info = ClassInfo(name, kind, program, opaque, values, {}, family=key)
         for method_name, function, method_decorators in methods:
             info.methods[method_name] = _method(function, method_decorators)
         if kind != "plain":
@@ -210,7 +230,7 @@ class Objects:
     def attribute(self, base: Value, name: str, ctx: Context) -> Value | None:
         """``base.name`` when ``base`` is an object, a class or a dict of the program; else None."""
         if isinstance(base, Keyed):
-            return Bound(base, name) if name in _DICT_METHODS else UNKNOWN
+            return Bound(base, name) if name in _DICT_METHODS or name in _DICT_MUTATORS else UNKNOWN
         if isinstance(base, Class):
             if self._lookup_class(base.cls, name, "methods") is not None:
                 return Bound(base, name)
@@ -271,7 +291,8 @@ class Objects:
         if table.opaque:
             return UNKNOWN
         if table.settling:
-            value = table.values.get(name, table.passed.get(name))
+            now, before = table.values.get(name), table.passed.get(name)
+            value = now if before is None else before if now is None else join([now, before])
             table.reads.append((name, value))
         else:
             value = table.values.get(name)
@@ -354,7 +375,9 @@ class Objects:
         if isinstance(func, Reference) and func.qualname == "builtins.dict":
             return _dict_call(args, kwargs)
         if isinstance(func, Reference) and func.qualname in FIELD_FUNCTIONS:
-            return kwargs.get("default", UNKNOWN)
+            init = kwargs.get("init")
+            return FieldCall(kwargs.get("default"), "default_factory" in kwargs,
+                             not (isinstance(init, Array) and init.literal is False))  # fmt: skip
         if isinstance(func, Reference) and func.qualname == "dataclasses.replace" and args:
             return self._replace(args[0], kwargs)
         if isinstance(func, Reference) and func.qualname == "jax.device_put" and len(args) == 1 and not kwargs:
@@ -412,12 +435,10 @@ class Objects:
                      ) -> tuple[tuple[str, Value], ...]:  # fmt: skip
         specs = [f for f in info.fields if not (info.kind == "flax" and f.name in _FLAX_OWN)]
         bound: dict[str, Value] = {}
-        for spec, value in zip(specs, args):
-            if spec.default is UNKNOWN:
-                break  # a field(...) the engine cannot read may not take a position (init=False)
+        for spec, value in zip([f for f in specs if f.init], args):
             bound[spec.name] = value
         for spec in specs:
-            if spec.name in kwargs:
+            if spec.name in kwargs and spec.init:
                 bound[spec.name] = kwargs[spec.name]
             elif spec.name not in bound:
                 bound[spec.name] = spec.default if spec.default is not None else spec.annotation
