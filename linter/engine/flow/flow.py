@@ -53,7 +53,10 @@ class Flow:
     def finish(self, frame: Frame) -> None:
         """The module's top level is done: record every function's body in the final modes."""
         self.final_ctx = frame.ctx
+        self.objects.widened.clear()
         self.functions.analyze_all()
+        if self.objects.widened:  # code analysed after them widened what methods read: again
+            self.functions.analyze_all(self.objects.methods_of(self.objects.widened))
 
     # --- calls ------------------------------------------------------------------------
     def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,

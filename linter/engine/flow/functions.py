@@ -185,12 +185,15 @@ class Functions:
         finally:
             flow.recording, self._depth = saved, self._depth - 1
 
-    def analyze_all(self) -> None:
-        """Record every function's body (nested ones too: the list grows as bodies run) in the
-        modes after the module's top level, where code that imports the module calls it, and
-        in every other mode the module's own calls run it in: its values join over them."""
+    def analyze_all(self, keys: Sequence[int] | None = None) -> None:
+        """Record every function's body (nested ones too: the list grows as bodies run), or
+        those of ``keys`` again, in the modes after the module's top level, where code that
+        imports the module calls it, and in every other mode the module's own calls run it in:
+        its values join over them."""
         flow = self._flow
         for key, definition in enumerate(self._definitions):
+            if keys is not None and key not in keys:
+                continue
             seeds = self._seeds(definition)
             try:
                 self.invoke(key, seeds, flow.final_ctx, record=True)

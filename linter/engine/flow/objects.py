@@ -145,6 +145,11 @@ class Objects:
         self._external: dict[tuple[int, str], Value] = {}  # family, attribute -> joined outside assignments
         self._made: dict[tuple[int, str], Value] = {}  # family, field -> join of what objects were made with
         self._settling: list[tuple[int, Context]] = []
+        self.widened: set[int] = set()  # families whose attributes code outside widened
+
+    def methods_of(self, families: set[int]) -> list[int]:
+        """The function keys of the methods of ``families``' classes."""
+        return [m.function.key for info in self._classes if info.family in families for m in info.methods.values()]
 
     # --- classes ---------------------------------------------------------------------------
     def define(self, name: str, bases: Sequence[Value], decorators: Sequence[str | None],
@@ -361,6 +366,7 @@ class Objects:
             return
         key = (family, name)
         self._external[key] = value if key not in self._external else join([self._external[key], value])
+        self.widened.add(family)
         self._flow.functions.forget()
 
     # --- calling ---------------------------------------------------------------------------
