@@ -143,6 +143,31 @@ class Thing:
 
 out = Thing().get()
 """, "out"),
+    "attributes set by name": ("""
+class Options:
+    def __init__(self, **overrides):
+        self.v = np.ones(2, np.float32)
+        for key, value in overrides.items():
+            setattr(self, key, value)
+
+    def get(self):
+        return self.v
+
+out = Options(v=np.ones(2, np.int8)).get()
+""", "out"),
+    "a method defined under a condition": ("""
+class Switch:
+    def __init__(self):
+        self.v = np.ones(2, np.float32)
+
+    if True:
+        def widen(self):
+            self.v = np.ones(2, np.int8)
+
+s = Switch()
+s.widen()
+out = s.v
+""", "out"),
     "a dict changed by a method call": ("""
 d = {"w": np.ones(2, np.float32)}
 d.update(w=np.ones(2, np.int8))

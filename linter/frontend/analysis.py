@@ -54,6 +54,9 @@ _EVALUATORS = {
 }  # fmt: skip
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# Statements of a class body that cannot define a method out of the engine's sight.
+_CLASS_BODY_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr,
+                                    ast.Pass, ast.ClassDef, ast.Import, ast.ImportFrom, ast.AugAssign})  # fmt: skip
 # Annotations in a class body that declare no dataclass field.
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "typing_extensions.ClassVar"})
 
@@ -153,7 +156,8 @@ class Analysis:
         values = {name: value for name, value in inner.names.items()
                   if frame.names.get(name) is not value and name not in declared and name not in method_names}
         decorators = [self._reference_of(_decorator_target(d)) for d in node.decorator_list]
-        frame.names[node.name] = self.flow.objects.define(node.name, bases, decorators, values, methods, fields)
+        hidden = any(type(statement) not in _CLASS_BODY_STATEMENTS for statement in node.body)
+        frame.names[node.name] = self.flow.objects.define(node.name, bases, decorators, values, methods, fields, hidden)
 
     def _base(self, node: ast.expr, frame: Frame) -> Value:
         """A base class: ``Generic[T]`` is ``Generic``."""

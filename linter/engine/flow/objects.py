@@ -146,6 +146,8 @@ class Objects:
         self._made: dict[tuple[int, str], Value] = {}  # family, field -> join of what objects were made with
         self._settling: list[tuple[int, Context]] = []
         self.widened: set[int] = set()  # families whose attributes code outside widened
+        self._unfollowed: set[int] = set()  # families whose attributes code sets by name: all unknown
+        self._members_of: dict[int, list[int]] = {}
 
     def methods_of(self, families: set[int]) -> list[int]:
         """The function keys of the methods of ``families``' classes."""
@@ -154,18 +156,21 @@ class Objects:
     # --- classes ---------------------------------------------------------------------------
     def define(self, name: str, bases: Sequence[Value], decorators: Sequence[str | None],
                values: Mapping[str, Value], methods: Sequence[tuple[str, Function, Sequence[str | None]]],
-               fields: Sequence[FieldSpec]) -> Value:  # fmt: skip
+               fields: Sequence[FieldSpec], hidden: bool = False) -> Value:  # fmt: skip
         """A class statement: its bases' values, its decorators (qualified names), the values its
-        body binds, its methods (name, function, decorators) and annotated names in order.
-        Returns what the class's name is bound to (unknown when a decorator may replace it)."""
+        body binds, its methods (name, function, decorators) and annotated names in order;
+        ``hidden``: its body may define methods not among them (under an ``if``).  Returns what
+        the class's name is bound to (unknown when a decorator may replace it)."""
         key = len(self._classes)
+        self._members_of.clear()
         program = tuple(b.cls for b in bases if isinstance(b, Class))
         kinds = [self._classes[b].kind for b in program] + [_FIELD_BASES.get(_qualname(b), "") for b in bases]
         kind = next((k for k in kinds if k and k != "plain"), "")
         if not kind:
             kind = "dataclass" if any(d in _DATACLASS_DECORATORS for d in decorators) else "plain"
-        opaque = any(not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
-                     for b in bases) or any(self._classes[b].opaque for b in program)  # fmt: skip
+        opaque = any(self._classes[b].opaque for b in program) or any(
+            not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
+            for b in bases)  # fmt: skip
         values = {n: (v.default or UNKNOWN) if isinstance(v, FieldCall) else v for n, v in values.items()}
         info = ClassInfo(name, kind, program, opaque, values, {}, family=key)
         for method_name, function, method_decorators in methods:
@@ -176,6 +181,8 @@ class Objects:
             info.fields = tuple(f for f in inherited if f.name not in own) + tuple(fields)
         self._classes.append(info)
         self._join_families(key, program)
+        if hidden:
+            self._unfollow(info.family)
         functions = self._flow.functions
         for method in info.methods.values():
             if method.kind == "instance" or method.kind == "property":
@@ -191,6 +198,8 @@ class Objects:
         if not families:
             return
         root = min(families)
+        if families & self._unfollowed:
+            self._unfollowed.add(root)
         for info in self._classes:
             if info.family in families:
                 info.family = root
@@ -205,7 +214,10 @@ class Objects:
             self._flow.functions.forget()
 
     def _members(self, family: int) -> list[int]:
-        return [k for k, info in enumerate(self._classes) if info.family == family]
+        members = self._members_of.get(family)
+        if members is None:
+            members = self._members_of[family] = [k for k, info in enumerate(self._classes) if info.family == family]
+        return members
 
     def _lookup_class(self, cls: int, name: str, what: str) -> tuple[int, object] | None:
         """``name`` among the methods or class values (``what``) of ``cls`` and its bases, in
@@ -266,6 +278,8 @@ class Objects:
                 value = self._lookup_class(cls, name, "values")
                 if value is not None:
                     parts.append(value[1])
+        if name == "__dict__":
+            self._unfollow(info.family)
         assigned = self._assigned(info.family, name, ctx)
         if assigned is not None:
             parts.append(assigned)
@@ -293,7 +307,7 @@ class Objects:
         """What the family's methods and outside code assign to ``name`` (None: nothing)."""
         table = self._table(family, ctx)
         external = self._external.get((family, name))
-        if table.opaque:
+        if table.opaque or family in self._unfollowed:
             return UNKNOWN
         if table.settling:
             now, before = table.values.get(name), table.passed.get(name)
@@ -369,6 +383,14 @@ class Objects:
         self.widened.add(family)
         self._flow.functions.forget()
 
+    def _unfollow(self, family: int) -> None:
+        """Code sets attributes of the family's objects by name (``setattr``, ``__dict__``,
+        ``vars``): none of them is followed any more."""
+        if family not in self._unfollowed:
+            self._unfollowed.add(family)
+            self.widened.add(family)
+            self._flow.functions.forget()
+
     # --- calling ---------------------------------------------------------------------------
     def call(self, func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value | None:
         """``func(*args, **kwargs)`` for a class of the program (a new object), an object (its
@@ -388,6 +410,10 @@ class Objects:
             return self._replace(args[0], kwargs)
         if isinstance(func, Reference) and func.qualname == "jax.device_put" and len(args) == 1 and not kwargs:
             return _device_put(args[0], ctx)
+        if isinstance(func, Reference) and func.qualname in _BY_NAME:
+            if args and isinstance(args[0], Instance):
+                self._unfollow(self._classes[args[0].cls].family)
+            return None
         if not isinstance(func, Bound):
             return None
         receiver = func.receiver
@@ -530,6 +556,8 @@ def mutated(container: Value, method: str) -> bool:
     return isinstance(container, Keyed) and method in _DICT_MUTATORS
 
 
+# Functions that set or expose an object's attributes by name.
+_BY_NAME = frozenset({"builtins.setattr", "builtins.object.__setattr__", "builtins.vars", "builtins.delattr"})
 _DICT_METHODS = frozenset({"items", "values", "keys", "get", "copy"})
 _DICT_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear"})
 
