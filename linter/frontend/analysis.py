@@ -157,7 +157,8 @@ class Analysis:
                   if frame.names.get(name) is not value and name not in declared and name not in method_names}
         decorators = [self._reference_of(_decorator_target(d)) for d in node.decorator_list]
         hidden = any(type(statement) not in _CLASS_BODY_STATEMENTS for statement in node.body)
-        frame.names[node.name] = self.flow.objects.define(node.name, bases, decorators, values, methods, fields, hidden)
+        frame.names[node.name] = self.flow.objects.define(node, node.name, bases, decorators, values, methods,
+                                                          fields, hidden)  # fmt: skip
 
     def _base(self, node: ast.expr, frame: Frame) -> Value:
         """A base class: ``Generic[T]`` is ``Generic``."""

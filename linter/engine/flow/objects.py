@@ -148,20 +148,32 @@ class Objects:
         self.widened: set[int] = set()  # families whose attributes code outside widened
         self._unfollowed: set[int] = set()  # families whose attributes code sets by name: all unknown
         self._members_of: dict[int, list[int]] = {}
+        self._index: dict[int, int] = {}  # id of a class statement's handle -> its class
 
     def methods_of(self, families: set[int]) -> list[int]:
         """The function keys of the methods of ``families``' classes."""
         return [m.function.key for info in self._classes if info.family in families for m in info.methods.values()]
 
     # --- classes ---------------------------------------------------------------------------
-    def define(self, name: str, bases: Sequence[Value], decorators: Sequence[str | None],
+    def define(self, handle: object, name: str, bases: Sequence[Value], decorators: Sequence[str | None],
                values: Mapping[str, Value], methods: Sequence[tuple[str, Function, Sequence[str | None]]],
                fields: Sequence[FieldSpec], hidden: bool = False) -> Value:  # fmt: skip
-        """A class statement: its bases' values, its decorators (qualified names), the values its
-        body binds, its methods (name, function, decorators) and annotated names in order;
-        ``hidden``: its body may define methods not among them (under an ``if``).  Returns what
-        the class's name is bound to (unknown when a decorator may replace it)."""
-        key = len(self._classes)
+        """A class statement (``handle``: the front end's node): its bases' values, its
+        decorators (qualified names), the values its body binds, its methods (name, function,
+        decorators) and annotated names in order; ``hidden``: its body may define methods not
+        among them (under an ``if``).  Returns what the class's name is bound to (unknown when a
+        decorator may replace it).  A class statement run again (in a function called twice) is
+        the same class: its class-level values join."""
+        key = self._index.get(id(handle))
+        if key is not None:
+            info = self._classes[key]
+            for value_name in info.values.keys() | values.keys():
+                joined = join([info.values.get(value_name, UNKNOWN), values.get(value_name, UNKNOWN)])
+                if joined != info.values.get(value_name):
+                    info.values[value_name] = joined
+                    self._flow.functions.forget()
+            return Class(key) if all(d in _KEEP_CLASS for d in decorators) else UNKNOWN
+        key = self._index[id(handle)] = len(self._classes)
         self._members_of.clear()
         program = tuple(b.cls for b in bases if isinstance(b, Class))
         kinds = [self._classes[b].kind for b in program] + [_FIELD_BASES.get(_qualname(b), "") for b in bases]
@@ -365,6 +377,14 @@ class Objects:
     # --- assigning -------------------------------------------------------------------------
     def assign(self, base: Value, name: str, value: Value, ctx: Context) -> None:
         """``base.name = value``."""
+        if isinstance(base, Class):  # a class attribute, set from outside or in a classmethod
+            info = self._classes[base.cls]
+            joined = join([info.values[name], value]) if name in info.values else value
+            if joined != info.values.get(name):
+                info.values[name] = joined
+                self.widened.add(info.family)
+                self._flow.functions.forget()
+            return
         if not isinstance(base, Instance):
             return
         family = self._classes[base.cls].family
