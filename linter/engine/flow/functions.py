@@ -63,6 +63,7 @@ class Definition:
     call_args: list[dict[str, Value]] = field(default_factory=list)
     call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
+    receiver: Value | None = None  # what a method's first parameter holds when analysed on its own
 
     @property
     def names(self) -> list[str]:
@@ -97,6 +98,29 @@ class Functions:
 
     def parameter_names(self, key: int) -> list[str]:
         return self._definitions[key].names
+
+    def set_receiver(self, key: int, receiver: Value) -> None:
+        """``key`` is a method: analysed on its own, its first parameter (``self``, ``cls``)
+        holds ``receiver``."""
+        self._definitions[key].receiver = receiver
+
+    def forget(self) -> None:
+        """Drop memoized call results: a fact they were computed from (an attribute's value)
+        has changed."""
+        self._memo.clear()
+
+    def run_for_effects(self, key: int, receiver: Value, ctx: Context) -> None:
+        """Run method ``key`` once for what it assigns (``promolint.engine.flow.objects``): its
+        first parameter holds ``receiver``, the others what their annotations say, unknown
+        without one (call sites and defaults are no facts about every call); never memoized
+        nor cut short by the call budget, which would lose assignments."""
+        definition = self._definitions[key]
+        if not definition.params:
+            return
+        bound = {definition.params[0].name: receiver}
+        for param in definition.params[1:]:
+            bound[param.name] = UNKNOWN if param.annotation is None else self._body.annotation(param.annotation, ctx)
+        self._run(definition, bound, ctx, record=False)
 
     def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
         """The value of a call of the program's own function, made where the modes are ``ctx``
@@ -138,6 +162,16 @@ class Functions:
             if self._calls_left <= 0:
                 return UNKNOWN
             self._calls_left -= 1
+        self._active.add(memo_key)
+        try:
+            result = self._run(definition, bound, ctx, record)
+        finally:
+            self._active.discard(memo_key)
+        if not record:
+            self._memo[memo_key] = result
+        return result
+
+    def _run(self, definition: Definition, bound: dict[str, Value], ctx: Context, record: bool) -> Value:
         flow = self._flow
         # Locals only: module names are read through the flow's module frame, so merges stay small.
         frame = Frame({}, ctx, [], in_function=True)
@@ -147,22 +181,20 @@ class Functions:
                 flow.record(param.handle, value, target=True)
         saved = flow.recording
         flow.recording, self._depth = record, self._depth + 1
-        self._active.add(memo_key)
         try:
-            result = self._body.run_body(definition.handle, frame)
+            return self._body.run_body(definition.handle, frame)
         finally:
             flow.recording, self._depth = saved, self._depth - 1
-            self._active.discard(memo_key)
-        if not record:
-            self._memo[memo_key] = result
-        return result
 
-    def analyze_all(self) -> None:
-        """Record every function's body (nested ones too: the list grows as bodies run) in the
-        modes after the module's top level, where code that imports the module calls it, and
-        in every other mode the module's own calls run it in: its values join over them."""
+    def analyze_all(self, keys: Sequence[int] | None = None) -> None:
+        """Record every function's body (nested ones too: the list grows as bodies run), or
+        those of ``keys`` again, in the modes after the module's top level, where code that
+        imports the module calls it, and in every other mode the module's own calls run it in:
+        its values join over them."""
         flow = self._flow
         for key, definition in enumerate(self._definitions):
+            if keys is not None and key not in keys:
+                continue
             try:
                 self.invoke(key, self._seeds(definition, flow.final_ctx), flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
@@ -181,10 +213,12 @@ class Functions:
         given = flow.seeds.parameters.get(line, {}) if line is not None else {}
         declared = flow.seeds.declared.get(line, {}) if line is not None else {}
         seeds: dict[str, Value] = {}
-        for param in definition.params:
+        for index, param in enumerate(definition.params):
             name = param.name
             if name in given:
                 seeds[name] = given[name]
+            elif index == 0 and definition.receiver is not None:
+                seeds[name] = definition.receiver
             elif param.annotation is not None:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
