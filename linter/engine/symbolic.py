@@ -296,9 +296,13 @@ def _join_all(*values: Value) -> Value:
 # --- what is known of a symbolic value ----------------------------------------------------------
 def summary(value: Value) -> Value:
     """The exact value a symbolic value has at every assignment (its variables do not matter),
-    else the value itself.  Stops at the first member that differs, as most values do."""
+    else the value itself.  Stops at the first member that differs, as most values do, or that
+    is unknown: an unknown for every member is no more use than the symbolic value."""
     if type(value) is not Symbolic:
         return value
+    if value.function is None:  # a variable itself: its members differ unless it has one
+        domain = value.arguments[0].domain
+        return domain[0] if len(domain) == 1 else value
     assignments = value.assignments()
     if assignments is None:
         return value
@@ -307,6 +311,8 @@ def summary(value: Value) -> Value:
         outcome = value.at(assignment)
         if isinstance(outcome, Refusal):
             refused = refused or outcome
+        elif outcome is UNKNOWN:
+            return value
         elif first is None:
             first = outcome
         elif outcome != first:
