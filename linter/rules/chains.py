@@ -12,7 +12,8 @@ _ASSOCIATIVE = {"+", "*", "&", "|", "^"}
 _MAX_LEAVES = 6
 
 
-def bracketings(op: str, leaves: tuple[Value, ...], texts: tuple[str, ...], ctx) -> list[tuple[str, Value]]:
+@functools.lru_cache(maxsize=256)  # PRM002 and PRM003 ask for the same chains
+def bracketings(op: str, leaves: tuple[Value, ...], texts: tuple[str, ...], ctx) -> tuple[tuple[str, Value], ...]:
     """Every way to parenthesize ``leaves`` with ``op``, with the value each gives."""
 
     @functools.cache
@@ -27,7 +28,7 @@ def bracketings(op: str, leaves: tuple[Value, ...], texts: tuple[str, ...], ctx)
                     out.append((text, operations.binary(op, left, right, ctx)))
         return tuple(out)
 
-    return [(text[1:-1], value) for text, value in build(0, len(leaves))]
+    return tuple((text[1:-1], value) for text, value in build(0, len(leaves)))
 
 
 class ChainRule(Rule, abstract=True):
@@ -43,6 +44,8 @@ class ChainRule(Rule, abstract=True):
             return
         leaves = operation.chain
         if len(leaves) > _MAX_LEAVES or not all(exact(v) for v in leaves) or not exact(operation.result):
+            return
+        if all(v == leaves[0] for v in leaves[1:]):  # one value throughout: every bracketing gives the same
             return
         if not self.applies({v.library for v in leaves if isinstance(v, Array)}):
             return
