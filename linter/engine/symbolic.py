@@ -293,6 +293,26 @@ def _join_all(*values: Value) -> Value:
     return join_exact(values)
 
 
+class _EveryVariableUnknown(dict):
+    """The assignment that makes every variable unknown."""
+
+    def __missing__(self, key: Variable) -> Value:
+        return UNKNOWN
+
+    def get(self, key: Variable, default: object = None) -> Value:
+        return UNKNOWN
+
+
+_EVERY_VARIABLE_UNKNOWN = _EveryVariableUnknown()
+
+
+def lowered(value: object) -> object:
+    """``value`` computed with every variable unknown (one evaluation): what an operation on
+    variables is as rules read it, which conclude only from what holds whatever the variables
+    are (a dtype the code asks for, a literal that cannot fit)."""
+    return _substitute(value, _EVERY_VARIABLE_UNKNOWN) if is_symbolic(value) else value
+
+
 # --- what is known of a symbolic value ----------------------------------------------------------
 def summary(value: Value) -> Value:
     """The exact value a symbolic value has at every assignment (its variables do not matter),

@@ -13,7 +13,7 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.symbolic import join
+from promolint.engine.symbolic import is_symbolic, join, lowered
 from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
@@ -77,9 +77,14 @@ class Flow:
             if result is not None:
                 return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
+        recorded = result
+        if call is None and self.recording and is_symbolic(result):
+            # The catalogued call rules read: made with every variable unknown.
+            func, args, kwargs = lowered(func), lowered(args), lowered(kwargs)
+            recorded, call = calls.call(func, args, kwargs, frame.ctx)
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
+            self.operation("call", call.name, (*receiver, *args), recorded, frame, handle, call=call)
         return result
 
     # --- names of other modules --------------------------------------------------------
@@ -132,6 +137,10 @@ class Flow:
     def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
                   handle: object, **extra) -> None:  # fmt: skip
         if self.recording:
+            if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
+                operands, result = lowered(operands), lowered(result)
+                if "chain" in extra:
+                    extra["chain"] = lowered(extra["chain"])
             self.operations[id(handle)] = Operation(kind, op, operands, result, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
 
