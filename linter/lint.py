@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY
-from promolint.diagnostics import Diagnostic, FixSummary
+from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
+from promolint.engine.records import Module
 from promolint.frontend.analysis import Analysis, Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint.frontend.syntax import attach_syntax
@@ -44,9 +45,18 @@ def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnost
             end_line, end_column = line, d.column
         else:
             end_column = d.end_column
+        related = tuple(_in_cell(notebook, r) for r in d.related)
         placed.append(replace(d, cell=cell, line=line, end_line=end_line, end_column=end_column,
-                              file_line=notebook.file_line(cell, line)))  # fmt: skip
+                              file_line=notebook.file_line(cell, line), related=related))  # fmt: skip
     return sorted(placed)
+
+
+def _in_cell(notebook: Notebook, related: RelatedLocation) -> RelatedLocation:
+    cell, line = notebook.locate(related.line)
+    end_cell, end_line = notebook.locate(related.end_line)
+    end_line, end_column = (end_line, related.end_column) if end_cell == cell else (line, related.column)
+    return replace(related, cell=cell, line=line, end_line=end_line, end_column=end_column,
+                   file_line=notebook.file_line(cell, line))  # fmt: skip
 
 
 def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
@@ -71,9 +81,11 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured
     (``external``: other tools' codes a `# noqa` may name)."""
     source = analysis.source
-    attach_syntax(source, analysis.operations)
+    attach_syntax(source, analysis.operations, analysis.flow.invocations.values())
     rules = [rule for rule in ALL_RULES if rule.code in codes]
-    findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
+    flow = analysis.flow
+    module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns)
+    findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
     diagnostics: dict[Diagnostic, Fix | None] = {}
@@ -93,14 +105,21 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
             noqa.used.add(finding.code)
         if not covering:
             summary = FixSummary(finding.fix.title, finding.fix.safe) if finding.fix else None
+            related = tuple(_related(source, r.node, r.message) for r in finding.related)
             diagnostics.setdefault(Diagnostic(path, span.line, span.column, finding.code, finding.message,
-                                              span.end_line, span.end_column, summary), finding.fix)  # fmt: skip
+                                              span.end_line, span.end_column, summary, related=related),
+                                   finding.fix)  # fmt: skip
     if UNUSED_NOQA in enabled:
         for noqa in (noqa for line in noqas.values() for noqa in line):
             if message := noqa.unused_message(enabled, external):
                 diagnostics.setdefault(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
                                                   noqa.line, noqa.end_column), None)  # fmt: skip
     return diagnostics
+
+
+def _related(source: Source, node: object, message: str) -> RelatedLocation:
+    span = source.span(node)
+    return RelatedLocation(span.line, span.column, span.end_line, span.end_column, message)
 
 
 def _x64_portability(source: Source, analysis: Analysis) -> list:

@@ -11,12 +11,12 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
-from promolint.diagnostics import Diagnostic, FixSummary
+from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, parses
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
@@ -162,15 +162,16 @@ def _young_garbage_collected_after() -> Iterator[None]:
 
 def _cache_row(d: Diagnostic) -> list:
     fix = [d.fix.title, d.fix.safe] if d.fix else []
+    related = [astuple(r) for r in d.related]
     position = [d.cell, d.file_line] if d.cell else []
-    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, fix, *position]
+    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, fix, related, *position]
 
 
 def _from_cache_row(path: str, row: list) -> Diagnostic:
-    line, column, code, message, end_line, end_column, fix, *position = row
+    line, column, code, message, end_line, end_column, fix, related, *position = row
     cell, file_line = position or (0, 0)
     return Diagnostic(path, line, column, code, message, end_line, end_column, FixSummary(*fix) if fix else None,
-                      cell=cell, file_line=file_line)  # fmt: skip
+                      cell=cell, file_line=file_line, related=tuple(RelatedLocation(*r) for r in related))  # fmt: skip
 
 
 def open_cache(config: Config) -> ResultCache:

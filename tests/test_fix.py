@@ -390,14 +390,19 @@ def test_runtime_dtypes_survive_safe_fixes_and_the_strict_migration_runs_strict(
 
 
 def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
+    """PRM001's fix changes the dtype it fixes under x64 (its purpose; so it is unsafe) and
+    nothing else, in either mode."""
     original = (FIXTURES / "PRM001_implicit_x64.py").read_text()
-    fixed = fix_fixture("PRM001_implicit_x64.py", "x64", unsafe=False)
+    assert fix_fixture("PRM001_implicit_x64.py", "x64", unsafe=False) == original
+    fixed = fix_source(original.encode(), "PRM001_implicit_x64.py", Settings("on"), frozenset({"PRM001"}),
+                       unsafe=True)[0].decode()  # fmt: skip
     assert "scaled = params / math.sqrt(n)" in fixed
     (was, now), (was32, now32) = run_with_jax([(original, False), (fixed, False)], x64=True), run_with_jax(
         [(original, False), (fixed, False)])  # fmt: skip
+    changed = {"scaled"}
     assert was["dtypes"]["scaled"] == ["float64", False] and now["dtypes"]["scaled"] == ["float32", False]
-    assert {k: v for k, v in now["dtypes"].items() if k != "scaled"} == {
-        k: v for k, v in was["dtypes"].items() if k != "scaled"}  # fmt: skip
+    assert {k: v for k, v in now["dtypes"].items() if k not in changed} == {
+        k: v for k, v in was["dtypes"].items() if k not in changed}  # fmt: skip
     assert now32["dtypes"] == was32["dtypes"]
 
 

@@ -147,7 +147,10 @@ class Analysis:
         self._assign(node.target, value, frame)
 
     def _return(self, node: ast.Return, frame: Frame) -> None:
-        frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
+        if node.value is None:
+            frame.returns.append(UNKNOWN)
+        else:
+            self.flow.returned(frame, node.value, self._expr(node.value, frame))
 
     def _import(self, node: ast.Import, frame: Frame) -> None:
         for alias in node.names:
@@ -194,7 +197,7 @@ class Analysis:
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = expressions.augmented(op, current, other, frame.ctx)
-        self.flow.operation("augassign", op, (current, other), result, frame, node)
+        result = self.flow.operation("augassign", op, (current, other), result, frame, node)
         if type(node.target) is ast.Name:
             self._bind(node.target, result, frame)
 
@@ -291,9 +294,7 @@ class Analysis:
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
         op = _UNARY[type(node.op)]
-        result = operations.unary(op, operand, frame.ctx)
-        self.flow.operation("unary", op, (operand,), result, frame, node)
-        return result
+        return self.flow.operation("unary", op, (operand,), operations.unary(op, operand, frame.ctx), frame, node)
 
     def _boolean(self, node: ast.BoolOp, frame: Frame) -> Value:
         values = iter(node.values)
@@ -388,7 +389,8 @@ class Analysis:
                     code = self.source.code
                     chain, chain_text = expressions.extend_chain(
                         inner, right, (code(inner_node.left), code(inner_node.right)), code(current.right))
-            flow.operation("binop", op, (left, right), result, frame, current, chain=chain, chain_text=chain_text)
+            result = flow.operation("binop", op, (left, right), result, frame, current, chain=chain,
+                                    chain_text=chain_text)  # fmt: skip
             if current is not node and flow.recording:
                 flow.sites[id(current)] = Site(current, result, "")
             left = result

@@ -19,9 +19,10 @@ class Frame:
     ctx: Context
     returns: list[Value] = field(default_factory=list)
     in_function: bool = False
+    inputs: tuple[tuple[str, Value], ...] = ()  # a function's parameters as its body got them
 
     def copy(self) -> Frame:
-        return Frame(dict(self.names), self.ctx, self.returns, self.in_function)
+        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs)
 
 
 def merge(frame: Frame, branches: list[Frame]) -> None:
