@@ -89,10 +89,6 @@ class ImplicitX64(Rule):
         """, x64="on"),
         Example("""
             import jax.numpy as jnp
-            x = jnp.ones(3, jnp.uint32) + jnp.ones(3, jnp.int32)
-        """, x64="on"),
-        Example("""
-            import jax.numpy as jnp
             def damped(x):
                 half = jnp.power(0.5, jnp.arange(x.shape[0]))
                 return half * x
@@ -113,6 +109,17 @@ class ImplicitX64(Rule):
         """),
     )
     valid = (
+        # uint32 with int32 is int64 under x64: PRM020 (mixed signedness) reports it.
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.uint32) + jnp.ones(3, jnp.int32)
+        """, x64="on"),
+        # A parameter nothing types may be float64 itself: the scalar widens nothing for sure.
+        Example("""
+            import numpy as np
+            def shift(x):
+                return x + np.float64(1)
+        """, x64="on"),
         Example("""
             import math
             import jax.numpy as jnp
@@ -250,7 +257,13 @@ def _widening(operation: Operation) -> tuple[ValueSource, Array] | None:
         return None
     if result.source.handle is operation.node and len(narrow) < 2:
         return None  # made here from one narrower operand and a Python scalar: a kind change, not a leak
+    if result.source.handle is operation.node and result.library is Library.JAX and _mixed_signedness(narrow):
+        return None  # JAX's uint32 with a signed integer: PRM020 reports it, in both x64 modes
     return result.source, narrow[0]
+
+
+def _mixed_signedness(values: list[Array]) -> bool:
+    return {DTYPES[d].kind for v in values for d in v.dtypes} == {"u", "i"}
 
 
 def _returned_leaks(returned: Returned) -> list[Array]:

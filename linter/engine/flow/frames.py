@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import X64_BY_DEFAULT, X64_BY_USER, Context
-from promolint.engine.values import UNKNOWN, Value, join
+from promolint.engine.symbolic import join
+from promolint.engine.values import UNKNOWN, Value
 
 _ABSENT = object()  # a name a branch does not bind
 

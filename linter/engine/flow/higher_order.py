@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 
 from promolint.engine.context import Context
 from promolint.engine.flow.functions import Functions
-from promolint.engine.values import UNKNOWN, Function, Value, join
+from promolint.engine.symbolic import join
+from promolint.engine.values import UNKNOWN, Function, Value
 
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 TRACING = frozenset({"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"})
