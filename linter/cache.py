@@ -17,7 +17,7 @@ from pathlib import Path
 from promolint import __version__
 
 CACHE_DIR_NAME = ".promolint_cache"
-_FORMAT = 2  # 2: rows hold the fix as one list, and a notebook cell and file line
+_FORMAT = 3  # 2: rows hold the fix as one list, and a notebook cell and file line; 3: related locations
 
 
 def content_key(data: bytes) -> str:

@@ -7,14 +7,16 @@ import difflib
 import io
 import json
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from promolint.config import Config
 from promolint.diagnostics import Diagnostic
+from promolint.project_facts import ProjectFacts
 from promolint.frontend.analysis import Settings
 from promolint.lint import fix_file
 from promolint.notebook import is_notebook
+from promolint.project import project_facts
 from promolint.runner import internal_error, iter_files, parallel_map, run_check
 
 
@@ -74,12 +76,24 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
         named = [(stdin[0], stdin[1])]
     else:
         named = [(str(p), None) for p in iter_files(paths, config, notes)]
-    work = [_FixJob(path, settings, config.enabled_codes(Path(path)), unsafe, write, config.external, data)
-            for path, data in named]  # fmt: skip
+    facts = _project_facts(named) if config.x64 == "auto" else {}
+    work = [_FixJob(path, replace(settings, facts=facts.get(path, ProjectFacts())), config.enabled_codes(Path(path)),
+                    unsafe, write, config.external, data) for path, data in named]  # fmt: skip
     results = list(parallel_map(_fix_path, work, jobs))
     return FixReport(sorted(d for diagnostics, *_ in results for d in diagnostics), sum(r[1] for r in results),
                      [diff for _, _, diff, _ in results if diff], notes,
                      results[0][3] if stdin and results else None)  # fmt: skip
+
+
+def _project_facts(named: list[tuple[str, bytes | None]]) -> dict[str, ProjectFacts]:
+    """The project pre-scan over the files to fix (read here too: the jobs read them again)."""
+    files = []
+    for path, data in named:
+        try:
+            files.append((Path(path), data if data is not None else Path(path).read_bytes()))
+        except OSError:
+            continue  # its job reports it
+    return project_facts(files)
 
 
 def _unified_diff(before: bytes, after: bytes, path: str) -> str:

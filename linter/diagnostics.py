@@ -13,6 +13,20 @@ class FixSummary:
     safe: bool
 
 
+@dataclass(frozen=True)
+class RelatedLocation:
+    """Another place in the same file a diagnostic concerns (where a 64-bit leak widens data),
+    with what happens there; in a notebook placed as the diagnostic is."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    cell: int = 0
+    file_line: int = 0
+
+
 @dataclass(frozen=True, order=True)
 class Diagnostic:
     """In a notebook, ``cell`` is the cell (1-based, every cell counted) and ``line``/``end_line``
@@ -29,6 +43,7 @@ class Diagnostic:
     end_column: int = 0
     fix: FixSummary | None = field(default=None, compare=False)
     file_line: int = field(default=0, kw_only=True, compare=False)
+    related: tuple[RelatedLocation, ...] = field(default=(), kw_only=True, compare=False)
 
     @property
     def location(self) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY
-from promolint.diagnostics import Diagnostic, FixSummary
+from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
+from promolint.engine.records import Module
 from promolint.frontend.analysis import Analysis, Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint.frontend.syntax import attach_syntax
@@ -44,9 +45,18 @@ def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnost
             end_line, end_column = line, d.column
         else:
             end_column = d.end_column
+        related = tuple(_in_cell(notebook, r) for r in d.related)
         placed.append(replace(d, cell=cell, line=line, end_line=end_line, end_column=end_column,
-                              file_line=notebook.file_line(cell, line)))  # fmt: skip
+                              file_line=notebook.file_line(cell, line), related=related))  # fmt: skip
     return sorted(placed)
+
+
+def _in_cell(notebook: Notebook, related: RelatedLocation) -> RelatedLocation:
+    cell, line = notebook.locate(related.line)
+    end_cell, end_line = notebook.locate(related.end_line)
+    end_line, end_column = (end_line, related.end_column) if end_cell == cell else (line, related.column)
+    return replace(related, cell=cell, line=line, end_line=end_line, end_column=end_column,
+                   file_line=notebook.file_line(cell, line))  # fmt: skip
 
 
 def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
@@ -71,9 +81,11 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured
     (``external``: other tools' codes a `# noqa` may name)."""
     source = analysis.source
-    attach_syntax(source, analysis.operations)
+    attach_syntax(source, analysis.operations, analysis.flow.invocations.values())
     rules = [rule for rule in ALL_RULES if rule.code in codes]
-    findings = [finding for op in analysis.operations.values() for rule in rules for finding in rule.check(op)]
+    flow = analysis.flow
+    module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns)
+    findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
     diagnostics: dict[Diagnostic, Fix | None] = {}
@@ -93,14 +105,21 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
             noqa.used.add(finding.code)
         if not covering:
             summary = FixSummary(finding.fix.title, finding.fix.safe) if finding.fix else None
+            related = tuple(_related(source, r.node, r.message) for r in finding.related)
             diagnostics.setdefault(Diagnostic(path, span.line, span.column, finding.code, finding.message,
-                                              span.end_line, span.end_column, summary), finding.fix)  # fmt: skip
+                                              span.end_line, span.end_column, summary, related=related),
+                                   finding.fix)  # fmt: skip
     if UNUSED_NOQA in enabled:
         for noqa in (noqa for line in noqas.values() for noqa in line):
             if message := noqa.unused_message(enabled, external):
                 diagnostics.setdefault(Diagnostic(path, noqa.line, noqa.column, UNUSED_NOQA, message,
                                                   noqa.line, noqa.end_column), None)  # fmt: skip
     return diagnostics
+
+
+def _related(source: Source, node: object, message: str) -> RelatedLocation:
+    span = source.span(node)
+    return RelatedLocation(span.line, span.column, span.end_line, span.end_column, message)
 
 
 def _x64_portability(source: Source, analysis: Analysis) -> list:
@@ -154,12 +173,62 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
     for _ in range(_MAX_FIX_PASSES):
         diagnostics = _lint_source(source, data, path, settings, codes, external)
         fixes = [fix for fix in diagnostics.values() if fix is not None and (fix.safe or unsafe)]
+        if fixes and not unsafe:
+            fixes = _keeping_dtypes(data, source, fixes, settings)
         fixed, count = apply_fixes(data, source, fixes) if fixes else (data, 0)
         reparsed = parse_bytes(fixed) if count else None
         if reparsed is None or isinstance(reparsed, ParseFailure):  # nothing to do, or a fix gone wrong
             return data, applied, sorted(diagnostics)
         source, data, applied = reparsed, fixed, applied + count
     return data, applied, sorted(_lint_source(source, data, path, settings, codes, external))
+
+
+def _keeping_dtypes(data: bytes, source: Source, fixes: list[Fix], settings: Settings) -> list[Fix]:
+    """The fixes that keep the dtype of every name the file assigns in every x64 mode it may run
+    in (the one the configuration pins, else both), under standard promotion (what a strict
+    migration must keep).  A rule calls a fix safe from what one analysis shows; this checks the
+    other mode too, and a fix that changes a dtype there is left to ``--unsafe-fixes``."""
+    from promolint.frontend.fix import apply_fixes
+
+    x64s = (settings.x64,) if settings.x64 != "auto" else ("off", "on")
+    modes = [replace(settings, x64=x64, promotion="standard") for x64 in x64s]
+    before = _named_dtypes(data, modes)
+
+    def keeps(chosen: list[Fix]) -> bool:
+        fixed, count = apply_fixes(data, source, chosen)
+        after = _named_dtypes(fixed, modes) if count else before
+        if after is None or before is None:
+            return after is before
+        lines = _line_map(data, fixed)
+        return all(lines.get(line) is None or moved.get((lines[line], text), value) == value
+                   for was, moved in zip(before, after) for (line, text), value in was.items())  # fmt: skip
+
+    if keeps(fixes):
+        return fixes
+    return [fix for fix in fixes if keeps([fix])]
+
+
+def _named_dtypes(data: bytes, modes: list[Settings]) -> list[dict] | None:
+    """Per mode, (line, name) -> (dtype, weak, error) of every name the file assigns."""
+    from promolint.reveal import reveal_records_many
+
+    records = reveal_records_many(data, modes)
+    if isinstance(records, ParseFailure):
+        return None
+    return [{(r["line"], r["text"]): (r["dtype"], r["weak"], r["error"]) for r in one if r["target"]} for one in records]
+
+
+def _line_map(before: bytes, after: bytes) -> dict[int, int]:
+    """Line of ``before`` -> its line in ``after``, for the lines a fix left in place or edited
+    in place (fixes rewrite expressions and add import lines)."""
+    import difflib
+
+    out = {}
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("equal", "replace") and i2 - i1 == j2 - j1:
+            out.update({i1 + k + 1: j1 + k + 1 for k in range(i2 - i1)})
+    return out
 
 
 def lint_with_fixes(data: bytes, path: str, settings: Settings,

@@ -18,6 +18,12 @@ def may_have_findings(data: bytes) -> bool:
     return _MENTIONS.search(data) is not None
 
 
+def may_switch_x64(data: bytes) -> bool:
+    """Whether a file may set JAX's x64 mode (the option's or its environment variable's name
+    appears): only such files feed the project pre-scan (``promolint.project``)."""
+    return b"jax_enable_x64" in data or b"JAX_ENABLE_X64" in data
+
+
 def parses(data: bytes) -> bool:
     """True when the file parses: False means the analysis reports why it does not."""
     from promolint.frontend.source import ParseFailure, parse_bytes  # loads the engine: a cached run needs none

@@ -11,13 +11,17 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
-from promolint.diagnostics import Diagnostic, FixSummary
-from promolint.prefilter import may_have_findings, parses
+from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
+from promolint.prefilter import may_have_findings, may_switch_x64, parses
+
+if TYPE_CHECKING:
+    from promolint.project_facts import ProjectFacts
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
@@ -124,6 +128,7 @@ class LintJob:
     settings: tuple[str, str]  # x64, promotion
     codes: frozenset[str]
     external: tuple[str, ...] = ()
+    facts: ProjectFacts | None = None  # what the other files of the run decide for this one
 
 
 def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
@@ -137,7 +142,8 @@ def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
 
     try:
         with _young_garbage_collected_after():
-            return lint_file(data, job.path, Settings(*job.settings), codes, job.external), False
+            settings = Settings(*job.settings) if job.facts is None else Settings(*job.settings, facts=job.facts)
+            return lint_file(data, job.path, settings, codes, job.external), False
     except Exception as error:  # one file's internal error must not end the run
         return [internal_error(job.path, error)], False
 
@@ -162,23 +168,24 @@ def _young_garbage_collected_after() -> Iterator[None]:
 
 def _cache_row(d: Diagnostic) -> list:
     fix = [d.fix.title, d.fix.safe] if d.fix else []
+    related = [astuple(r) for r in d.related]
     position = [d.cell, d.file_line] if d.cell else []
-    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, fix, *position]
+    return [d.line, d.column, d.code, d.message, d.end_line, d.end_column, fix, related, *position]
 
 
 def _from_cache_row(path: str, row: list) -> Diagnostic:
-    line, column, code, message, end_line, end_column, fix, *position = row
+    line, column, code, message, end_line, end_column, fix, related, *position = row
     cell, file_line = position or (0, 0)
     return Diagnostic(path, line, column, code, message, end_line, end_column, FixSummary(*fix) if fix else None,
-                      cell=cell, file_line=file_line)  # fmt: skip
+                      cell=cell, file_line=file_line, related=tuple(RelatedLocation(*r) for r in related))  # fmt: skip
 
 
 def open_cache(config: Config) -> ResultCache:
     return ResultCache(config.root / config.cache_dir, "|".join((config.x64, config.promotion, *config.external)))
 
 
-def cache_key(data: bytes, codes: frozenset[str]) -> str:
-    return content_key(data + b"\0" + ",".join(sorted(codes)).encode())
+def cache_key(data: bytes, codes: frozenset[str], facts: ProjectFacts | None = None) -> str:
+    return content_key(data + b"\0" + ",".join(sorted(codes)).encode() + (b"\0" + facts.key().encode() if facts else b""))
 
 
 def from_cache(store: ResultCache | None, path: str, key: str) -> list[Diagnostic] | None:
@@ -206,17 +213,20 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
     store = open_cache(config) if cache else None
     run = CheckRun([])
     work, keys = [], {}
-    for path, data in [(Path(stdin[0]), stdin[1])] if stdin else _read(iter_files(paths, config, run.notes), run):
+    files = [(Path(stdin[0]), stdin[1])] if stdin else list(_read(iter_files(paths, config, run.notes), run))
+    facts = _project_facts(files) if config.x64 == "auto" else {}
+    for path, data in files:
         run.files += 1
         codes = config.enabled_codes(path)
-        key, path = cache_key(data, codes), str(path)
+        found = facts.get(str(path))
+        key, path = cache_key(data, codes, found), str(path)
         cached = from_cache(store, path, key)
         if cached is not None:
             run.cached += 1
             run.diagnostics += cached
             continue
         keys[path] = key
-        work.append(LintJob(path, data, settings, codes, config.external))
+        work.append(LintJob(path, data, settings, codes, config.external, found))
     for job, (diagnostics, skipped) in zip(work, parallel_map(lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics
@@ -225,6 +235,14 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
         store.save()
     run.diagnostics.sort()
     return run
+
+
+def _project_facts(files: list[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
+    if not any(may_switch_x64(data) for _, data in files):
+        return {}  # the common case, decided without loading the pre-scan (a cached run loads no engine)
+    from promolint.project import project_facts
+
+    return project_facts(files)
 
 
 def _read(paths: Iterable[Path], run: CheckRun) -> Iterator[tuple[Path, bytes]]:

@@ -146,11 +146,17 @@ class PromolintServer(LanguageServer):
         )  # fmt: skip
 
     def _related(self, analyzed: _Analyzed, d: Diagnostic, fix: Fix | None) -> list | None:
-        """Where the fix would edit, when that is not the reported expression itself (the NumPy
-        operands of a chain, the operand a strict cast goes on)."""
+        """The places the finding concerns (where a 64-bit leak widens data), and where the fix
+        would edit when that is not the reported expression itself (the NumPy operands of a
+        chain, the operand a strict cast goes on)."""
+        positions, related = analyzed.positions, []
+        for place in d.related:
+            end = positions.to_client(place.end_line, place.end_column)
+            where = _range(positions.to_client(place.line, place.column), end)
+            related.append(types.DiagnosticRelatedInformation(types.Location(analyzed.uri, where), place.message))
         if fix is None or not isinstance(analyzed.source, Source):
-            return None
-        source, positions, related = analyzed.source, analyzed.positions, []
+            return related or None
+        source = analyzed.source
         for edit in fix.edits:
             span = source.span(edit.node)
             if (span.line, span.column, span.end_line, span.end_column) == (d.line, d.column, d.end_line, d.end_column):

@@ -11,7 +11,7 @@ from promolint.check import check_paths
 from promolint.config import Config
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-MODES = {"default": {}, "x64": {"x64": "on"}, "strict": {"promotion": "strict"}}
+MODES = {"default": {}, "x64": {"x64": "on"}, "x32": {"x64": "off"}, "strict": {"promotion": "strict"}}
 _EXPECT = re.compile(r"#\s*expect(?:\[(?P<modes>[^\]]*)\])?:\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)")
 
 

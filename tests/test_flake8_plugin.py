@@ -63,7 +63,7 @@ def test_tool_promolint_settings_apply_and_flake8_selects_among_the_codes(projec
                                             'per-file-ignores = {"*readme_example.py" = ["PRM008"]}\n')  # fmt: skip
     result = flake8("fixtures/readme_example.py", cwd=project)
     assert reported(result) == check(capsys, "fixtures/readme_example.py")
-    assert ":15:10: PRM001 " in result.stdout and "PRM008" not in result.stdout  # x64 on; per-file-ignores
+    assert ":15:19: PRM001 " in result.stdout and "PRM008" not in result.stdout  # x64 on; per-file-ignores
     narrowed = flake8("fixtures/readme_example.py", "--extend-ignore", "PRM001,PRM002", cwd=project)
     assert " PRM001 " not in narrowed.stdout and " PRM006 " in narrowed.stdout
 

@@ -31,6 +31,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     shutil.copy(NOTEBOOK, tmp_path / "training.ipynb")
+    # The notebook is written for x64 off; its project says so (PRM007 needs x64 off for sure).
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "off"\n')
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -123,7 +125,7 @@ def test_fix_keeps_the_notebooks_own_json_style(tmp_path, capsys, indent, final)
                         metadata={"language_info": {"name": "python"}, "zzz": 1, "aaa": [1.5, None]})  # fmt: skip
     path = tmp_path / "styled.ipynb"
     path.write_text(json.dumps(document, indent=indent, ensure_ascii=False) + final, encoding="utf-8")
-    assert run(capsys, "check", str(path), "--fix", "--no-cache")[0] == 0
+    assert run(capsys, "check", str(path), "--fix", "--no-cache", "--x64", "off")[0] == 0
     document["cells"][0]["source"][1] = "x = jnp.float32(1)  # promolint: was float64, which JAX truncates to " \
                                         "float32 with x64 off"  # fmt: skip
     assert path.read_text(encoding="utf-8") == json.dumps(document, indent=indent, ensure_ascii=False) + final
@@ -133,7 +135,7 @@ def test_a_notebook_whose_json_cannot_be_rewritten_exactly_is_left_alone(tmp_pat
     text = json.dumps(notebook("import jax.numpy as jnp\nx = jnp.float64(1)\n"), indent=1).replace(": 4,", ":   4,")
     path = tmp_path / "odd.ipynb"
     path.write_text(text, encoding="utf-8")
-    status, out, _ = run(capsys, "check", str(path), "--fix", "--no-cache")
+    status, out, _ = run(capsys, "check", str(path), "--fix", "--no-cache", "--x64", "off")
     assert status == 1 and path.read_text(encoding="utf-8") == text
     assert "PRM000 its JSON is formatted in a way promolint cannot reproduce; the fixes were not written" in out
     assert "cell 1:2:5: PRM007" in out
@@ -171,10 +173,10 @@ def test_bad_or_foreign_notebooks(tmp_path, capsys) -> None:
 def test_a_notebook_from_standard_input(capsys) -> None:
     data = NOTEBOOK.read_bytes()
     result = subprocess.run([sys.executable, "-m", "promolint", "check", "--stdin-filename", "nb.ipynb", "-",
-                             "--no-cache"], input=data, capture_output=True, check=False)  # fmt: skip
+                             "--no-cache", "--x64", "off"], input=data, capture_output=True, check=False)  # fmt: skip
     assert result.returncode == 1 and b"nb.ipynb:cell 3:2:9: PRM007" in result.stdout
-    fixed = subprocess.run([sys.executable, "-m", "promolint", "check", "--stdin-filename", "nb.ipynb", "-", "--fix"],
-                           input=data, capture_output=True, check=False)  # fmt: skip
+    fixed = subprocess.run([sys.executable, "-m", "promolint", "check", "--stdin-filename", "nb.ipynb", "-", "--fix",
+                            "--x64", "off"], input=data, capture_output=True, check=False)  # fmt: skip
     document = json.loads(fixed.stdout)
     assert "jnp.float32)  # promolint: was float64" in document["cells"][2]["source"][1]
     assert b"nb.ipynb:cell 3:5:14: PRM006" in fixed.stderr and fixed.returncode == 1

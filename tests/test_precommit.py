@@ -97,6 +97,7 @@ def test_hooks_fail_on_a_finding_and_pass_once_fixed(tmp_path) -> None:
     config = users_config(hooks_repo, rev).replace("- id: promolint\n", "- id: promolint-fix\n")
     (project / ".pre-commit-config.yaml").write_text(config)
     (project / "model.py").write_text("import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float64)\n")
+    (project / "pyproject.toml").write_text('[tool.promolint]\nx64 = "off"\n')  # PRM007 needs x64 off said
     git(project, "add", "-A")
     fixing = pre_commit(project, tmp_path / "pre-commit-home")
     assert fixing.returncode == 1, fixing.stdout + fixing.stderr

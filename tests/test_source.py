@@ -34,7 +34,7 @@ def unplaced(text: str) -> list[str]:
     only argument, whose ``ast`` spans take their parentheses (the shim does not check these
     values, and no rule edits them)."""
     source = parse_bytes(text.encode())
-    spans = _expressions_by_span(cst.parse_module(text))  # where fixes look ast nodes up
+    spans = _expressions_by_span(cst.parse_module(text))[0]  # where fixes look ast nodes up
     skipped = {id(n) for node in ast.walk(source.tree) if type(node) is ast.JoinedStr for n in ast.walk(node)}
     skipped |= {id(node.args[0]) for node in ast.walk(source.tree)
                 if type(node) is ast.Call and len(node.args) == 1 and type(node.args[0]) is ast.GeneratorExp}  # fmt: skip

@@ -10,11 +10,26 @@ from promolint.systems.jax import JaxSystem
 from promolint.systems.numpy import NumpySystem
 
 
+# Who decides the x64 mode at a point of the program (``Context.x64_by``).
+X64_BY_USER = "user"  # forced (--x64, [tool.promolint] x64): the user asserts it holds everywhere
+X64_BY_CODE = "code"  # set by the code on every path here (jax.config.update, a with block, a branch on it)
+X64_BY_DEFAULT = "default"  # nothing sets it: JAX's default (off) is assumed, but an importer may turn it on
+
+
 @dataclass(frozen=True)
 class Context:
+    """``x64`` is the mode dtypes are computed in; ``x64_by`` says how sure that is: a rule that
+    claims something holds only with x64 off (PRM007) needs the user or the code to say so."""
+
     x64: bool = False
     strict: bool = False
     explicit_x64: str = "warn"
+    x64_by: str = X64_BY_USER
+
+    @property
+    def x64_off_for_sure(self) -> bool:
+        """x64 is off here because the user or the code says so, not by default."""
+        return not self.x64 and self.x64_by != X64_BY_DEFAULT
 
     @property
     def jax(self) -> JaxSystem:

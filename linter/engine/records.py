@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -75,6 +75,9 @@ class Operation:
     chain_text: tuple[str, ...] = ()
     in_function: bool = False
     syntax: Syntax | None = field(default=None, repr=False, compare=False)
+    # For a call of the program's own function: the call again with other arguments (in order)
+    # and modes, as the flow evaluates it; what fixes that cast arguments check themselves with.
+    evaluate: Callable[[Sequence[Value], Context], Value] | None = field(default=None, repr=False, compare=False)
 
 
 class Syntax(Protocol):
@@ -93,6 +96,31 @@ class Syntax(Protocol):
 
     def text(self, node: object) -> str:
         """The source code of ``node``."""
+
+    def line(self, node: object) -> int:
+        """The line ``node`` starts on, for messages that point from one place to another."""
+
+
+@dataclass
+class Returned:
+    """A value a function of the program returns (``node``: the returned expression) in its own
+    analysis, with the values of its parameters there (``inputs``, by name)."""
+
+    node: object
+    value: Value
+    inputs: tuple[tuple[str, Value], ...]
+    ctx: Context
+
+
+@dataclass
+class Module:
+    """What one analysis of a module hands the rules: its operations, the calls of its own
+    functions (``invocations``: kind ``invoke``, which ``Operation.evaluate`` can run again with
+    other arguments) and what its functions return."""
+
+    operations: Sequence[Operation]
+    invocations: Sequence[Operation] = ()
+    returns: Sequence[Returned] = ()
 
 
 @dataclass

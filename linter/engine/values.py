@@ -44,6 +44,17 @@ class Unknown(Value):
 UNKNOWN = Unknown()
 
 
+@dataclass(frozen=True, eq=False)
+class ValueSource:
+    """Where a value's 64 bits were made, for findings that trace a leak back to it: the front
+    end's opaque handle on the expression that made them (the front end turns it into a place)
+    and what it is (``is a strong NumPy float64``).  Values computed from such a value keep its
+    source while they keep its 64 bits (``promolint.engine.sources``)."""
+
+    handle: object
+    what: str
+
+
 @dataclass(frozen=True)
 class Array(Value):
     """A value with a dtype.
@@ -56,6 +67,8 @@ class Array(Value):
     ``ndim`` is the number of dimensions when known (None: unknown).  It matters for NumPy,
     where an operation whose result has no dimensions gives a scalar, not a 0-d array
     (``np.array(1.0) + 1`` and ``np.ones(3).sum()`` are ``np.float64`` scalars).
+    ``source``, on a 64-bit value nobody asked for, is where those 64 bits were made; it takes
+    no part in comparisons (two values of one dtype are the same value wherever they came from).
     """
 
     dtypes: frozenset[str]
@@ -64,6 +77,7 @@ class Array(Value):
     literal: int | float | complex | bool | None = None
     intended64: bool = False
     ndim: int | None = None
+    source: ValueSource | None = field(default=None, compare=False)
 
     @property
     def dtype(self) -> str | None:
@@ -196,6 +210,9 @@ def join(values: Iterable[Value]) -> Value:
         return UNKNOWN
     first = values[0]
     if all(v == first for v in values[1:]):
+        if isinstance(first, Array) and first.source is None:  # equal values may differ in source
+            source = next((v.source for v in values if v.source is not None), None)
+            return replace(first, source=source) if source is not None else first
         return first
     if not all(isinstance(v, Array) for v in values):
         return join_objects(values)
@@ -215,6 +232,7 @@ def join(values: Iterable[Value]) -> Value:
         weaks.pop() if len(weaks) == 1 else None,
         intended64=all(v.intended64 for v in values),
         ndim=ranks.pop() if len(ranks) == 1 else None,
+        source=next((v.source for v in values if v.source is not None), None),
         provenance=first.provenance,
     )
 

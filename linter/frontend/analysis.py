@@ -196,7 +196,10 @@ class Analysis:
         self._assign(node.target, value, frame)
 
     def _return(self, node: ast.Return, frame: Frame) -> None:
-        frame.returns.append(self._expr(node.value, frame) if node.value is not None else UNKNOWN)
+        if node.value is None:
+            frame.returns.append(UNKNOWN)
+        else:
+            self.flow.returned(frame, node.value, self._expr(node.value, frame))
 
     def _import(self, node: ast.Import, frame: Frame) -> None:
         for alias in node.names:
@@ -270,7 +273,7 @@ class Analysis:
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = expressions.augmented(op, current, other, frame.ctx)
-        self.flow.operation("augassign", op, (current, other), result, frame, node)
+        result = self.flow.operation("augassign", op, (current, other), result, frame, node)
         if type(node.target) is ast.Name:
             self._bind(node.target, result, frame)
         else:
@@ -281,17 +284,39 @@ class Analysis:
         ``if`` alone in the ``else`` block), so that ladders as long as Python compiles need no
         recursion: the tests, then each branch from the state before them."""
         runs = []
+        said: list[bool | None] = []  # what each test says of x64 when it holds, in order
         current: ast.If | None = node
         while current is not None:
             self._expr(current.test, frame)
-            runs.append(self._runner(current.body))
+            said.append(self._x64_test(current.test))
+            runs.append(_assuming(self._runner(current.body), said[:-1], said[-1]))
             orelse = current.orelse
             if len(orelse) == 1 and type(orelse[0]) is ast.If:
                 current = orelse[0]
             else:
-                runs.append(self._runner(orelse))
+                runs.append(_assuming(self._runner(orelse), said, None))
                 current = None
         self.flow.branches(frame, runs)
+
+    def _x64_test(self, test: ast.expr) -> bool | None:
+        """True where ``test`` holds exactly when x64 is on (``jax.config.jax_enable_x64``,
+        ``jax.config.read("jax_enable_x64")``), False where exactly when it is off (``not ...``),
+        None for any other test."""
+        kind = type(test)
+        if kind is ast.UnaryOp and type(test.op) is ast.Not:
+            inner = self._x64_test(test.operand)
+            return None if inner is None else not inner
+        if kind is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.Eq):
+            right = test.comparators[0]
+            inner = self._x64_test(test.left)
+            if inner is not None and type(right) is ast.Constant and type(right.value) is bool:
+                return inner if right.value else not inner
+            return None
+        if kind is ast.Call:
+            named = test.args[0] if len(test.args) == 1 and not test.keywords else None
+            reads = self._reference_of(test.func) in modes.CONFIG_READS
+            return True if reads and named is not None and _literal(named) == "jax_enable_x64" else None
+        return True if self._reference_of(test) in modes.X64_ATTRIBUTES else None
 
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While, frame: Frame) -> None:
         def step(current: Frame) -> None:
@@ -369,9 +394,7 @@ class Analysis:
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
         op = _UNARY[type(node.op)]
-        result = operations.unary(op, operand, frame.ctx)
-        self.flow.operation("unary", op, (operand,), result, frame, node)
-        return result
+        return self.flow.operation("unary", op, (operand,), operations.unary(op, operand, frame.ctx), frame, node)
 
     def _boolean(self, node: ast.BoolOp, frame: Frame) -> Value:
         values = iter(node.values)
@@ -475,7 +498,8 @@ class Analysis:
                     code = self.source.code
                     chain, chain_text = expressions.extend_chain(
                         inner, right, (code(inner_node.left), code(inner_node.right)), code(current.right))
-            flow.operation("binop", op, (left, right), result, frame, current, chain=chain, chain_text=chain_text)
+            result = flow.operation("binop", op, (left, right), result, frame, current, chain=chain,
+                                    chain_text=chain_text)  # fmt: skip
             if current is not node and flow.recording:
                 flow.sites[id(current)] = Site(current, result, "")
             left = result
@@ -531,6 +555,21 @@ def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]
     defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
     yield from zip(positional, defaults)
     yield from zip(arguments.kwonlyargs, arguments.kw_defaults)
+
+
+def _assuming(run, earlier: list[bool | None], holds: bool | None):
+    """``run`` (a branch of an ``if`` ladder) in the x64 mode its tests imply: each earlier test
+    failed, and its own (``holds``, None for an ``else``) held."""
+    implied = [not said for said in earlier if said is not None] + ([holds] if holds is not None else [])
+    if not implied:
+        return run
+
+    def assuming(frame: Frame) -> None:
+        for on in implied:
+            frame.ctx = modes.assume_x64(frame.ctx, on)
+        run(frame)
+
+    return assuming
 
 
 def _literal(node: ast.expr) -> bool | str | None:

@@ -30,7 +30,7 @@ def apply_fixes(data: bytes, source: Source, fixes: Iterable[Fix]) -> tuple[byte
         module = cst.parse_module(data)
     except (cst.ParserSyntaxError, SyntaxError, RecursionError, MemoryError):
         return data, 0  # ast accepts what libcst does not: nothing can be rewritten
-    at_span = _expressions_by_span(module)
+    at_span, line_ends = _expressions_by_span(module)
 
     def translated(node: object) -> cst.CSTNode | None:
         return at_span.get(source.span(node))
@@ -38,7 +38,7 @@ def apply_fixes(data: bytes, source: Source, fixes: Iterable[Fix]) -> tuple[byte
     bindings, used = _module_bindings(module), _names_used(module)
     taken: set[int] = set()
     replacements: dict[int, cst.CSTNode] = {}
-    noted: list[tuple[cst.CSTNode, str]] = []
+    noted: list[tuple[cst.CSTNode, int, str]] = []  # the node a note is about, the line it ends on, the note
     imports: dict[str, cst.SimpleStatementLine] = {}
     applied = 0
     for fix in fixes:
@@ -53,26 +53,34 @@ def apply_fixes(data: bytes, source: Source, fixes: Iterable[Fix]) -> tuple[byte
         imports.update(needed)
         replacements.update((id(edit.node), _render(edit)) for edit in edits)
         if fix.note:
-            noted.append((edits[0].node, fix.note))
+            noted.append((edits[0].node, source.span(fix.edits[0].node).end_line, fix.note))
         applied += 1
     if not applied:
         return data, 0
     notes: dict[int, list[str]] = {}
-    owners = _line_owners(module, {id(node) for node, _ in noted})
-    for node, note in noted:
-        notes.setdefault(id(owners[id(node)]), []).append(note)
+    owners = _line_owners(module, {id(node) for node, _, _ in noted})
+    for node, line, note in noted:
+        # On the line the edit changes (where the edited expression ends), which has a line end
+        # of its own there (inside brackets too); else after the whole statement.
+        end = line_ends.get(line)
+        notes.setdefault(id(end if end is not None else owners[id(node)]), []).append(note)
     fixed = module.visit(_Apply(replacements, notes))
     return _with_imports(fixed, list(imports.values())).bytes, applied
 
 
-def _expressions_by_span(module: cst.Module) -> dict[Span, cst.CSTNode]:
+def _expressions_by_span(module: cst.Module) -> tuple[dict[Span, cst.CSTNode], dict[int, cst.TrailingWhitespace]]:
     """The expressions (and augmented assignments, which rules also edit) of ``module`` by
-    their spans, which exclude parentheses as ``ast``'s do; where several share one, the outermost."""
+    their spans, which exclude parentheses as ``ast``'s do; where several share one, the
+    outermost.  And the line ends (where a comment goes) by the line they end."""
     at_span: dict[Span, cst.CSTNode] = {}
+    line_ends: dict[int, cst.TrailingWhitespace] = {}
     for node, r in MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider).items():
         if isinstance(node, (cst.BaseExpression, cst.AugAssign)):
-            at_span.setdefault(Span(r.start.line, r.start.column + 1, r.end.line, r.end.column + 1), node)
-    return at_span
+            span = Span(r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
+            at_span.setdefault(span, node)
+        elif isinstance(node, cst.TrailingWhitespace):
+            line_ends[r.start.line] = node
+    return at_span, line_ends
 
 
 class _Apply(cst.CSTTransformer):
@@ -95,6 +103,8 @@ class _Apply(cst.CSTTransformer):
                 return replacement.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])  # `(3).real`
             return replacement
         notes = self._notes.get(id(original_node))
+        if notes and isinstance(updated_node, cst.TrailingWhitespace):
+            return _commented(updated_node, notes)
         return _with_notes(updated_node, notes) if notes else updated_node
 
 

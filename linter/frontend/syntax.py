@@ -4,6 +4,7 @@ operation's operands and arguments, so that rules can build fixes without knowin
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from promolint.engine.records import Operation
 from promolint.frontend.source import Source
@@ -56,8 +57,13 @@ class AstSyntax:
     def text(self, node: ast.AST) -> str:
         return self._source.code(node)
 
+    def line(self, node: ast.AST) -> int:
+        return self._source.span(node).line
 
-def attach_syntax(source: Source, operations: dict[int, Operation]) -> None:
+
+def attach_syntax(source: Source, operations: dict[int, Operation], others: Iterable[Operation] = ()) -> None:
+    """Give ``operations`` (which ``operation_at`` finds) and ``others`` (calls of the module's
+    own functions) the syntax that answers for them."""
     syntax = AstSyntax(source, operations)
-    for operation in operations.values():
+    for operation in (*operations.values(), *others):
         operation.syntax = syntax

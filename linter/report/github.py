@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request's diff.
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request's diff,
+and each place it concerns besides (where a 64-bit leak widens data) a notice.
 
 https://docs.github.com/actions/reference/workflow-commands-for-github-actions#setting-an-error-message"""
 
@@ -11,7 +12,21 @@ from promolint.report.location import relative_path
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(f"{_annotation(d)}\n" for d in diagnostics)
+    return "".join(f"{line}\n" for d in diagnostics for line in (_annotation(d), *_related(d)))
+
+
+def _related(d: Diagnostic) -> list[str]:
+    """An annotation holds one place: each related place (where a 64-bit leak widens data)
+    becomes a notice of its own, titled after the finding it belongs to."""
+    notices = []
+    for r in d.related:
+        title = f"promolint ({d.code}) related to line {d.line}"
+        properties = ({"file": relative_path(d.path), "line": r.file_line, "title": f"{title} cell {r.cell}:{r.line}"}
+                      if r.cell else {"file": relative_path(d.path), "line": r.line, "col": r.column,
+                                      "endLine": r.end_line, "endColumn": r.end_column, "title": title})  # fmt: skip
+        listed = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties.items())
+        notices.append(f"::notice {listed}::{_escape_data(r.message)}")
+    return notices
 
 
 def _annotation(d: Diagnostic) -> str:

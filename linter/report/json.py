@@ -1,6 +1,7 @@
 """A JSON array of the diagnostics, one object each with the Diagnostic's fields (``fix`` only
 where there is one).  In a notebook, as in ruff's JSON, ``cell`` is the cell (1-based, every cell
-counted) and the lines count within it."""
+counted) and the lines count within it.  ``related`` lists the other places a finding concerns
+(where a 64-bit leak widens data), each with its span and message."""
 
 from __future__ import annotations
 
@@ -22,4 +23,9 @@ def _fields(diagnostic: Diagnostic) -> dict:
         del fields["cell"]
     if fields["fix"] is None:
         del fields["fix"]
+    if fields["related"]:  # other places the finding concerns, in the same file
+        fields["related"] = [{k: v for k, v in r.items() if v or k not in ("cell", "file_line")}
+                             for r in fields["related"]]  # fmt: skip
+    else:
+        del fields["related"]
     return fields

@@ -30,7 +30,8 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
                                  line=str(d.file_line if d.cell else d.line), column=str(d.column))  # fmt: skip
             failure = ET.SubElement(case, "failure", message=d.message)
             cell = f"cell {d.cell}, " if d.cell else ""
-            failure.text = f"{cell}line {d.line}, col {d.column}, {d.message}"
+            related = "".join(f"\n  related: line {r.line}, col {r.column}, {r.message}" for r in d.related)
+            failure.text = f"{cell}line {d.line}, col {d.column}, {d.message}{related}"
     ET.indent(suites, space="    ")
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -1,5 +1,6 @@
 """SARIF 2.1.0, the format code scanning services (GitHub's among them) ingest: one run, the rules
-that fired with their documentation, a result per finding."""
+that fired with their documentation, a result per finding (with ``relatedLocations`` where a
+finding concerns other places: where a 64-bit leak widens data)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from promolint.rules import rule_by_code
-from promolint.diagnostics import Diagnostic
+from promolint.diagnostics import Diagnostic, RelatedLocation
 from promolint.report.location import relative_path
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -60,11 +61,22 @@ def _result(d: Diagnostic, rule_index: int) -> dict:
     if d.cell:  # SARIF counts the file's lines: the line of the .ipynb holding it; the cell in properties
         region = {"startLine": d.file_line}
         cell = {"properties": {"notebookCell": d.cell, "lineInCell": d.line, "columnInCell": d.column}}
+    related = [{"id": index, "physicalLocation": {"artifactLocation": location, "region": _region(r)},
+                "message": {"text": r.message}} for index, r in enumerate(d.related, 1)]  # fmt: skip
     return {
         "ruleId": d.code,
         "ruleIndex": rule_index,
         "level": "error",
         "message": {"text": d.message},
         "locations": [{"physicalLocation": {"artifactLocation": location, "region": region}}],
+        **({"relatedLocations": related} if related else {}),
         **cell,
     }
+
+
+def _region(place: RelatedLocation) -> dict:
+    """A related location's region: in a notebook, the line of the .ipynb that holds it."""
+    if place.cell:
+        return {"startLine": place.file_line}
+    return {"startLine": place.line, "startColumn": place.column, "endLine": place.end_line,
+            "endColumn": place.end_column}  # fmt: skip

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from promolint.engine.records import Operation
+from promolint.engine.records import Module, Operation
 from promolint.engine.values import Array, Value
 from promolint.rules import registry
 
@@ -52,11 +52,20 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Related:
+    """Another place a finding concerns (where a leak widens data), with what happens there."""
+
+    node: object  # the front end's handle
+    message: str
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
     node: object  # the front end's handle on the reported syntax
     fix: Fix | None = None
+    related: tuple[Related, ...] = ()
 
 
 class Rule:
@@ -84,6 +93,12 @@ class Rule:
 
     def check(self, operation: Operation) -> Iterator[Finding]:
         raise NotImplementedError
+
+    def check_module(self, module: Module) -> Iterator[Finding]:
+        """The findings of one analyzed module: ``check`` of each operation, unless the rule
+        needs more of the module at once (where values go, calls of its own functions)."""
+        for operation in module.operations:
+            yield from self.check(operation)
 
     def finding(self, operation: Operation, message: str, fix: Fix | None = None) -> Finding:
         return Finding(self.code, message, operation.node, fix)

@@ -1,10 +1,15 @@
-"""PRM001 implicit-x64: a 64-bit result nobody asked for."""
+"""PRM001 implicit-x64: a 64-bit value nobody asked for that widens narrower data, reported at
+its source with the places where it widens."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
 from promolint.dtypes import DTYPES, is_64bit
-from promolint.engine.values import Array, Library, python_scalar
-from promolint.rules.base import Edit, Example, Fix, Rule, exact
+from promolint.engine.records import Module, Operation, Returned
+from promolint.engine.values import Array, Items, Library, Value, ValueSource, python_scalar
+from promolint.rules.base import Edit, Example, Finding, Fix, Related, Rule, exact
 from promolint.rules.rewrites import reevaluate
 
 # NumPy ufuncs of one float with a Python equivalent in ``math`` (same value, a Python float).
@@ -15,30 +20,45 @@ _MATH = {name: name for name in ("sqrt", "exp", "expm1", "log", "log2", "log10",
 }  # fmt: skip
 # NumPy's 64-bit scalar types and the Python type of the same value (JAX takes the latter as weak).
 _BUILTIN = {"float64": "float", "int64": "int"}
+# Calls whose result combines their array arguments by promotion: where two narrower arrays can
+# make 64 bits together.  Reductions, indices and conversions of one array make 64-bit counts,
+# sums and indices by design (``mask.sum()``, ``np.argmax``): those stay on the host.
+_PROMOTING_CALLS = frozenset({"promote", "jax_power", "where", "concatenate", "scaled"})
+_PARAMETERS_NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is not data
+_TEXT = 40  # longest code quoted in a message
+_RELATED = 8  # places listed per source
 
 
 class ImplicitX64(Rule):
     summary = (
-        "Flags operations whose result is 64-bit although no operand asked for 64 bits: NumPy's "
-        "int32 + float32 (float64), a Python float with an integer JAX array under x64, uint64 with "
-        "int64, and NumPy's float64 defaults or strong np.float64 scalars meeting JAX arrays."
+        "Flags 64-bit values nobody asked for that widen narrower data. A NumPy float64 default, a "
+        "strong NumPy scalar such as `np.log(2)`, a Python float meeting x64's int64, or NumPy's "
+        "int32 with float32 is reported where it meets strong float32 (or narrower) operands and "
+        "gives a 64-bit result, or leaves a function while the function's array inputs were "
+        "narrower: at its source, with each place it widens as a related location."
     )
     why = """
         64-bit arithmetic is slow on GPUs and unsupported on TPUs. NumPy promotes mixed-kind operands
         to 64 bits, and with `jax_enable_x64` a float64 value leaking into JAX code (a NumPy default,
-        `np.sqrt(n)`, a Python float beside an integer array) silently turns float32 models into
-        float64 ones: twice the memory, a fraction of the speed, and no error anywhere.
+        `np.sqrt(n)`, a strong float64 built from a Python float and `jnp.arange`) silently turns
+        float32 models into float64 ones: twice the memory, a fraction of the speed, and no error
+        anywhere. An explicit `dtype=np.float32` does not protect an array from a strong NumPy
+        scalar: `np.arange(n, dtype=np.float32) * np.log(2.0)` is float64 under NumPy 2. Weak
+        64-bit values (`jnp.arange(n) - 0.5` under x64) adopt the dtype of the strong operand they
+        meet and widen nothing; values that stay on the host (NumPy counts, sizes, in-place updates,
+        which keep their target's dtype) are not reported either.
     """
     fix_safety = """
         The fix depends on intent: write the Python scalar (`math.sqrt(n)`, `float(c)`), give the
         NumPy array a dtype (`np.ones(3, np.float32)`), or cast explicitly (`.astype(jnp.float32)`).
-        `promolint check --fix` rewrites a strong NumPy scalar computed from a Python number beside
-        a JAX array to the Python scalar of the same value (`np.sqrt(n)` to `math.sqrt(n)`, adding
-        `import math`; `np.float64(c)` to `float(c)`; `np.float64(0.5)` to `0.5`) when the result
-        then keeps the JAX array's dtype. It does so only where the
-        engine knows the argument is a Python int or float, so the value is the same; the fix is
-        safe. (`math` raises ValueError where NumPy returns nan, e.g. the square root of a
-        negative number.)
+        `promolint check --fix --unsafe-fixes` rewrites a strong NumPy scalar computed from a Python
+        number to the Python scalar of the same value (`np.sqrt(n)` to `math.sqrt(n)`, adding
+        `import math`; `np.float64(c)` to `float(c)`; `np.float64(0.5)` to `0.5`) when every place
+        it widens then keeps its narrower dtype. It does so only where the engine knows the
+        argument is a Python int or float, so the value is the same. The fix is unsafe: it changes
+        the dtype of what it fixes (float64 becomes float32 under x64), which is its purpose but a
+        change of behaviour all the same (and `math` raises ValueError where NumPy returns nan,
+        e.g. the square root of a negative number).
     """
     invalid = (
         Example("""
@@ -58,10 +78,10 @@ class ImplicitX64(Rule):
             a = np.ones(3, np.int32) + np.ones(3, np.float32)
         """),
         Example("""
-            import jax.numpy as jnp
-            count = jnp.zeros([], jnp.int32)
-            step = count + 1.0
-        """, x64="on"),
+            import numpy as np
+            def frequencies(n: int, d: int):
+                return np.arange(n, dtype=np.float32) * -(np.log(10000.0) / d)
+        """),
         Example("""
             import jax.numpy as jnp
             import numpy as np
@@ -69,7 +89,10 @@ class ImplicitX64(Rule):
         """, x64="on"),
         Example("""
             import jax.numpy as jnp
-            x = jnp.ones(3, jnp.uint64) + jnp.ones(3, jnp.int64)
+            def damped(x):
+                half = jnp.power(0.5, jnp.arange(x.shape[0]))
+                return half * x
+            y = damped(jnp.ones(3, jnp.float32))
         """, x64="on"),
         Example("""
             import jax.numpy as jnp
@@ -86,6 +109,17 @@ class ImplicitX64(Rule):
         """),
     )
     valid = (
+        # uint32 with int32 is int64 under x64: PRM020 (mixed signedness) reports it.
+        Example("""
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.uint32) + jnp.ones(3, jnp.int32)
+        """, x64="on"),
+        # A parameter nothing types may be float64 itself: the scalar widens nothing for sure.
+        Example("""
+            import numpy as np
+            def shift(x):
+                return x + np.float64(1)
+        """, x64="on"),
         Example("""
             import math
             import jax.numpy as jnp
@@ -98,13 +132,17 @@ class ImplicitX64(Rule):
             x = jnp.ones(3, dtype=jnp.float32)
             y = x / np.sqrt(10)
         """, x64="off"),
+        # A weak 64-bit intermediate takes the dtype of the strong operand it meets.
         Example("""
             import jax.numpy as jnp
-            x = jnp.zeros(3) + 1.0
+            x = jnp.ones(3, jnp.float32)
+            offsets = jnp.arange(3) - 0.5
+            y = x * offsets
         """, x64="on"),
         Example("""
             import jax.numpy as jnp
-            eps = jnp.array(1e-6)
+            count = jnp.zeros([], jnp.int32)
+            step = count + 1.0
         """, x64="on"),
         Example("""
             import jax.numpy as jnp
@@ -118,88 +156,196 @@ class ImplicitX64(Rule):
             import numpy as np
             a = np.ones(3, np.float64) * np.ones(3, np.float32)
         """),
+        # NumPy counts stay on the host; an in-place update keeps its target's dtype.
+        Example("""
+            import numpy as np
+            mask = np.ones(5, bool)
+            count = np.sum(mask)
+            fraction = count / 5
+            image = np.zeros(5, np.float32)
+            image += 0.001 * mask
+        """),
+        Example("""
+            import jax.numpy as jnp
+            import numpy as np
+            table = jnp.asarray(np.asarray([1.0, 2.0], dtype=np.float64))
+            y = table * jnp.ones(2, jnp.float32)
+        """, x64="on"),
     )
 
-    def check(self, operation):
-        if operation.kind not in ("binop", "augassign", "call"):
+    def check(self, operation: Operation) -> Iterator[Finding]:
+        return self.check_module(Module([operation]))
+
+    def check_module(self, module: Module) -> Iterator[Finding]:
+        syntax = next((op.syntax for op in module.operations if op.syntax is not None), None)
+        if syntax is None:
             return
-        result = exact(operation.result)
-        if result is None or not is_64bit(result.dtype):
-            return
-        arrays = [v for v in operation.operands if isinstance(v, Array)]
-        if not arrays or any(not v.dtypes for v in arrays):
-            return
-        if result.intended64 and not (result.library is Library.JAX and _asked_by_numpy_scalars_only(result, arrays)):
-            return
-        strong = [v for v in arrays if v.library is not Library.PYTHON]
-        if result.library is Library.JAX:
-            # Reported where the 64-bit JAX value is created, not again wherever it flows.
-            if any(v.library is Library.JAX and result.dtype in v.dtypes for v in arrays):
-                return
-            if not _unintended_source(result, arrays, strong):
-                return  # JAX's own defaults under x64 (jnp.sum of bools is int64) are what x64 asks for
-            yield self.finding(operation, f"result is {result.describe()} ({operation.ctx.describe()}) although no "
-                               f"JAX operand asked for 64 bits: {_sources(arrays)}; bites when x64 is on. "
-                               "Cast explicitly or use Python scalars / float32 NumPy values.",
-                               _python_scalars_fix(operation))  # fmt: skip
-        elif result.library.is_numpy and strong and not any(is_64bit(d) for v in strong for d in v.dtypes):
-            yield self.finding(operation, f"NumPy promotes {_sources(arrays)} to {result.describe()} (always, "
-                               "whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.")  # fmt: skip
+        leaks: dict[int, _Leak] = {}  # by the source's handle: one finding per source
+        for operation in module.operations:
+            widened = _widening(operation)
+            if widened is not None:
+                source, narrow = widened
+                leaks.setdefault(id(source.handle), _Leak(source)).widens.append((operation, narrow))
+        for returned in module.returns:
+            for value in _returned_leaks(returned):
+                leaks.setdefault(id(value.source.handle), _Leak(value.source)).returns.append((returned, value))
+        for leak in leaks.values():
+            yield self._finding(leak, syntax)
+
+    def _finding(self, leak: _Leak, syntax) -> Finding:
+        source = leak.source
+        text, line = _short(syntax.text(source.handle)), syntax.line(source.handle)
+        places = [(operation.node, _widens_text(syntax, operation, narrow)) for operation, narrow in leak.widens
+                  if operation.node is not source.handle]  # fmt: skip
+        places += [(returned.node, _returns_text(syntax, returned, value)) for returned, value in leak.returns]
+        producer = syntax.operation_at(source.handle)
+        if len(places) < len(leak.widens) + len(leak.returns):  # the 64 bits are made where they widen data
+            message = f"`{text}` {source.what}, which no operand asked for"
+            message += f"; it also {places[0][1]}" if places else ""
+            message += ". Give the operands one dtype, e.g. `.astype(np.float32)`."
+        else:
+            more = f" (and {len(places) - 1} more {'place' if len(places) == 2 else 'places'})" if len(places) > 1 else ""
+            message = (f"`{text}` {source.what}, which no operand asked for: from here it {places[0][1]}{more}. "
+                       f"{_advice(producer)}")  # fmt: skip
+        related = tuple(Related(node, f"{place} (64 bits from `{text}`, line {line})") for node, place in places)
+        return Finding(self.code, message, source.handle, _python_scalars_fix(leak, syntax), related[:_RELATED])
 
 
-def _asked_by_numpy_scalars_only(result: Array, arrays: list[Array]) -> bool:
-    """``x * np.float64(c)``: the 64 bits were asked of NumPy, and JAX takes the strong scalar
-    at its word; nothing asked JAX for them."""
-    return all(v.library is Library.NUMPY_SCALAR for v in arrays if v.intended64 and result.dtype in v.dtypes)
+def _advice(producer: Operation | None) -> str:
+    result = exact(producer.result) if producer is not None else None
+    library = result.library if result is not None else Library.JAX
+    if library is Library.NUMPY_SCALAR:
+        return "Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype."
+    if library is Library.NUMPY_ARRAY:
+        return "Give it the narrower dtype (`np.zeros(n, np.float32)`), or cast it."
+    return "Cast it to the narrower dtype (`.astype(jnp.float32)`), or compute it from narrower operands."
 
 
-def _unintended_source(result: Array, arrays: list[Array], strong: list[Array]) -> bool:
-    """Where 64 bits come from that nobody asked for, in JAX: a NumPy 64-bit value (a default, a
-    strong np.float64 scalar), a Python scalar widening a typed array (an int array + 1.0 under
-    x64), or uint64 with int64 (a float)."""
-    if any(v.library.is_numpy and any(is_64bit(d) for d in v.dtypes) for v in arrays):
-        return True
-    if result.weak and strong and any(v.library is Library.PYTHON for v in arrays):
-        return any(v.weak is False for v in strong)  # a weak-only value adopts what it meets
-    kinds = {DTYPES[d].kind for v in strong for d in v.dtypes}
-    return kinds == {"u", "i"} and DTYPES[result.dtype].kind == "f"
+@dataclass
+class _Leak:
+    source: ValueSource
+    widens: list[tuple[Operation, Array]] = field(default_factory=list)
+    returns: list[tuple[Returned, Array]] = field(default_factory=list)
 
 
-def _sources(values) -> str:
-    return " with ".join(
-        f"{v.describe()}{' (' + v.provenance + ')' if v.provenance else ''}"
-        + (f" [{v.library.value}]" if v.library is not Library.PYTHON else "")
-        for v in values
-    )
+def _narrower_data(value: Value) -> bool:
+    """A strong NumPy or JAX value of a known dtype narrower than 64 bits, not bool."""
+    if not (isinstance(value, Array) and value.library is not Library.PYTHON and value.weak is False):
+        return False
+    return bool(value.dtypes) and all(not is_64bit(d) and DTYPES[d].kind != "b" for d in value.dtypes)
 
 
-def _python_scalars_fix(operation) -> Fix | None:
-    """NumPy scalars made from Python scalars written as Python scalars, if the result then has
-    the dtype of the JAX arrays beside them."""
-    syntax = operation.syntax
-    nodes = syntax.operand_nodes(operation) if syntax else ()
-    if len(nodes) != len(operation.operands):
+def _arrays(operation: Operation) -> list[Value]:
+    if operation.kind == "call" and operation.call is not None:
+        return list(operation.call.arrays())
+    return list(operation.operands)
+
+
+def _widening(operation: Operation) -> tuple[ValueSource, Array] | None:
+    """Where a strong 64-bit value with a source meets strong narrower data and the result is
+    64-bit: the source and the narrower operand."""
+    if operation.kind not in ("binop", "augassign", "call"):
         return None
-    edits, replacements, imports = [], {}, []
-    for i, (value, node) in enumerate(zip(operation.operands, nodes)):
-        if isinstance(value, Array) and value.library is Library.NUMPY_SCALAR:
-            rewrite = _as_python_scalar(syntax.operation_at(node))
-            if rewrite:
-                code, argument, needs, kind = rewrite
-                edits.append(Edit(node, code, (argument,)))
-                replacements[i] = python_scalar(kind)
-                imports += needs
-    if not edits:
+    result = exact(operation.result)
+    if result is None or result.weak or not is_64bit(result.dtype) or result.source is None:
         return None
-    intended = {v.dtype for v in operation.operands if isinstance(v, Array) and v.library is Library.JAX}
-    fixed = exact(reevaluate(operation, replacements, operation.ctx))
-    if fixed is None or fixed.dtype not in intended:
+    if operation.kind == "call" and (operation.call is None or operation.call.fn.rule not in _PROMOTING_CALLS):
         return None
-    return Fix(f"Use Python scalars so the result stays {fixed.dtype}", tuple(edits), safe=True,
-               imports=tuple(dict.fromkeys(imports)))  # fmt: skip
+    arrays = _arrays(operation)
+    narrow = [v for v in arrays if _narrower_data(v)]
+    if not narrow:
+        return None
+    if result.source.handle is operation.node and len(narrow) < 2:
+        return None  # made here from one narrower operand and a Python scalar: a kind change, not a leak
+    if result.source.handle is operation.node and result.library is Library.JAX and _mixed_signedness(narrow):
+        return None  # JAX's uint32 with a signed integer: PRM020 reports it, in both x64 modes
+    return result.source, narrow[0]
 
 
-def _as_python_scalar(producer) -> tuple[str, object, tuple[str, ...], str] | None:
+def _mixed_signedness(values: list[Array]) -> bool:
+    return {DTYPES[d].kind for v in values for d in v.dtypes} == {"u", "i"}
+
+
+def _returned_leaks(returned: Returned) -> list[Array]:
+    """The 64-bit values with a source that a function returns while every array input it got
+    was narrower data (and it got at least one)."""
+    inputs = [value for name, value in returned.inputs if name not in _PARAMETERS_NOT_INPUTS]
+    arrays = [v for v in inputs if not (isinstance(v, Array) and v.library is Library.PYTHON)]
+    if not arrays or not all(_narrower_data(v) for v in arrays):
+        return []
+    values = returned.value.items if isinstance(returned.value, Items) else (returned.value,)
+    return [v for v in values if isinstance(v, Array) and v.exact and is_64bit(v.dtype) and v.source is not None]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _TEXT else text[: _TEXT - 3] + "..."
+
+
+def _widens_text(syntax, operation: Operation, narrow: Array) -> str:
+    nodes = syntax.operand_nodes(operation)
+    narrow_text = next((syntax.text(node) for node, value in zip(nodes, operation.operands) if value is narrow), "")
+    named = f" `{_short(narrow_text)}`" if narrow_text else ""
+    return (f"widens {narrow.describe()}{named} to {exact(operation.result).dtype} at line "
+            f"{syntax.line(operation.node)}")  # fmt: skip
+
+
+def _returns_text(syntax, returned: Returned, value: Array) -> str:
+    inputs = ", ".join(f"{name}: {v.describe()}" for name, v in returned.inputs
+                       if isinstance(v, Array) and v.library is not Library.PYTHON)  # fmt: skip
+    return (f"leaves its function as {value.describe()} at line {syntax.line(returned.node)} while the array "
+            f"inputs are {inputs}")  # fmt: skip
+
+
+# --- the fix ---------------------------------------------------------------------------------
+def _python_scalars_fix(leak: _Leak, syntax) -> Fix | None:
+    """The source, a NumPy scalar made from a Python scalar, written as that Python scalar, if
+    every place it widens then keeps its narrower dtype."""
+    handle = leak.source.handle
+    producer = syntax.operation_at(handle)
+    rewrite = _as_python_scalar(producer)
+    if rewrite is None:
+        return None
+    code, argument, imports, kind = rewrite
+    replacement = python_scalar(kind)
+    narrowed = set()
+    for operation, narrow in leak.widens:
+        fixed = exact(_again(syntax, operation, producer, replacement))
+        if fixed is None or fixed.dtype not in narrow.dtypes:
+            return None
+        narrowed.add(fixed.dtype)
+    for returned, _ in leak.returns:  # a returned expression the engine can evaluate again
+        operation = syntax.operation_at(returned.node)
+        fixed = exact(_again(syntax, operation, producer, replacement)) if operation is not None else None
+        if fixed is None or is_64bit(fixed.dtype):
+            return None
+        narrowed.add(fixed.dtype)
+    return Fix(f"Use a Python scalar so the result stays {'|'.join(sorted(narrowed))} (changes its dtype with "
+               "x64 on)", (Edit(handle, code, (argument,)),), safe=False, imports=imports)  # fmt: skip
+
+
+def _again(syntax, operation: Operation, producer: Operation, replacement: Array, depth: int = 0) -> Value | None:
+    """``operation``'s result were ``producer``'s value ``replacement``: its operands written
+    as that value, or computed from it by operations the engine can evaluate again."""
+    nodes = syntax.operand_nodes(operation)
+    if len(nodes) != len(operation.operands) or depth > 8:
+        return None
+    replacements = {}
+    for i, (node, value) in enumerate(zip(nodes, operation.operands)):
+        if not isinstance(value, Array) or value.source is None or value.source.handle is not producer.node:
+            continue
+        if node is producer.node or value == producer.result:
+            replacements[i] = replacement
+            continue
+        inner = syntax.operation_at(node)
+        computed = _again(syntax, inner, producer, replacement, depth + 1) if inner is not None else None
+        if computed is None:
+            return None
+        replacements[i] = computed
+    return reevaluate(operation, replacements, operation.ctx) if replacements else None
+
+
+def _as_python_scalar(producer: Operation | None) -> tuple[str, object, tuple[str, ...], str] | None:
     """``np.sqrt(n)`` as ``math.sqrt(n)``, ``np.float64(c)`` as ``float(c)`` (``np.float64(0.5)``
     as ``0.5``), for a Python int or float ``n`` or ``c``: the code, the argument's node, the
     imports and the kind of Python scalar it makes."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promolint.engine import operations
+from promolint.engine.context import X64_BY_USER
 from promolint.engine.values import Library, Refusal
 from promolint.rules.base import Edit, Example, Fix, Rule, describe_operands, exact
 from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
@@ -103,8 +104,19 @@ class StrictPromotion(Rule):
         if fixed is None or fixed.dtype != standard.dtype:
             return None
         title = f"Cast to {spelled} explicitly, as standard promotion does"
-        if fixed.weak != standard.weak:
+        safe = fixed.weak == standard.weak
+        if not safe:
             title += f" (the result becomes {_strength(fixed.weak)}; standard mode's is {_strength(standard.weak)})"
+        elif operation.ctx.x64_by != X64_BY_USER and not _same_in_both_modes(operation, standard_ctx, standard):
+            safe = False  # a cast writes one dtype; standard promotion gives another with x64 switched
+            title += " (unsafe: with x64 switched, standard promotion gives another dtype)"
         edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, (code, _) in sorted(casts.items()))
         needs_jnp = any("jnp." in code for code, _ in casts.values())
-        return Fix(title, edits, safe=fixed.weak == standard.weak, imports=(JNP_IMPORT,) if needs_jnp else ())
+        return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if needs_jnp else ())
+
+
+def _same_in_both_modes(operation, standard_ctx, standard) -> bool:
+    """Whether standard promotion of the operands gives the same dtype with x64 switched (the
+    operands as this analysis sees them: a 64-bit operand is one the code asked for)."""
+    other = exact(reevaluate(operation, {}, replace(standard_ctx, x64=not standard_ctx.x64)))
+    return other is not None and other.dtype == standard.dtype

@@ -85,8 +85,10 @@ def _as_jax(value: Array, ctx: Context) -> Array:
     off); Python scalars stay weak."""
     if value.library is Library.JAX or value.library is Library.PYTHON:
         return value
-    dtypes = value.dtypes if ctx.x64 else frozenset(narrow_x32(d) for d in value.dtypes)
-    return Array(dtypes, Library.JAX, False, ndim=value.rank)
+    if ctx.x64:  # the dtype stays, and so do the request for it and the source of its 64 bits
+        return Array(value.dtypes, Library.JAX, False, intended64=value.intended64, ndim=value.rank,
+                     source=value.source)  # fmt: skip
+    return Array(frozenset(narrow_x32(d) for d in value.dtypes), Library.JAX, False, ndim=value.rank)
 
 
 @lifted("as_traced")

@@ -10,9 +10,9 @@ from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
-from promolint.engine import calls
+from promolint.engine import calls, sources
 from promolint.engine.context import Context
-from promolint.engine.records import Operation, Seeds, Site
+from promolint.engine.records import Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import is_symbolic, join, lowered
 from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
@@ -32,6 +32,8 @@ class Flow:
         self.seeds = seeds
         self.sites: dict[int, Site] = {}
         self.operations: dict[int, Operation] = {}
+        self.returns: list[Returned] = []  # what the functions' own analyses return, for rules
+        self.invocations: dict[int, Operation] = {}  # calls of the program's own functions, for rules
         self.recording = True  # off while a call site evaluates a body: only the body's own run records
         self.module_names: dict[str, Value] = {}
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
@@ -84,7 +86,11 @@ class Flow:
             recorded, call = calls.call(func, args, kwargs, frame.ctx)
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            self.operation("call", call.name, (*receiver, *args), recorded, frame, handle, call=call)
+            if recorded is result:
+                result = sources.traced(result, call.bound.values(), handle, frame.ctx)  # keywords too
+                result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
+            else:  # the value stays symbolic; rules read the call made with every variable unknown
+                self.operation("call", call.name, (*receiver, *args), recorded, frame, handle, call=call)
         return result
 
     # --- names of other modules --------------------------------------------------------
@@ -135,14 +141,26 @@ class Flow:
             sites[key] = site if old is None else replace(old, value=join([old.value, site.value]))
 
     def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
-                  handle: object, **extra) -> None:  # fmt: skip
+                  handle: object, **extra) -> Value:  # fmt: skip
+        """Record an evaluated operation; its result, with the source of its 64 bits (which the
+        front end passes on)."""
+        result = sources.traced(result, operands, handle, frame.ctx)
         if self.recording:
+            recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
-                operands, result = lowered(operands), lowered(result)
+                # Rules conclude only from what holds whatever the variables are.
+                recorded_operands, recorded = lowered(operands), lowered(result)
                 if "chain" in extra:
                     extra["chain"] = lowered(extra["chain"])
-            self.operations[id(handle)] = Operation(kind, op, operands, result, frame.ctx, handle,
+            self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
+        return result
+
+    def returned(self, frame: Frame, handle: object, value: Value) -> None:
+        """``return value`` (``handle``: the returned expression) in a function's body."""
+        frame.returns.append(value)
+        if self.recording and frame.in_function:
+            self.returns.append(Returned(handle, value, frame.inputs, frame.ctx))
 
     # --- control flow -------------------------------------------------------------------
     def branches(self, frame: Frame, runs: Sequence[Run], fall_through: bool = False) -> None:

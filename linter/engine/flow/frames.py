@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from promolint.engine.context import Context
+from promolint.engine.context import X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.symbolic import join
 from promolint.engine.values import UNKNOWN, Value
 
@@ -20,15 +20,16 @@ class Frame:
     ctx: Context
     returns: list[Value] = field(default_factory=list)
     in_function: bool = False
+    inputs: tuple[tuple[str, Value], ...] = ()  # a function's parameters as its body got them
 
     def copy(self) -> Frame:
-        return Frame(dict(self.names), self.ctx, self.returns, self.in_function)
+        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs)
 
 
 def merge(frame: Frame, branches: list[Frame]) -> None:
     """``frame`` becomes what holds after any of ``branches``: each name's value is the first
     branch's where every branch kept that very value (the common case, found without comparing
-    values), else the join of all; the modes stay where the branches disagree."""
+    values), else the join of all; the modes are what the branches agree on (``merged_modes``)."""
     first = branches[0].names
     differing = set()
     for branch in branches[1:]:
@@ -44,4 +45,28 @@ def merge(frame: Frame, branches: list[Frame]) -> None:
         merged[name] = join([b.names.get(name, UNKNOWN) for b in branches])
     frame.names.clear()
     frame.names.update(merged)
-    frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
+    frame.ctx = merged_modes(frame.ctx, [b.ctx for b in branches])
+
+
+def merged_modes(before: Context, after: list[Context]) -> Context:
+    """The modes after branches that may leave them differently: what they agree on; an x64
+    mode they disagree on is not known (computed as before the branches, claimed by nothing)."""
+    first = after[0]
+    if all(ctx == first for ctx in after[1:]):
+        return first
+    x64s, strict = {ctx.x64 for ctx in after}, {ctx.strict for ctx in after}
+    explicit = {ctx.explicit_x64 for ctx in after}
+    bys = {ctx.x64_by for ctx in after}
+    if before.x64_by == X64_BY_USER:  # forced: a branch only the other mode runs is dead code
+        x64, by = before.x64, X64_BY_USER
+    elif len(x64s) == 1:
+        x64, by = x64s.pop(), bys.pop() if len(bys) == 1 else X64_BY_DEFAULT
+    else:
+        x64, by = before.x64, X64_BY_DEFAULT
+    return replace(
+        before,
+        x64=x64,
+        x64_by=by,
+        strict=strict.pop() if len(strict) == 1 else before.strict,
+        explicit_x64=explicit.pop() if len(explicit) == 1 else before.explicit_x64,
+    )

@@ -13,7 +13,7 @@ from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, domain, join, variable
-from promolint.engine.values import UNKNOWN, Array, Function, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, Function, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
@@ -179,6 +179,7 @@ class Functions:
             value = frame.names[param.name] = bound.get(param.name, UNKNOWN)
             if record:
                 flow.record(param.handle, value, target=True)
+        frame.inputs = tuple((param.name, frame.names[param.name]) for param in definition.params)
         saved = flow.recording
         flow.recording, self._depth = record, self._depth + 1
         try:
@@ -223,6 +224,9 @@ class Functions:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
                     seeds[name] = declared[name]
+                passed = _typed_arguments(definition, name, seeds[name])
+                if passed is not None:
+                    seeds[name] = passed
             else:
                 seen = [args[name] for args in definition.call_args if name in args]
                 if seen:
@@ -244,3 +248,17 @@ class Functions:
         if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
+
+
+def _typed_arguments(definition: Definition, name: str, annotated: Value) -> Value | None:
+    """The join of what the module's own calls pass for a parameter whose annotation names no
+    dtype (``x: jax.Array``, or one the engine cannot read), when every call passes an array
+    of a known dtype that the annotation admits; else None."""
+    if not (annotated is UNKNOWN or (isinstance(annotated, Array) and not annotated.dtypes)):
+        return None
+    seen = [args[name] for args in definition.call_args if name in args]
+    if not seen or not all(isinstance(v, Array) and v.dtypes and v.library is not Library.PYTHON for v in seen):
+        return None
+    if isinstance(annotated, Array) and any(v.library is not annotated.library for v in seen):
+        return None
+    return join(seen)

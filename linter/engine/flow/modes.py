@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from promolint.engine.context import Context
+from promolint.engine.context import X64_BY_CODE, X64_BY_DEFAULT, X64_BY_USER, Context
+from promolint.project_facts import ProjectFacts
 
 # Calls that set a configuration option from here on: jax.config.update("jax_enable_x64", True).
 CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
+# What reads the x64 mode: attributes, and calls with the option's name.
+X64_ATTRIBUTES = frozenset({f"{config}.{name}" for config in ("jax.config", "jax.config.config")
+                            for name in ("jax_enable_x64", "x64_enabled")})  # fmt: skip
+CONFIG_READS = frozenset({f"{config}.{name}" for config in ("jax.config", "jax.config.config") for name in ("read", "_read")})
 # Context managers that switch a mode inside their block: the option they set and the setting
 # they mean (None: their first argument says, as in numpy_dtype_promotion("strict")).
 _ENABLE = ("jax_enable_x64", None)
@@ -22,24 +27,38 @@ SWITCHES: dict[str, tuple[str, object]] = {
 
 @dataclass(frozen=True)
 class Settings:
-    """Modes to analyze under: 'on'/'off' force them, 'auto' follows what the code sets."""
+    """Modes to analyze under: 'on'/'off' force them, 'auto' follows what the code sets, and
+    what the project around the module sets (``facts``) before the module runs."""
 
     x64: str = "auto"
     promotion: str = "auto"
+    facts: ProjectFacts = ProjectFacts()
 
     def initial(self) -> Context:
-        return Context(x64=self.x64 == "on", strict=self.promotion == "strict")
+        strict = self.promotion == "strict"
+        if self.x64 != "auto":
+            return Context(x64=self.x64 == "on", strict=strict, x64_by=X64_BY_USER)
+        if self.facts.x64_at_import is not None:  # a module imported first set it
+            by = X64_BY_DEFAULT if self.facts.x64_elsewhere else X64_BY_CODE
+            return Context(x64=self.facts.x64_at_import, strict=strict, x64_by=by)
+        return Context(x64=False, strict=strict, x64_by=X64_BY_DEFAULT)
 
 
 def apply_setting(ctx: Context, key: str, setting: object, settings: Settings) -> Context:
     """``ctx`` once option ``key`` is set to ``setting``; a mode the user forces stays."""
     if key == "jax_enable_x64" and isinstance(setting, bool) and settings.x64 == "auto":
-        return replace(ctx, x64=setting)
+        return replace(ctx, x64=setting, x64_by=X64_BY_CODE)
     if key == "jax_numpy_dtype_promotion" and setting in ("strict", "standard") and settings.promotion == "auto":
         return replace(ctx, strict=setting == "strict")
     if key == "jax_explicit_x64_dtypes" and setting in ("warn", "error", "allow"):
         return replace(ctx, explicit_x64=setting)
     return ctx
+
+
+def assume_x64(ctx: Context, on: bool) -> Context:
+    """The modes where a test of the x64 mode (``if jax.config.jax_enable_x64:``) said ``on``:
+    code there runs only in that mode, whatever the user forces elsewhere."""
+    return replace(ctx, x64=on, x64_by=X64_BY_CODE)
 
 
 def config_update(ctx: Context, function: str | None, key: object, setting: object, settings: Settings) -> Context:

@@ -8,15 +8,12 @@ count = jnp.zeros([], jnp.int32)
 before = count + 1.0
 jax.config.update("jax_enable_x64", True)
 after = count + 1.0
-# MYPY: error: result is weak float64 (x64 on) although no JAX operand asked for 64 bits: int32 [jax] with Python float; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
 
 with jax.numpy_dtype_promotion("strict"):
     strict_block = jnp.ones(3, jnp.int8) + 1.0
 # MYPY: error: TypePromotionError under strict promotion: int8, Python float have no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.  [promolint-strict-promotion]
 outside = jnp.ones(3, jnp.int8) + 1.0
-# MYPY: error: result is weak float64 (x64 on) although no JAX operand asked for 64 bits: int8 [jax] with Python float; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
 
 
 def step() -> None:
     in_function = count + 1.0
-# MYPY: error: result is weak float64 (x64 on) although no JAX operand asked for 64 bits: int32 [jax] with Python float; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]

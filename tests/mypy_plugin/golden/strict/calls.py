@@ -10,15 +10,11 @@ from jax.numpy import float64 as F64
 from jax.numpy import zeros
 
 z = jnp.zeros(3, dtype=jnp.float64)
-# MYPY: error: float64 requested while x64 is off: JAX truncates it to float32 (with a UserWarning). Write float32, or enable jax_enable_x64 if 64 bits are needed.  [promolint-x64-truncation]
 s = jnp.float64(1)
-# MYPY: error: float64 requested while x64 is off: JAX truncates it to float32 (with a UserWarning). Write float32, or enable jax_enable_x64 if 64 bits are needed.  [promolint-x64-truncation]
 c = jnp.ones(3).astype("float64")
-# MYPY: error: float64 requested while x64 is off: JAX truncates it to float32 (with a UserWarning). Write float32, or enable jax_enable_x64 if 64 bits are needed.  [promolint-x64-truncation]
 ok = jnp.zeros(3, dtype=jnp.float32)
 builtin = jnp.array(1.0, dtype=float)
 aliased = zeros(3, F64)
-# MYPY: error: float64 requested while x64 is off: JAX truncates it to float32 (with a UserWarning). Write float32, or enable jax_enable_x64 if 64 bits are needed.  [promolint-x64-truncation]
 host = np.zeros(3, dtype=np.float64)
 
 x = jnp.ones(3, jnp.int8)

@@ -21,11 +21,10 @@ raises = np.ones(3, np.uint8) + (-1)
 big = f32 + 2**40
 # MYPY: error: OverflowError at run time: Python int 1099511627776 too large to convert to int32.  [promolint-literal-overflow]
 mixed = np.ones(3, np.int32) + np.ones(3, np.float32)
-# MYPY: error: NumPy promotes int32 [numpy-array] with float32 [numpy-array] to float64 (always, whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
+# MYPY: error: `np.ones(3, np.int32) + np.ones(3, np....` is float64: NumPy promotes int32 with float32 to float64, which no operand asked for. Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 same = np.ones(3, np.float32) + np.ones(3, np.float32)
 strict_only = bf16 + f16
 chain = np.uint8(1) + 1.0 + jnp.bfloat16(1)
-# MYPY: error: NumPy promotes uint8 [numpy-scalar] with Python float to float64 (always, whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 # MYPY: error: this chain gives float32 as written but `np.uint8(1) + (1.0 + jnp.bfloat16(1))` gives bfloat16 (x64 off): NumPy promotes its own operands first, JAX the rest. Convert NumPy values with jnp.asarray first.  [promolint-mixed-dispatch]
 numpy_chain = np.int8(1) + np.uint8(1) + np.float16(1)
 # MYPY: error: this chain gives float32 as written but `np.int8(1) + (np.uint8(1) + np.float16(1))` gives float16 (x64 off): NumPy's promotion table is not associative. Cast to one dtype before combining.  [promolint-numpy-nonassociative]

@@ -28,9 +28,8 @@ h = jnp.ones(3, jnp.float16)
 eps = h * jnp.finfo(jnp.float32).eps
 own_eps = h * jnp.finfo(h.dtype).eps
 mean = jnp.mean(np.ones(30)) + jnp.ones(3, jnp.float32)
-# MYPY: error: result is float64 (x64 on) although no JAX operand asked for 64 bits: float64 (np.ones defaults to float64) [numpy-array]; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
+# MYPY: error: `np.ones(30)` is float64 (np.ones defaults to float64), which no operand asked for: from here it widens float32 `jnp.ones(3, jnp.float32)` to float64 at line 27. Give it the narrower dtype (`np.zeros(n, np.float32)`), or cast it.  [promolint-implicit-x64]
 root = x / math.sqrt(10)
-# MYPY: error: result is weak float64 (x64 on) although no JAX operand asked for 64 bits: int8 [jax] with Python float; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
 widened = x.astype(jnp.int32) + 1000
 row = x[0] + 1000
 # MYPY: error: 1000 does not fit int8 [-128, 127]; JAX converts it anyway: it wraps silently to -24. Cast the array to a wider dtype first.  [promolint-literal-overflow]

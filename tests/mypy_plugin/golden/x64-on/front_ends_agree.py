@@ -19,7 +19,7 @@ def joined_branches(flag: bool) -> None:
     # which the plugin once missed because two definitions reached the use).
     if flag:
         s = np.float64(2.0)
+# MYPY: error: `np.float64(2.0)` is a strong float64 NumPy scalar, which no operand asked for: from here it widens float32 `jnp.ones(3, jnp.float32)` to float64 at line 22. Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype.  [promolint-implicit-x64]
     else:
         s = np.float64(3.0)
     y = jnp.ones(3, jnp.float32) * s
-# MYPY: error: result is float64 (x64 on) although no JAX operand asked for 64 bits: float32 [jax] with float64 [numpy-scalar]; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]

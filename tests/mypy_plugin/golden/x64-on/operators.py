@@ -20,21 +20,20 @@ raises = np.ones(3, np.uint8) + (-1)
 # MYPY: error: OverflowError at run time: Python integer -1 out of bounds for uint8.  [promolint-literal-overflow]
 big = f32 + 2**40
 mixed = np.ones(3, np.int32) + np.ones(3, np.float32)
-# MYPY: error: NumPy promotes int32 [numpy-array] with float32 [numpy-array] to float64 (always, whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
+# MYPY: error: `np.ones(3, np.int32) + np.ones(3, np....` is float64: NumPy promotes int32 with float32 to float64, which no operand asked for. Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 same = np.ones(3, np.float32) + np.ones(3, np.float32)
 strict_only = bf16 + f16
 chain = np.uint8(1) + 1.0 + jnp.bfloat16(1)
-# MYPY: error: NumPy promotes uint8 [numpy-scalar] with Python float to float64 (always, whatever x64 says). Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
-# MYPY: error: result is float64 (x64 on) although no JAX operand asked for 64 bits: float64 [numpy-scalar] with bfloat16 [jax]; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
+# MYPY: error: `np.uint8(1) + 1.0` is float64: NumPy promotes uint8 to float64, which no operand asked for: from here it widens bfloat16 `jnp.bfloat16(1)` to float64 at line 20. Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype.  [promolint-implicit-x64]
 # MYPY: error: this chain gives float64 as written but `np.uint8(1) + (1.0 + jnp.bfloat16(1))` gives bfloat16 (x64 on): NumPy promotes its own operands first, JAX the rest. Convert NumPy values with jnp.asarray first.  [promolint-mixed-dispatch]
 numpy_chain = np.int8(1) + np.uint8(1) + np.float16(1)
 # MYPY: error: this chain gives float32 as written but `np.int8(1) + (np.uint8(1) + np.float16(1))` gives float16 (x64 on): NumPy's promotion table is not associative. Cast to one dtype before combining.  [promolint-numpy-nonassociative]
 small_float = jnp.ones(3, jnp.float8_e4m3fn) + f32
 # MYPY: error: TypePromotionError in every mode: 8-bit floats do not promote implicitly (float8_e4m3fn, float32). Cast explicitly, e.g. `x.astype('float32')`.  [promolint-no-promotion-path]
 scaled = f32 / np.sqrt(10)
-# MYPY: error: result is float64 (x64 on) although no JAX operand asked for 64 bits: float32 [jax] with float64 [numpy-scalar]; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
+# MYPY: error: `np.sqrt(10)` is a strong float64 NumPy scalar, which no operand asked for: from here it widens float32 `f32` to float64 at line 23. Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype.  [promolint-implicit-x64]
 host = jnp.ones(3, jnp.float32) + np.zeros(3)
-# MYPY: error: result is float64 (x64 on) although no JAX operand asked for 64 bits: float32 [jax] with float64 (np.zeros defaults to float64) [numpy-array]; bites when x64 is on. Cast explicitly or use Python scalars / float32 NumPy values.  [promolint-implicit-x64]
+# MYPY: error: `np.zeros(3)` is float64 (np.zeros defaults to float64), which no operand asked for: from here it widens float32 `jnp.ones(3, jnp.float32)` to float64 at line 24. Give it the narrower dtype (`np.zeros(n, np.float32)`), or cast it.  [promolint-implicit-x64]
 default = jnp.zeros(3) + 1.0
 counts = np.zeros(3, np.int32)
 counts += 0.5

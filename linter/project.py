@@ -1,0 +1,222 @@
+"""The project pre-scan: what the files of one run decide about JAX's x64 mode at import.
+
+A module of the project may switch ``jax_enable_x64`` when it is imported (jaxns'
+``mixed_precision``: ``if not jax.config.read("jax_enable_x64"): jax.config.update(..., True)``),
+and every module that imports it, or whose package's ``__init__`` does, then runs with x64 on;
+a project may also switch it in a function, under a condition or from an environment default
+(netket's ``NETKET_ENABLE_X64``), and then no module of it runs with x64 off for sure.  This scan
+finds both, cheaply: only files that name the option are parsed, and imports are read from the
+lines that start with ``import``/``from`` at the left margin (imports inside functions and
+``if TYPE_CHECKING:`` blocks do not run at import).  It gives each file a ``ProjectFacts``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from promolint.project_facts import ProjectFacts
+from promolint.prefilter import may_switch_x64
+
+_IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
+                     re.MULTILINE)  # fmt: skip
+_QUERIES = frozenset({"jax_enable_x64", "x64_enabled"})  # jax.config attributes that read the mode
+
+
+@dataclass
+class _Module:
+    name: str
+    at_import: bool | None = None  # the mode it sets on every path through its top level
+    elsewhere: bool = False  # it may switch x64 on where the effect is not known
+    imports: set[str] = field(default_factory=set)
+
+
+def project_facts(files: Sequence[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
+    """Facts by path (as given) for the Python files among ``files``; files with nothing to
+    say are left out (their facts are the default)."""
+    if not any(may_switch_x64(data) for _, data in files):
+        return {}
+    names = _module_names([path for path, _ in files])
+    modules = {}
+    for path, data in files:
+        name = names.get(path)
+        if name is None:
+            continue
+        module = modules[name] = _Module(name, imports=_imports(data, name, path.name == "__init__.py"))
+        if may_switch_x64(data):
+            module.at_import, module.elsewhere = _switches(data)
+    switching = {name for name, m in modules.items() if m.at_import is not None}
+    anywhere = any(m.elsewhere for m in modules.values())
+    facts = {}
+    for path, _ in files:
+        name = names.get(path)
+        if name is None:
+            continue
+        before = _run_before(name, modules)
+        settings = {modules[s].at_import for s in before & switching}
+        # A module not run before this one matters only if it turns x64 on: off is JAX's default.
+        turning_on = {s for s in switching - before - {name} if modules[s].at_import}
+        elsewhere = anywhere or bool(turning_on) or len(settings) > 1
+        at_import = settings.pop() if len(settings) == 1 else None
+        if at_import is not None or elsewhere:
+            facts[str(path)] = ProjectFacts(at_import, elsewhere)
+    return facts
+
+
+# --- modules and imports -----------------------------------------------------------------------
+def _module_names(paths: Iterable[Path]) -> dict[Path, str]:
+    """Each ``.py`` file's dotted module name: its path below the outermost folder of packages
+    (folders with an ``__init__.py``) above it."""
+    packages: dict[Path, bool] = {}
+
+    def is_package(folder: Path) -> bool:
+        if folder not in packages:
+            packages[folder] = (folder / "__init__.py").is_file()
+        return packages[folder]
+
+    names = {}
+    for path in paths:
+        if path.suffix != ".py":
+            continue
+        parts = [] if path.name == "__init__.py" else [path.stem]
+        folder = path.resolve().parent
+        while is_package(folder) and folder.parent != folder:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        if parts:
+            names[path] = ".".join(parts)
+    return names
+
+
+def _imports(data: bytes, name: str, package: bool) -> set[str]:
+    """The modules a module imports at its left margin (``from .x import y`` may import the
+    module ``x.y``: both are kept, and only the project's own modules count later)."""
+    here = name.split(".") if package else name.split(".")[:-1]
+    found = set()
+    for match in _IMPORT.finditer(data):
+        dots, base, names, plain = (group.decode("utf-8", "replace") if group else "" for group in match.groups())
+        if plain:
+            found |= {item.split(" as ")[0].strip() for item in plain.split(",")}
+            continue
+        if dots:
+            up = here[: len(here) - len(dots) + 1] if len(dots) <= len(here) else None
+            if up is None:
+                continue
+            base = ".".join([*up, base] if base else up)
+        found.add(base)
+        for item in names.strip("()").split(","):
+            item = item.split(" as ")[0].strip()
+            if item and item != "*":
+                found.add(f"{base}.{item}")
+    return {f for f in found if f}
+
+
+def _run_before(name: str, modules: dict[str, _Module]) -> set[str]:
+    """The project's modules that have run when module ``name`` runs: its packages' ``__init__``
+    and everything they and it import, transitively (with the packages of each)."""
+    seen: set[str] = set()
+    stack = [*_packages(name), *modules[name].imports] if name in modules else []
+    while stack:
+        current = stack.pop()
+        for candidate in (*_packages(current), current):
+            if candidate in modules and candidate not in seen and candidate != name:
+                seen.add(candidate)
+                stack.extend(modules[candidate].imports)
+    return seen
+
+
+def _packages(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+# --- switches --------------------------------------------------------------------------------
+def _switches(data: bytes) -> tuple[bool | None, bool]:
+    """(the x64 mode the module's top level sets on every path, or None; whether it may switch
+    x64 on anywhere else: in a function, a loop, under another condition, from a variable or the
+    environment)."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, True  # a file that does not parse may say anything
+    certain: list[bool] = []
+    elsewhere = False
+
+    def visit(statements: list[ast.stmt], sure: bool) -> None:
+        nonlocal elsewhere
+        for statement in statements:
+            kind = type(statement)
+            if kind is ast.If:
+                said = _x64_test(statement.test)
+                if said is not None and _only_sets(statement.body, not said):
+                    # `if not <x64 on>: switch it on` leaves it on on every path (jaxns)
+                    if sure:
+                        certain.append(not said)
+                    elif not said:  # it turns x64 on
+                        elsewhere = True
+                else:
+                    visit(statement.body, False)
+                visit(statement.orelse, False)
+            elif kind in (ast.Try, ast.With):
+                visit(statement.body, sure)
+                for handler in getattr(statement, "handlers", ()):
+                    visit(handler.body, False)
+                visit(getattr(statement, "orelse", []), False)
+                visit(getattr(statement, "finalbody", []), sure)
+            else:  # a function, a class or a loop may not run at import, or run later
+                plain = kind not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+                                     ast.While)  # fmt: skip
+                for node in ast.walk(statement):
+                    setting = _setting(node)
+                    if setting is _NOT_A_SWITCH:
+                        continue
+                    if sure and plain and isinstance(setting, bool):
+                        certain.append(setting)
+                    elif setting is not False:  # it may turn x64 on
+                        elsewhere = True
+
+    visit(tree.body, True)
+    return (certain[-1] if certain else None), elsewhere
+
+
+_NOT_A_SWITCH = object()
+
+
+def _setting(node: ast.AST) -> object:
+    """For a call that switches x64 (``*.update("jax_enable_x64", value)``, a write to the
+    ``JAX_ENABLE_X64`` environment variable): the literal bool set, or None when not literal;
+    ``_NOT_A_SWITCH`` for anything else."""
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and len(node.args) == 2:
+        key, value = node.args
+        if node.func.attr == "update" and type(key) is ast.Constant and key.value == "jax_enable_x64":
+            return value.value if type(value) is ast.Constant and type(value.value) is bool else None
+        if node.func.attr == "setdefault" and type(key) is ast.Constant and key.value == "JAX_ENABLE_X64":
+            return None
+    if type(node) is ast.Assign and any(type(t) is ast.Subscript and type(t.slice) is ast.Constant
+                                        and t.slice.value == "JAX_ENABLE_X64" for t in node.targets):  # fmt: skip
+        return None
+    return _NOT_A_SWITCH
+
+
+def _only_sets(body: list[ast.stmt], on: bool) -> bool:
+    """A branch whose switches all set x64 ``on``, and that has at least one at its top level."""
+    tops = [_setting(s.value) for s in body if type(s) is ast.Expr]
+    every = [_setting(node) for s in body for node in ast.walk(s)]
+    return on in tops and all(setting is _NOT_A_SWITCH or setting is on for setting in every)
+
+
+def _x64_test(test: ast.expr) -> bool | None:
+    """True for a test that holds exactly when x64 is on (``jax.config.jax_enable_x64``,
+    ``jax.config.read("jax_enable_x64")``), False for its negation, None otherwise."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _x64_test(test.operand)
+        return None if inner is None else not inner
+    if type(test) is ast.Attribute and test.attr in _QUERIES:
+        return True
+    if type(test) is ast.Call and type(test.func) is ast.Attribute and test.func.attr in ("read", "_read"):
+        return True if len(test.args) == 1 and type(test.args[0]) is ast.Constant and \
+            test.args[0].value == "jax_enable_x64" else None  # fmt: skip
+    return None

@@ -1,0 +1,27 @@
+"""What the project around a module decides that the module's own text does not show.
+
+A light pre-scan of the files of one run (``promolint.project``) fills it in: which modules
+switch ``jax_enable_x64`` at import, and which a module imports first.  A later full project pass
+(module summaries, imports between the project's modules) can fill it in more precisely; the
+engine reads only this record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProjectFacts:
+    """``x64_at_import``: the mode a module of the project sets at import before this module
+    runs (one this module imports, or its package's ``__init__``); None when none does.
+    ``x64_elsewhere``: the project may also switch x64 on where its effect here is not known (in a
+    function, under a condition, from an environment variable, in a module this one does not
+    import): x64 may be on or off here, whatever the module itself says."""
+
+    x64_at_import: bool | None = None
+    x64_elsewhere: bool = False
+
+    def key(self) -> str:
+        """A short text that tells facts apart, for caches."""
+        return f"{self.x64_at_import}|{self.x64_elsewhere}"

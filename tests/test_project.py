@@ -1,0 +1,66 @@
+"""The project pre-scan (``promolint.project``): PRM007 says x64 is off only where no module of
+the project may have turned it on, and the CLI feeds the scan every file of the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from promolint.cli import main
+from promolint.project_facts import ProjectFacts
+from promolint.project import project_facts
+
+TRUNCATED = "import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float64)\n"
+
+
+def write(root: Path, files: dict[str, str]) -> list[tuple[Path, bytes]]:
+    out = []
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        out.append((path, text.encode()))
+    return out
+
+
+def test_a_package_init_that_sets_x64_decides_its_modules(tmp_path) -> None:
+    files = write(tmp_path, {"pkg/__init__.py": "import jax\njax.config.update('jax_enable_x64', True)\n",
+                             "pkg/m.py": TRUNCATED, "other.py": TRUNCATED})  # fmt: skip
+    facts = project_facts(files)
+    assert facts[str(tmp_path / "pkg/m.py")] == ProjectFacts(x64_at_import=True)
+    # A module outside the package may run without it: x64 may be on or off there.
+    assert facts[str(tmp_path / "other.py")] == ProjectFacts(None, x64_elsewhere=True)
+
+
+def test_an_imported_module_that_switches_x64_on_unless_on_counts_as_setting_it(tmp_path) -> None:
+    files = write(tmp_path, {
+        "lib/__init__.py": "",
+        "lib/precision.py": "import jax\nif not jax.config.read('jax_enable_x64'):\n"
+                            "    jax.config.update('jax_enable_x64', True)\n",
+        "lib/model.py": "from lib import precision\n" + TRUNCATED,
+    })  # fmt: skip
+    assert project_facts(files)[str(tmp_path / "lib/model.py")] == ProjectFacts(x64_at_import=True)
+
+
+def test_files_that_never_name_the_option_have_no_facts(tmp_path) -> None:
+    assert project_facts(write(tmp_path, {"m.py": TRUNCATED})) == {}
+
+
+def test_check_reports_truncation_only_where_x64_is_off_for_sure(tmp_path, capsys) -> None:
+    write(tmp_path, {"pkg/__init__.py": "import jax\njax.config.update('jax_enable_x64', False)\n",
+                     "pkg/m.py": TRUNCATED})  # fmt: skip
+    assert main(["check", "--no-cache", str(tmp_path / "pkg")]) == 1
+    # Set off by the code only: an importer may turn it on again, so the fix is unsafe.
+    assert "m.py:2:5: PRM007 float64 requested" in capsys.readouterr().out
+    # A conftest that turns it on in a hook: x64 may be on anywhere in the project.
+    write(tmp_path, {"pkg/conftest.py": "import jax\ndef pytest_configure():\n"
+                                        "    jax.config.update('jax_enable_x64', True)\n"})  # fmt: skip
+    assert main(["check", "--no-cache", str(tmp_path / "pkg")]) == 0
+    assert main(["check", "--no-cache", str(tmp_path / "pkg" / "m.py")]) == 0  # the file alone: nothing says off
+    assert main(["check", "--no-cache", "--x64", "off", str(tmp_path / "pkg" / "m.py")]) == 1
+    assert "m.py:2:5: PRM007 [*] float64 requested" in capsys.readouterr().out
+
+
+def test_a_module_that_only_turns_x64_off_leaves_the_others_alone(tmp_path) -> None:
+    files = write(tmp_path, {"scripts/run.py": "import jax\njax.config.update('jax_enable_x64', False)\n",
+                             "lib.py": TRUNCATED})  # fmt: skip
+    assert str(tmp_path / "lib.py") not in project_facts(files)  # off is JAX's default anyway
