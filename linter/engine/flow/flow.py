@@ -62,10 +62,9 @@ class Flow:
             return self.functions.call(func, args, kwargs, frame.ctx)
         if isinstance(func, Returns):
             return func.result
-        if isinstance(func, Reference):
-            result = higher_order.call(self.functions, func.qualname, args, frame.ctx, static)
-            if result is not None:
-                return result
+        result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+        if result is not None:
+            return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
