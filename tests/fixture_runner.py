@@ -1,10 +1,12 @@
 """Run one fixture for real, statement by statement, in the JAX mode the environment sets, and
-print what each top-level statement did: the exception it raised (its class), and how often it
-made JAX compile each jitted function (from ``jax_log_compiles``).
+print what each top-level statement did: the exception it raised (its class, and the fixture's
+line it came from: the innermost frame of the fixture's own code), and how often it made JAX
+compile each jitted function (from ``jax_log_compiles``).
 
 Usage: ``python tests/fixture_runner.py FIXTURE.py`` (JAX_ENABLE_X64 and
 JAX_NUMPY_DTYPE_PROMOTION set by the caller).  Prints JSON: a list of
-``{"first": line, "last": line, "error": class or null, "compiles": {name: count}}``.
+``{"first": line, "last": line, "error": class or null, "line": line or null,
+"compiles": {name: count}}``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import logging
 import re
 import sys
+import traceback
 import warnings
 from collections import Counter
 
@@ -45,12 +48,14 @@ def main(path: str) -> None:
     for statement in ast.parse(source).body:
         compiles.counts.clear()
         code = compile(ast.Module([statement], []), path, "exec")
-        error = None
+        error = line = None
         try:
             exec(code, namespace)
         except Exception as exception:  # what the statement raised is the observation
             error = type(exception).__name__
-        report.append({"first": statement.lineno, "last": statement.end_lineno, "error": error,
+            frames = [f for f in traceback.extract_tb(exception.__traceback__) if f.filename == path]
+            line = frames[-1].lineno if frames else statement.lineno
+        report.append({"first": statement.lineno, "last": statement.end_lineno, "error": error, "line": line,
                        "compiles": dict(compiles.counts)})  # fmt: skip
     print(json.dumps(report))
 

@@ -1,7 +1,8 @@
 """The fixtures of rules that predict what JAX does at run time are run for real: every statement
 a fixture expects one of those rules on raises TypeError (or compiles its jitted function again)
 in the modes the expectation names, and every other statement runs without error (and compiles
-once).  Ground truth for the fixtures, next to ``test_fixtures.py``'s check of the findings."""
+once); under strict promotion a statement may raise TypePromotionError, strict-promotion's
+business.  Ground truth for the fixtures, next to ``test_fixtures.py``'s check of the findings."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from promolint.rules.registry import find
 
 HERE = Path(__file__).resolve().parent
 # Rules whose findings are TypeErrors JAX raises, and the rule whose findings are compilations.
-RAISING = {find(name).code for name in ("lax-dtype-mismatch",)}
+RAISING = {find(name).code for name in ("lax-dtype-mismatch", "carry-dtype-mismatch")}
 _ENVIRONMENTS = {
     "default": {"JAX_ENABLE_X64": "0", "JAX_NUMPY_DTYPE_PROMOTION": "standard"},
     "x64": {"JAX_ENABLE_X64": "1", "JAX_NUMPY_DTYPE_PROMOTION": "standard"},
@@ -39,14 +40,17 @@ def _run(path: Path, mode: str) -> list[dict]:
 
 @pytest.mark.parametrize("mode", list(_ENVIRONMENTS))
 @pytest.mark.parametrize("fixture", _fixtures(RAISING), ids=lambda p: p.name)
-def test_flagged_statements_raise_and_the_others_run(fixture: Path, mode: str) -> None:
+def test_flagged_lines_raise_and_the_others_run(fixture: Path, mode: str) -> None:
+    """Every flagged line raises TypeError when the fixture runs (in a function, when a later
+    statement calls it), and every error comes from a flagged line."""
     flagged = {line for name, line, code in expected(mode) if name == fixture.name and code in RAISING}
+    raised = {}
     wrong = []
     for statement in _run(fixture, mode):
-        lines = set(range(statement["first"], statement["last"] + 1))
-        error = statement["error"]
-        if lines & flagged and error != "TypeError":
-            wrong.append(f"line {statement['first']}: flagged, but it {'raised ' + error if error else 'ran'}")
-        elif not lines & flagged and error is not None:
-            wrong.append(f"line {statement['first']}: not flagged, but it raised {error}")
+        error, line = statement["error"], statement["line"]
+        if error == "TypeError" and line in flagged:
+            raised[line] = error
+        elif error is not None and not (mode == "strict" and error == "TypePromotionError"):
+            wrong.append(f"line {line}: not flagged, but it raised {error}")
+    wrong += [f"line {line}: flagged, but it never raised" for line in sorted(flagged - set(raised))]
     assert not wrong, f"{fixture.name} [{mode}]:\n" + "\n".join(wrong)

@@ -45,6 +45,8 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM009", "inplace-cast", "inplace_cast", "An in-place NumPy operation whose result cannot be stored"),
     RuleInfo("PRM010", "x64-dependent-dtype", "x64_portability", "A dtype that differs with x64 on and off",
              opt_in=True, reported_by="pairs"),
+    RuleInfo("PRM025", "carry-dtype-mismatch", "carry_dtype_mismatch",
+             "A lax loop carry or conditional branches whose dtypes differ"),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip
