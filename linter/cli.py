@@ -67,13 +67,15 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
                         help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
     parser.add_argument("--x64-portability", action="store_true", default=None,
                         help="analyze with x64 off and on; report where a dtype starts to differ (PRM010)")  # fmt: skip
+    parser.add_argument("--numpy1-compat", action="store_true", default=None,
+                        help="report where a dtype or an OverflowError differs between NumPy 1.x and 2 (PRM024)")  # fmt: skip
     parser.add_argument("--external", help="comma-separated codes of other tools, whose noqa directives PRM100 "
                         "leaves to them (adds to `external`)")  # fmt: skip
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
 
 
 _CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude",
-                 "report-unused-noqa", "x64-portability", "external")  # fmt: skip
+                 "report-unused-noqa", "x64-portability", "numpy1-compat", "external")  # fmt: skip
 
 
 def _config(args: argparse.Namespace, start: Path):

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from promolint.rules.registry import PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
+from promolint.rules.registry import NUMPY1_COMPAT, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
 
 # Every rule's code, True for the opt-in ones; the checker's own PRM000 (always on) and PRM100
 # (opt-in) are handled apart.
@@ -29,7 +29,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
                    ".promolint_cache", "*.egg-info", ".eggs")  # fmt: skip
 _CODE_KEYS = ("select", "ignore", "extend-select")
 _GLOB_KEYS = ("exclude", "extend-exclude")
-_SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "force-exclude")
+_SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force-exclude")
 _PATH_KEYS = ("cache-dir", "baseline")
 KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
         *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
@@ -51,6 +51,7 @@ class Config:
     extend_exclude: tuple[str, ...] = ()
     report_unused_noqa: bool = False
     x64_portability: bool = False
+    numpy1_compat: bool = False  # report where NumPy 1.x and 2 differ (PRM024)
     force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     external: tuple[str, ...] = ()  # other tools' noqa codes (or prefixes): PRM100 leaves them alone, as ruff's
@@ -67,7 +68,8 @@ class Config:
             for pattern, extra in self.per_file_ignores.items():
                 if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
                     ignored += extra
-        switched = (UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
+        switched = ((UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
+                    + (NUMPY1_COMPAT,) * self.numpy1_compat)
         return _enabled(self.select + self.extend_select + switched, ignored)
 
     def excluded(self, path: Path) -> bool:
@@ -78,7 +80,7 @@ class Config:
 
 @functools.lru_cache(maxsize=64)
 def _enabled(selected: tuple[str, ...], ignored: tuple[str, ...]) -> frozenset[str]:
-    """Opt-in codes (PRM100, PRM010) are enabled by their own code or ALL, never by a prefix."""
+    """Opt-in codes (PRM100, PRM010, ...) are enabled by their own code or ALL, never by a prefix."""
     named = "ALL" in selected
     codes = {c for c, opt_in in RULE_CODES.items() if (named or c in selected if opt_in else _matches(c, selected))}
     codes.add(PARSE_ERROR)

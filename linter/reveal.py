@@ -6,7 +6,9 @@ import ast
 from collections.abc import Iterable, Mapping, Sequence
 
 from promolint.engine.records import Site
-from promolint.engine.values import Array, Refusal, Unknown, describe
+from promolint.engine.describe import describe
+from promolint.engine.symbolic import Symbolic
+from promolint.engine.values import Array, Refusal, Unknown
 from promolint.frontend.analysis import Settings, analyze
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint.notebook import Notebook, NotebookError, is_notebook
@@ -47,7 +49,7 @@ def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[
     if isinstance(source, ParseFailure):
         return source
     analyses = [analyze(source, one) for one in settings]
-    return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown))])
+    return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown, Symbolic))])
             for a in analyses]  # fmt: skip
 
 
@@ -60,11 +62,19 @@ def coverage(records: Iterable[Mapping]) -> tuple[int, int]:
 
     A site is a record of an expression (not an assignment target) whose value the engine knows
     to be a NumPy or JAX value: library ``numpy-array``, ``numpy-scalar`` or ``jax``.  It is
-    known when its dtype is: one dtype or a set of candidates.  Python scalars, values of no
-    known library (parameters, attributes, results of unknown functions) and refusals (no value)
-    are not sites.  docs/primer.md explains the figure."""
+    known when its dtype is: one dtype, a set of candidates, or the dtype of a variable (a
+    parameter of unknown dtype, ``x * 2`` for a float ``x``: checked at run time against the
+    parameter's own dtype).  Python scalars, values of no known library (attributes, results of
+    unknown functions, expressions of variables that range over several libraries) and refusals
+    (no value) are not sites.  docs/primer.md explains the figure; ``symbolic_share`` says how
+    many known sites are the dtype of a variable."""
     sites = [r for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES]
     return sum(1 for r in sites if r["dtype"] is not None), len(sites)
+
+
+def symbolic_share(records: Iterable[Mapping]) -> int:
+    """How many of the known sites ``coverage`` counts are known as the dtype of a variable."""
+    return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES and r.get("variable"))
 
 
 def reveal_with_origins(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
@@ -74,7 +84,7 @@ def reveal_with_origins(data: bytes, settings: Settings) -> list[dict] | ParseFa
     if isinstance(source, ParseFailure):
         return source
     sites = analyze(source, settings).sites.values()
-    revealed = [s for s in sites if isinstance(s.value, (Array, Refusal, Unknown))]
+    revealed = [s for s in sites if isinstance(s.value, (Array, Refusal, Unknown, Symbolic))]
     return _records(source, revealed, _origins(source, revealed))
 
 
@@ -126,12 +136,19 @@ def _records(source: Source, sites, origins: dict[int, str] | None = None) -> li
 def format_text(path: str, records: list[dict]) -> str:
     lines = []
     for r in records:
+        depends = ", ".join(r.get("depends", ()))
         if r["error"]:
             what = f"{r['error']}: {r['message']}"
+            what += f" (whatever {depends} is)" if depends else ""
+        elif r.get("variable"):
+            what = f"the dtype of {r['variable']} (as {r['variable']} is)"
         elif r["dtype"] is None:
             what = f"unknown ({r['library']})" if r["library"] else "unknown"
+            what += f"; depends on {depends}" if depends else ""
         else:
             what = f"{'weak ' if r['weak'] else ''}{r['dtype']} [{r['library']}]"
+            if depends:
+                what += f" (whatever {depends} is)" if "|" not in r["dtype"] else f" (by {depends})"
             if r.get("provenance"):
                 what += f"  ({r['provenance']})"
         text = r["text"] if len(r["text"]) <= 60 else r["text"][:57] + "..."

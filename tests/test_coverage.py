@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from promolint.frontend.analysis import Settings
-from promolint.reveal import coverage, reveal_records
+from promolint.reveal import coverage, reveal_records, symbolic_share
 
 SNIPPET = textwrap.dedent("""\
     import jax
@@ -29,8 +29,8 @@ def test_coverage_counts_numpy_and_jax_expressions_known_exactly_or_as_candidate
                if not r["target"] and r["library"] in ("jax", "numpy-array", "numpy-scalar")}  # fmt: skip
     assert counted == {
         (7, 9, "jnp.ones(3)"): True,
-        (8, 9, "x"): False,  # a JAX array (annotated) of unknown dtype: a site, not known
-        (8, 9, "x + 1"): False,
+        (8, 9, "x"): True,  # a JAX array (annotated) of unknown dtype: known as the dtype of x
+        (8, 9, "x + 1"): False,  # the dtype of x, but a bool x gives int32: a table, not a claim here
         (10, 9, "np.float32(1)"): True,
         (10, 9, "np.float32(1) if flag else np.float64(1)"): True,  # float32|float64: a candidate set
         (10, 36, "np.float64(1)"): True,
@@ -41,7 +41,8 @@ def test_coverage_counts_numpy_and_jax_expressions_known_exactly_or_as_candidate
     }
     # Not sites: Python scalars (`2.0 * 3`), values of no known library (`thing.compute(a)`),
     # assignment targets and parameters.
-    assert coverage(records) == (7, 10)
+    assert coverage(records) == (8, 10)
+    assert symbolic_share(records) == 1
 
 
 def test_coverage_of_records_as_reveal_json_gives_them() -> None:

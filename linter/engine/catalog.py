@@ -18,7 +18,9 @@ class Fn:
     rule: str  # create, like, full, asarray, scalar_type, promote, inexact, same, abs, sum, cumsum,
     #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
-    #           result_type, promote_types, jax_power
+    #           result_type, promote_types, jax_power, contract, einsum, multi_dot, norm, linalg,
+    #           atleast, real, append, polyval, interp, nonzero, int_tuple
+    #           (for atleast: ``default`` is the least number of dimensions)
     library: Library
     params: tuple[str, ...] = ()  # positional parameter names, in order
     default: str = ""  # default kind ('f', 'i', 'u', 'b') or a fixed dtype name; for lax: the result kind;
@@ -71,15 +73,21 @@ NUMPY_NATIVE_LOOPS_ONLY = frozenset({"clip", "matmul"})
 # NumPy functions that combine their inputs with np.result_type rather than a ufunc's loops.
 # With ml_dtypes' types the two disagree (np.where(c, bf16, 1.0) is float64, bf16 + 1.0 float32;
 # np.concatenate of bfloat16 and float16 raises); the NumPy promotion system models the ufuncs.
-NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstack", "vstack"})
+NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstack", "vstack", "column_stack",
+                                         "append"})  # fmt: skip
 # Functions of the "array" shape that keep their input's dimensions.
-RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy"})
+RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy", "diff", "moveaxis",
+                          "take_along_axis", "fliplr", "flipud"})  # fmt: skip
+# Arguments a function's catalog rule does not model: given them, its result is unknown
+# (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
+UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {"diff": frozenset({"prepend", "append"})}
 _BOOL_UNARY = "isnan isinf isfinite signbit logical_not isneginf isposinf"
 _COMPARE = "equal not_equal less less_equal greater greater_equal"  # like the operators: weak in JAX
 _BOOL_BINARY = "logical_and logical_or logical_xor isclose"
 _INDEX_REDUCE = "argmax argmin count_nonzero"
 _REDUCE_SAME = "max min amax amin ptp nanmax nanmin"
 _CONTRACT = "matmul dot inner"
+_SAME_ARRAY = "diff moveaxis swapaxes take_along_axis fliplr flipud"  # the dtype kept, in an array
 
 
 def _elementwise(library: Library) -> dict[str, Fn]:
@@ -107,11 +115,27 @@ def _elementwise(library: Library) -> dict[str, Fn]:
     out |= _many(_BOOL_UNARY, Fn("bool", library, ("x",), arrays=("x",)))
     out |= _many(_COMPARE, Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2")))
     out |= _many(_BOOL_BINARY, Fn("bool", library, ("x1", "x2"), arrays=("x1", "x2")))
-    out |= _many(_CONTRACT, Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="contract"))
+    out |= _many(_CONTRACT, Fn("contract", library, ("a", "b"), arrays=("a", "b"), shape="contract"))
     out |= {
         "outer": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="array"),
         "kron": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="array"),
-        "vdot": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="scalar"),
+        "vdot": Fn("contract", library, ("a", "b"), arrays=("a", "b"), shape="scalar"),
+        "tensordot": Fn("contract", library, ("a", "b", "axes"), arrays=("a", "b"), shape="array"),
+        "linalg.multi_dot": Fn("multi_dot", library, ("arrays",), arrays=("arrays",), shape="as-is"),
+        "linalg.norm": Fn("norm", library, ("x", "ord", "axis"), arrays=("x",), shape="reduce"),
+        "linalg.inv": Fn("linalg", library, ("a",), arrays=("a",), shape="as-is"),
+    }
+    out |= _many(_SAME_ARRAY, Fn("same", library, ("a",), arrays=("a",), shape="array"))
+    out |= {
+        "atleast_1d": Fn("atleast", library, ("a", "*more"), "1", arrays=("a",), shape="as-is"),
+        "atleast_2d": Fn("atleast", library, ("a", "*more"), "2", arrays=("a",), shape="as-is"),
+        "real": Fn("real", library, ("val",), arrays=("val",), shape="as-is"),
+        "imag": Fn("real", library, ("val",), arrays=("val",), shape="as-is"),
+        "flatnonzero": Fn("index", library, ("a",), arrays=("a",), shape="array"),
+        "argwhere": Fn("index", library, ("a",), arrays=("a",), shape="array"),
+        "nonzero": Fn("nonzero", library, ("a",), arrays=("a",), shape="as-is"),
+        "column_stack": Fn("concatenate", library, ("tup",), arrays=("tup",), shape="array"),
+        "append": Fn("append", library, ("arr", "values", "axis"), arrays=("arr", "values"), shape="as-is"),
     }
     out |= _many(_INDEX_REDUCE, Fn("index", library, ("a", "axis"), arrays=("a",), shape="reduce"))
     out |= {
@@ -180,6 +204,13 @@ def _elementwise(library: Library) -> dict[str, Fn]:
 
 
 _NUMPY = _elementwise(NP)
+_NUMPY |= {
+    "asanyarray": _NUMPY["asarray"],
+    "median": Fn("mean", NP, ("a", "axis"), arrays=("a",), shape="reduce"),
+    "linalg.det": Fn("linalg", NP, ("a",), arrays=("a",), shape="as-is"),
+    "polyval": Fn("polyval", NP, ("p", "x"), arrays=("p", "x"), shape="as-is"),
+    "interp": Fn("interp", NP, ("x", "xp", "fp"), arrays=("x", "xp", "fp"), shape="as-is"),
+}
 # NumPy's ufuncs without a bool loop run bool inputs in int8 (np.power(bool, bool) is int8);
 # JAX computes these in int32 whatever x64 says (measured).
 NUMPY_NO_BOOL_LOOP = frozenset({"power", "floor_divide", "mod", "remainder", "left_shift", "right_shift", "square",
@@ -211,6 +242,15 @@ NUMPY_FORWARDED = {name: _NUMPY[name] for name in (
 _NUMPY |= {name: Fn("forward", NP, fn.params, arrays=fn.arrays, shape="as-is") for name, fn in NUMPY_FORWARDED.items()}
 
 _JAX_NUMPY = _elementwise(JNP)
+_JAX_NUMPY["einsum"] = Fn("einsum", JNP, ("subscripts", "*operands"), arrays=("operands",), shape="as-is")
+# What NumPy and JAX answer about arrays as Python values (jnp.allclose gives a JAX bool instead).
+_PYTHON_ANSWERS = {
+    **{name: Fn("python_scalar", PY, default="int") for name in ("ndim", "size")},
+    **{name: Fn("python_scalar", PY, default="bool") for name in ("isscalar", "issubdtype")},
+    "shape": Fn("int_tuple", PY),
+}
+_NUMPY |= {**_PYTHON_ANSWERS, **{name: Fn("python_scalar", PY, default="bool") for name in ("allclose", "array_equal")}}
+_JAX_NUMPY |= _PYTHON_ANSWERS
 
 CATALOG: dict[str, Fn] = {
     **{f"numpy.{k}": v for k, v in _NUMPY.items()},

@@ -1,5 +1,6 @@
 """What expressions compute beyond single operators and calls, whatever syntax spells them:
-literals, indexing and its ranks, iteration and unpacking, augmented assignment, chains."""
+literals, indexing and its ranks, item assignment, iteration and unpacking, augmented
+assignment, chains."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
+from promolint.engine.calls.conversions import out_of_bounds
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
+from promolint.engine.symbolic import apply, is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -18,6 +21,7 @@ from promolint.engine.values import (
     Items,
     Library,
     Reference,
+    Refusal,
     Value,
     join,
     numpy_library,
@@ -41,6 +45,7 @@ def constant(value: object) -> Value:
     return UNKNOWN  # bytes, ...
 
 
+@lifted("augmented")
 def augmented(op: str, current: Value, other: Value, ctx: Context) -> Value:
     """``current op= other``: in place on a NumPy array (cast back to its dtype, or refused);
     with a JAX operand NumPy declines and Python falls back to ``a = a op j``, which rebinds
@@ -52,6 +57,7 @@ def augmented(op: str, current: Value, other: Value, ctx: Context) -> Value:
     return result
 
 
+@lifted("subscript")
 def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
     """``base[...]``: ``slices`` says which index elements are slices, ``indices`` holds the
     values of the others, in order."""
@@ -69,6 +75,30 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
         library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
         return replace(base, literal=None, provenance="", ndim=ndim, library=library)
     return UNKNOWN
+
+
+_JAX_IMMUTABLE = ("JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, "
+                  "use x = x.at[idx].set(y)")
+
+
+def store(element: Value, value: Value) -> Value:
+    """``base[index] = value``, where ``element`` is what ``base[index]`` reads: what the
+    assigned elements hold afterwards, or the exception raised.  A NumPy array converts a Python
+    scalar to its dtype, and raises OverflowError for an int out of its range or a float whose
+    integer part is, TypeError for a complex into a real dtype (measured: ``uint8_array[i, j] =
+    638``); other values it casts silently.  JAX arrays are immutable: TypeError."""
+    if not isinstance(element, Array) or element.library is Library.PYTHON:
+        return UNKNOWN
+    if element.library is Library.JAX:
+        return Refusal("TypeError", _JAX_IMMUTABLE)
+    if isinstance(value, Array) and value.library is Library.PYTHON and element.dtype is not None:
+        refused = out_of_bounds(value, element.dtype)
+        if refused is not None:
+            return refused
+        numbers = value.dtypes - {"bool"}
+        if value.literal is None and numbers and DTYPES[element.dtype].kind in "iu":
+            return replace(element, dtypes=frozenset(), weak=None, literal=None, provenance="")  # may not fit
+    return replace(element, literal=None, provenance="")
 
 
 def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) -> int | None:
@@ -97,6 +127,7 @@ def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) ->
     return rank if rank >= 0 else None
 
 
+@lifted("element_of")
 def element_of(value: Value) -> Value:
     """One element of an iterated value: iterating an array yields its rows (a NumPy vector
     yields scalars)."""
@@ -114,10 +145,16 @@ def element_of(value: Value) -> Value:
 def unpack(value: Value, count: int, starred: bool) -> list[Value]:
     """What each of ``count`` targets gets from ``a, b = value`` (a starred target makes
     positions unknown)."""
+    if is_symbolic(value):
+        return [apply("unpack", _unpacked, (value, count, starred, i)) for i in range(count)]
     if isinstance(value, Items) and len(value.items) == count and not starred:
         return list(value.items)
     each = element_of(value) if not starred and not isinstance(value, Items) else UNKNOWN
     return [each] * count
+
+
+def _unpacked(value: Value, count: int, starred: bool, position: int) -> Value:
+    return unpack(value, count, starred)[position]
 
 
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str

@@ -22,6 +22,7 @@ from promolint.engine.catalog import (
 )
 from promolint.engine.context import Context
 from promolint.engine.domains import refusal_error
+from promolint.engine.symbolic import lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -226,6 +227,7 @@ def _python_handles(op: str, left: Array, right: Array) -> bool:
     )
 
 
+@lifted("binary")
 def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     """``left <op> right`` for an arithmetic or bitwise operator."""
     if not (isinstance(left, Array) and isinstance(right, Array)):
@@ -377,6 +379,7 @@ def to_inexact(value: Value, library: Library) -> Value:
     return Array(frozenset(table.get(d, d) for d in value.dtypes), value.library, value.weak, ndim=value.ndim)
 
 
+@lifted("compare")
 def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
     """A comparison gives bool; in JAX it is weak when the promoted operands were weak."""
     if not (isinstance(left, Array) and isinstance(right, Array)):
@@ -410,6 +413,7 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
     return Array(frozenset(["bool"]), library, weak, ndim=broadcast_rank([left, right]))
 
 
+@lifted("unary")
 def unary(op: str, operand: Value, ctx: Context) -> Value:
     if op == "not":
         return python_scalar("bool")

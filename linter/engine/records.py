@@ -38,7 +38,7 @@ class Call:
         return out
 
     def requested_dtype(self) -> DTypeRef | None:
-        for param in ("dtype", "new_dtype"):
+        for param in ("dtype", "new_dtype", "preferred_element_type"):
             value = self.bound.get(param)
             if isinstance(value, DTypeRef):
                 return value
@@ -55,14 +55,15 @@ class Span:
 
 @dataclass
 class Operation:
-    """One evaluated operation: an operator, a comparison, a call or an augmented assignment.
+    """One evaluated operation: an operator, a comparison, a call, an augmented assignment or an
+    item assignment (``store``: its operands the element assigned to and the value).
 
     ``chain`` holds the leaves of a left-associated chain of one operator (``a + b + c``) so
     rules can weigh other associations; ``node`` is the front end's handle on the syntax, and
     ``syntax`` (when the front end offers it) answers questions about it for fixes.
     """
 
-    kind: str  # binop, compare, unary, call, augassign
+    kind: str  # binop, compare, unary, call, augassign, store
     op: str  # '+', '<', a qualified function name or a method name
     operands: tuple[Value, ...]
     result: Value

@@ -198,11 +198,13 @@ def join(values: Iterable[Value]) -> Value:
     if all(v == first for v in values[1:]):
         return first
     if not all(isinstance(v, Array) for v in values):
-        return UNKNOWN
+        return join_objects(values)
     libraries = {v.library for v in values}
     if len(libraries) != 1:
         return UNKNOWN
     dtypes = frozenset().union(*(v.dtypes for v in values))
+    if any(not v.dtypes for v in values):
+        dtypes = frozenset()  # one of them may have any dtype of its library
     if len(dtypes) > MAX_CANDIDATES:
         return UNKNOWN
     weaks = {v.weak for v in values}
@@ -221,22 +223,57 @@ def with_provenance(value: Value, provenance: str) -> Value:
     return replace(value, provenance=provenance) if not isinstance(value, Unknown) else value
 
 
-def describe(value: Value) -> dict:
-    """What is known of a value, as ``reveal --format json`` and the run-time shim give it: dtype
-    (NumPy's name, or int/float/complex/bool for Python scalars), weak, library, error."""
-    if isinstance(value, Refusal):
-        return {"dtype": None, "weak": None, "library": None, "error": value.error, "message": value.message}
-    if not isinstance(value, Array) or not value.dtypes:
-        library = value.library.value if isinstance(value, Array) else None
-        return {"dtype": None, "weak": None, "library": library, "error": None}
-    if value.library is Library.PYTHON:
-        dtype = "|".join(sorted(PYTHON_TYPE_NAMES.get(d, d) for d in value.dtypes))
-    else:
-        dtype = "|".join(sorted(value.dtypes))
-    return {
-        "dtype": dtype,
-        "weak": value.weak,
-        "library": value.library.value,
-        "error": None,
-        **({"provenance": value.provenance} if value.provenance else {}),
-    }
+# --- objects of the program (``promolint.engine.flow.objects``) -----------------------------
+@dataclass(frozen=True)
+class Instance(Value):
+    """An object of one of the program's classes (``cls``: the key of its class).
+
+    ``fields`` are the values this very object was given where it was made (dataclass, flax,
+    equinox and NamedTuple fields bound from the constructor's arguments).  ``exact`` is False
+    for ``self`` in a method analysed on its own: it may be an object of a subclass."""
+
+    cls: int
+    fields: tuple[tuple[str, Value], ...] = ()
+    exact: bool = True
+
+    def field(self, name: str) -> Value | None:
+        return next((value for key, value in self.fields if key == name), None)
+
+
+@dataclass(frozen=True)
+class Class(Value):
+    """One of the program's classes itself: calling it makes an ``Instance``."""
+
+    cls: int
+
+
+@dataclass(frozen=True)
+class Keyed(Value):
+    """A dict whose keys are all literals, each with the value it holds (``{"w": w}``,
+    ``dict(w=w)``), in insertion order."""
+
+    entries: tuple[tuple[object, Value], ...]
+
+    def get(self, key: object) -> Value | None:
+        return next((value for k, value in self.entries if k == key and type(k) is type(key)), None)
+
+    def with_entry(self, key: object, value: Value) -> Keyed:
+        """The dict after ``d[key] = value``: an existing key keeps its place."""
+        if self.get(key) is None:
+            return Keyed(self.entries + ((key, value),))
+        return Keyed(tuple((k, value if k == key and type(k) is type(key) else v) for k, v in self.entries))
+
+
+def join_objects(values: list[Value]) -> Value:
+    """The join of dicts with the same keys (entry by entry) or of objects of one class made
+    with the same fields (field by field); anything else is unknown."""
+    first = values[0]
+    if isinstance(first, Keyed) and all(isinstance(v, Keyed) and [k for k, _ in v.entries] ==
+                                        [k for k, _ in first.entries] for v in values):  # fmt: skip
+        return Keyed(tuple((k, join([v.entries[i][1] for v in values])) for i, (k, _) in enumerate(first.entries)))
+    if isinstance(first, Instance) and all(isinstance(v, Instance) and (v.cls, v.exact) == (first.cls, first.exact)
+                                           and [n for n, _ in v.fields] == [n for n, _ in first.fields]
+                                           for v in values):  # fmt: skip
+        return Instance(first.cls, tuple((n, join([v.fields[i][1] for v in values]))
+                                         for i, (n, _) in enumerate(first.fields)), first.exact)  # fmt: skip
+    return UNKNOWN

@@ -16,13 +16,15 @@ from collections.abc import Iterator
 from promolint.engine import calls, expressions, operations
 from promolint.engine.annotations import annotation_value
 from promolint.engine.context import Context
-from promolint.engine.flow import higher_order, modes
+from promolint.engine.flow import higher_order, modes, objects
 from promolint.engine.flow.flow import Flow
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
+from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import UNKNOWN, DTypeRef, Function, Items, Reference, Value, join, python_scalar
+from promolint.engine.symbolic import join
+from promolint.engine.values import UNKNOWN, Bound, DTypeRef, Function, Items, Reference, Value, python_scalar
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 
@@ -49,9 +51,15 @@ _EVALUATORS = {
     ast.IfExp: "_conditional", ast.Tuple: "_sequence", ast.List: "_sequence", ast.Subscript: "_subscript",
     ast.Lambda: "_define", ast.NamedExpr: "_walrus", ast.ListComp: "_comprehension", ast.SetComp: "_comprehension",
     ast.GeneratorExp: "_comprehension", ast.DictComp: "_comprehension", ast.JoinedStr: "_formatted",
+    ast.Dict: "_dict",
 }  # fmt: skip
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# Statements of a class body that cannot define a method out of the engine's sight.
+_CLASS_BODY_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr,
+                                    ast.Pass, ast.ClassDef, ast.Import, ast.ImportFrom, ast.AugAssign})  # fmt: skip
+# Annotations in a class body that declare no dataclass field.
+_NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "typing_extensions.ClassVar"})
 
 
 class Analysis:
@@ -117,7 +125,48 @@ class Analysis:
                 handler(statement, frame)
 
     def _class(self, node: ast.ClassDef, frame: Frame) -> None:
-        self._block(node.body, Frame(dict(frame.names), frame.ctx))
+        """A class: its body runs in a frame of its own; the engine gets its bases, decorators,
+        the names its body binds, its methods and its annotated names (dataclass fields)."""
+        bases = [self._base(base, frame) for base in node.bases]
+        for keyword in node.keywords:
+            self._expr(keyword.value, frame)
+        inner = Frame(dict(frame.names), frame.ctx)
+        methods, fields, declared = [], [], set()
+        handlers = self._statement_handlers
+        for statement in node.body:
+            kind = type(statement)
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                decorators = [self._reference_of(_decorator_target(d)) for d in statement.decorator_list]
+                methods.append((statement.name, self._define(statement, inner), decorators))
+                continue
+            handler = handlers.get(kind)
+            if handler is not None:
+                handler(statement, inner)
+            if kind is ast.AnnAssign and type(statement.target) is ast.Name:
+                name = statement.target.id
+                if statement.value is None:
+                    declared.add(name)
+                else:
+                    declared.discard(name)
+                annotation = statement.annotation
+                head = annotation.value if type(annotation) is ast.Subscript else annotation
+                if self._reference_of(head) not in _NOT_FIELDS:
+                    default = inner.names.get(name) if statement.value is not None else None
+                    fields.append(FieldSpec.declared(name, self.annotation(annotation, inner.ctx), default))
+        method_names = {name for name, _, _ in methods}
+        values = {name: value for name, value in inner.names.items()
+                  if frame.names.get(name) is not value and name not in declared and name not in method_names}
+        decorators = [self._reference_of(_decorator_target(d)) for d in node.decorator_list]
+        hidden = any(type(statement) not in _CLASS_BODY_STATEMENTS for statement in node.body)
+        frame.names[node.name] = self.flow.objects.define(node, node.name, bases, decorators, values, methods,
+                                                          fields, hidden)  # fmt: skip
+
+    def _base(self, node: ast.expr, frame: Frame) -> Value:
+        """A base class: ``Generic[T]`` is ``Generic``."""
+        if type(node) is ast.Subscript:
+            self._expr(node, frame)
+            node = node.value
+        return self._expr(node, frame)
 
     def _match(self, node: ast.Match, frame: Frame) -> None:
         self._expr(node.subject, frame)
@@ -179,11 +228,38 @@ class Analysis:
         elif kind is ast.Tuple or kind is ast.List:
             elements = target.elts
             starred = any(type(e) is ast.Starred for e in elements)
+            value = self.flow.objects.as_items(value) or value  # a NamedTuple unpacks as a tuple
             for element, part in zip(elements, expressions.unpack(value, len(elements), starred)):
                 self._assign(element.value if type(element) is ast.Starred else element, part, frame)
+        elif kind is ast.Attribute:
+            self.flow.objects.assign(self._expr(target.value, frame), target.attr, value, frame.ctx)
+        elif kind is ast.Subscript:
+            container = self._expr(target.value, frame)
+            slices, indices = self._index(target.slice, frame)
+            # A dict with literal keys gets the entry: the dict is assigned back where it is held.
+            changed = objects.stored(container, _key_literal(target.slice), value)
+            if changed is not None:
+                self._assign(target.value, changed, frame)
+            else:
+                element = expressions.subscript(container, slices, indices)
+                stored = expressions.store(element, value)
+                self.flow.operation("store", "[]=", (element, value), stored, frame, target)
+                self.flow.record(target, stored, target=True)
         else:
-            # Attributes and subscripts: evaluate their parts; the value is not tracked.
             self._expr(target, frame)
+
+    def _index(self, index: ast.expr, frame: Frame) -> tuple[list[bool], list[Value]]:
+        """Evaluates an index: which of its elements are slices, and the values of the others."""
+        elements = _index_elements(index)
+        indices = []
+        for element in elements:
+            if type(element) is ast.Slice:
+                for part in (element.lower, element.upper, element.step):
+                    if part is not None:
+                        self._expr(part, frame)
+            else:
+                indices.append(self._expr(element, frame))
+        return [type(e) is ast.Slice for e in elements], indices
 
     def _bind(self, target: ast.Name, value: Value, frame: Frame) -> None:
         frame.names[target.id] = value
@@ -197,6 +273,8 @@ class Analysis:
         self.flow.operation("augassign", op, (current, other), result, frame, node)
         if type(node.target) is ast.Name:
             self._bind(node.target, result, frame)
+        else:
+            self._assign(node.target, result, frame)
 
     def _if(self, node: ast.If, frame: Frame) -> None:
         """An ``if``/``elif``/.../``else`` ladder, walked as one statement (an ``elif`` is an
@@ -286,7 +364,7 @@ class Analysis:
         return calls.resolve_reference(f"builtins.{name}")
 
     def _attribute(self, node: ast.Attribute, frame: Frame) -> Value:
-        return self.flow.attribute(self._expr(node.value, frame), node.attr)
+        return self.flow.attribute(self._expr(node.value, frame), node.attr, frame.ctx)
 
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
@@ -311,6 +389,16 @@ class Analysis:
         if any(type(e) is ast.Starred for e in node.elts):
             return UNKNOWN
         return Items(tuple(items), is_tuple=type(node) is ast.Tuple)
+
+    def _dict(self, node: ast.Dict, frame: Frame) -> Value:
+        entries = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                entries.append((objects.SPREAD, self._expr(value, frame)))
+            else:
+                self._expr(key, frame)
+                entries.append((_key_literal(key), self._expr(value, frame)))
+        return objects.dict_display(entries)
 
     def _walrus(self, node: ast.NamedExpr, frame: Frame) -> Value:
         value = self._expr(node.value, frame)
@@ -353,20 +441,19 @@ class Analysis:
             value = self._expr(keyword.value, frame)
             if keyword.arg is not None:
                 kwargs[keyword.arg] = value
+        if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
+                                                                node.func.attr):  # fmt: skip
+            self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
         return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names))
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self._expr(node.value, frame)
-        elements = _index_elements(node.slice)
-        indices = []
-        for element in elements:
-            if type(element) is ast.Slice:
-                for part in (element.lower, element.upper, element.step):
-                    if part is not None:
-                        self._expr(part, frame)
-            else:
-                indices.append(self._expr(element, frame))
-        return expressions.subscript(base, [type(e) is ast.Slice for e in elements], indices)
+        slices, indices = self._index(node.slice, frame)
+        if len(indices) == 1 and len(slices) == 1:
+            item = self.flow.objects.item(base, _key_literal(node.slice))
+            if item is not None:
+                return item
+        return expressions.subscript(base, slices, indices)
 
     def _binary(self, node: ast.BinOp, frame: Frame) -> Value:
         """A binary operator, and the chain of binary operators down its left operand, walked
@@ -448,6 +535,13 @@ def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]
 
 def _literal(node: ast.expr) -> bool | str | None:
     if type(node) is ast.Constant and type(node.value) in (bool, str):
+        return node.value
+    return None
+
+
+def _key_literal(node: ast.expr) -> object:
+    """A string or integer literal (a dict key or an index the engine follows), else None."""
+    if type(node) is ast.Constant and type(node.value) in (str, int):
         return node.value
     return None
 

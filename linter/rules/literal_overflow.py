@@ -21,8 +21,9 @@ class LiteralOverflow(Rule):
     why = """
         A Python int beside an int8 array becomes an int8: in JAX `int8_array + 1000` is `-23` per
         element with no warning, and `int8_array == 1000` is silently all False. NumPy raises
-        `OverflowError: Python integer 1000 out of bounds for int8`, and JAX with x64 off raises
-        `OverflowError` for any literal outside int32, even beside float32 arrays.
+        `OverflowError: Python integer 1000 out of bounds for int8` (in `int8_array += 1000` and
+        `uint8_array[i, j] = 638` too), and JAX with x64 off raises `OverflowError` for any
+        literal outside int32, even beside float32 arrays.
     """
     invalid = (
         Example("""
@@ -40,6 +41,11 @@ class LiteralOverflow(Rule):
         Example("""
             import jax.numpy as jnp
             mask = jnp.ones(3, jnp.int8) == 1000
+        """),
+        Example("""
+            import numpy as np
+            image = np.zeros((2, 2), np.uint8)
+            image[0, 1] = 638
         """),
     )
     valid = (

@@ -45,6 +45,15 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM009", "inplace-cast", "inplace_cast", "An in-place NumPy operation whose result cannot be stored"),
     RuleInfo("PRM010", "x64-dependent-dtype", "x64_portability", "A dtype that differs with x64 on and off",
              opt_in=True, reported_by="pairs"),
+    RuleInfo("PRM020", "mixed-signedness", "mixed_signedness",
+             "uint32 with a signed int in JAX: int32 with x64 off (wraps from 2**31), int64 with x64 on"),
+    RuleInfo("PRM021", "numpy-scalar-overflow", "numpy_scalar_overflow",
+             "NumPy integer scalar arithmetic whose known values overflow its dtype"),
+    RuleInfo("PRM022", "int-to-float", "int_to_float", "Integer operands whose promotion gives a float"),
+    RuleInfo("PRM023", "mixed-precision", "mixed_precision",
+             "bfloat16/float16 JAX data promoted to a wider float", opt_in=True),
+    RuleInfo("PRM024", "numpy1-compat", "numpy1_compat",
+             "A dtype or an OverflowError that differs between NumPy 1.x and NumPy 2", opt_in=True),
     RuleInfo("PRM025", "carry-dtype-mismatch", "carry_dtype_mismatch",
              "A lax loop carry or conditional branches whose dtypes differ"),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
@@ -58,6 +67,7 @@ _BY_MODULE: dict[str, RuleInfo] = {f"{PACKAGE}.{info.module}": info for info in 
 PARSE_ERROR = "PRM000"
 UNUSED_NOQA = "PRM100"
 X64_PORTABILITY = "PRM010"
+NUMPY1_COMPAT = "PRM024"
 
 
 def find(code_or_name: str) -> RuleInfo | None:

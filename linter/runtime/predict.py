@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
-from promolint.engine.values import Array, Library, Refusal, Unknown, Value, describe, python_scalar
-from promolint.frontend.analysis import Analysis
+from promolint.engine.describe import describe
+from promolint.engine.symbolic import Symbolic
+from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from promolint.frontend.analysis import Analysis, analyze
 from promolint.frontend.source import Source
 from promolint.runtime.observe import Mode
 
@@ -41,6 +43,7 @@ class Predictor:
 
     def __init__(self, source: Source):
         self.source = source
+        self._values: dict[Mode, dict[Span, Value]] = {}
 
     def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
         """The spans worth checking, with their source text: every expression the engine
@@ -63,10 +66,42 @@ class Predictor:
             analysis = Analysis(self.source, settings_for(mode), seeds).run()
         return {span: describe(site.value) for span, site in self._site_spans(analysis).items()}
 
+    def _code_values(self, mode: Mode) -> dict[Span, Value]:
+        """The value of every checked span from the code alone (nothing seeded), per mode."""
+        values = self._values.get(mode)
+        if values is None:
+            analysis = analyze(self.source, settings_for(mode))
+            values = self._values[mode] = {span: site.value for span, site in self._site_spans(analysis).items()}
+        return values
+
+    def symbolic_spans(self, mode: Mode) -> frozenset[Span]:
+        """The spans whose code-alone value depends on variables."""
+        key = ("symbolic", mode)
+        spans = self._values.get(key)  # type: ignore[call-overload]
+        if spans is None:
+            spans = self._values[key] = frozenset(  # type: ignore[index]
+                span for span, value in self._code_values(mode).items() if isinstance(value, Symbolic))
+        return spans
+
+    def from_code(self, mode: Mode, span: Span, target: ast.FunctionDef | None, signature: Signature) -> dict:
+        """The code-alone prediction of a span; one that depends on ``target``'s parameters is
+        evaluated at the types ``signature`` gives them (a variable's key is its def line and
+        name)."""
+        value = self._code_values(mode).get(span)
+        if value is None:
+            return {"dtype": None, "weak": None, "library": None, "error": None}
+        if isinstance(value, Symbolic) and target is not None:
+            given = dict(signature)
+            assignment = {var: seed_value(given[var.key[1]]) for var in value.variables
+                          if var.key[0] == target.lineno and var.key[1] in given}  # fmt: skip
+            if len(assignment) == len(value.variables):
+                value = value.at(assignment)
+        return describe(value)
+
     def _site_spans(self, analysis: Analysis) -> dict[Span, object]:
         spans: dict[Span, object] = {}
         for site in analysis.sites.values():  # several nodes may share a span: the first recorded speaks, as in reveal
-            if not site.target and isinstance(site.value, (Array, Refusal, Unknown)):
+            if not site.target and isinstance(site.value, (Array, Refusal, Unknown, Symbolic)):
                 spans.setdefault(self._span(site.node), site)
         return spans
 

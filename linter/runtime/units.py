@@ -137,10 +137,13 @@ class ModuleUnit:
             else:
                 return value  # no dtype: nothing to compare
             session = ACTIVE.get() or default_session()
-            owner = self.owners[site] if session.from_arguments else None  # code alone: no function is seeded
-            signature = owner.signature.get() if owner is not None else None
             jax = _MODULES.get("jax")  # current_mode(), inlined: this runs for every evaluation
             mode = NO_JAX if jax is None else (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion == "strict")
+            # From the arguments: the function's parameters are seeded with the call's types.  From
+            # the code alone: nothing is seeded, but a prediction that depends on the function's
+            # parameters (the dtype of x) is evaluated at the call's types.
+            owner = self.owners[site] if session.from_arguments or self._depends(site, mode) else None
+            signature = owner.signature.get() if owner is not None else None
             key = (id(self), site, mode, signature, fast)
             record = session.records.get(key)
             if record is not None:
@@ -171,10 +174,18 @@ class ModuleUnit:
         return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
                           observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
 
+    def _depends(self, site: int, mode: Mode) -> bool:
+        """Whether the code-alone prediction of a site depends on variables (parameters)."""
+        return self.spans[site] in self.predictor.symbolic_spans(mode)
+
     def prediction(self, site: int, mode: Mode, owner: FunctionUnit | None, signature: Signature | None) -> dict:
         """The engine's description of a site in ``mode``: reveal's dtype/weak/library/error;
-        within a function, with its parameters seeded by the call's argument types.  A site
+        within a function, with its parameters seeded by the call's argument types, or, from
+        the code alone, a prediction that depends on them evaluated at those types.  A site
         the analysis gives no value is unknown."""
+        if not (ACTIVE.get() or default_session()).from_arguments:
+            return self.predictor.from_code(mode, self.spans[site], owner.node if owner is not None else None,
+                                            signature or ())  # fmt: skip
         seeded = owner is not None and bool(signature)
         key = (mode, owner.index if seeded else None, signature if seeded else None)
         table = self._predictions.get(key)

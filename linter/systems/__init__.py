@@ -1,4 +1,4 @@
-"""Promotion systems by name: JAX (standard and strict), NumPy 2, the Array API, Modular MAX."""
+"""Promotion systems by name: JAX (standard and strict), NumPy 2 and 1, the Array API, Modular MAX."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ SYSTEMS: dict[str, tuple[str, str]] = {
     "jax": ("promolint.systems.jax", "JaxSystem"),
     "jax-strict": ("promolint.systems.jax", "JaxSystem"),
     "numpy": ("promolint.systems.numpy", "NumpySystem"),
+    "numpy1": ("promolint.systems.numpy1", "Numpy1System"),
     "array-api": ("promolint.systems.array_api", "ArrayApiSystem"),
     "max": ("promolint.systems.max", "MaxSystem"),
 }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import enum
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,20 +40,31 @@ class Operand:
     """One input of a promotion.
 
     ``dtype`` is a catalog name. A Python scalar is its 64-bit default dtype with ``weak=True``
-    (``1.0`` is ``float64`` weak); a Python bool is ``bool`` strong.
+    (``1.0`` is ``float64`` weak); a Python bool is ``bool`` strong.  ``value`` is a scalar's
+    value where it is known: only NumPy 1's value-based casting reads it (there a strong operand
+    with a value is a NumPy scalar, one without an array).
     """
 
     dtype: str
     weak: bool = False
     origin: Origin = Origin.VALUE
+    value: bool | int | float | complex | None = None
 
     @classmethod
     def parse(cls, text: str) -> Operand:
         """``float32``, ``f4``, ``bf16``, a weak node ``f*`` or a Python type name ``float`` (weak):
-        any name ``dtypes.resolve_name`` reads."""
+        any name ``dtypes.resolve_name`` reads; a Python number (``300``, ``1e10``, ``1j``: a
+        weak scalar of that value); a NumPy scalar ``uint8(200)`` (strong, of that value)."""
         if text in WEAK_NODE_KIND or (text in PYTHON_SCALAR_TYPES and text != "bool"):
             node = PYTHON_SCALAR_TYPES.get(text, text)
             return cls(BUILTIN_TYPE_DTYPES[_PYTHON_TYPE_OF_NODE[node]], weak=True)
+        number = _number(text)
+        if number is not None:
+            kind = type(number).__name__
+            return cls(BUILTIN_TYPE_DTYPES[kind], weak=kind != "bool", value=number)
+        scalar = _SCALAR.fullmatch(text.strip())
+        if scalar and resolve_name(scalar[1]) and _number(scalar[2]) is not None:
+            return cls(resolve_name(scalar[1]), value=_number(scalar[2]))
         name = resolve_name(text)
         if name is None:
             raise ValueError(f"unknown dtype {text!r}{unknown_name_hint(text)}")
@@ -69,6 +82,20 @@ class Operand:
 
 
 _PYTHON_TYPE_OF_NODE = {"i*": "int", "f*": "float", "c*": "complex"}
+_SCALAR = re.compile(r"([\w]+)\((.+)\)")  # uint8(200): a NumPy scalar
+
+
+def _number(text: str) -> bool | int | float | complex | None:
+    """A Python number written as Python writes it (``300``, ``-1.5``, ``1e39j``, ``True``;
+    ``inf`` and ``nan`` as ``float`` reads them), or None."""
+    text = text.strip()
+    if text.lower() in ("inf", "-inf", "nan"):
+        return float(text)
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if type(value) in (bool, int, float, complex) else None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import time
+import types
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,7 +170,11 @@ def run_snippet(snippet: Snippet, mode: str, cache: Path | None = None) -> dict:
 
     code, ids = instrumented(snippet, cache)
     recorder = Recorder(spans=ids)
-    namespace = {"__name__": "__corpus__", "__builtins__": __builtins__, **recorder.namespace()}
+    # A module of its own, registered while it runs: @dataclass reads its class's module.
+    module = types.ModuleType("__corpus__")
+    namespace = module.__dict__
+    namespace.update({"__builtins__": __builtins__, **recorder.namespace()})
+    sys.modules["__corpus__"] = module
     started = time.perf_counter()
     import jax
 
@@ -183,6 +188,7 @@ def run_snippet(snippet: Snippet, mode: str, cache: Path | None = None) -> dict:
         error = failure(recorder, ids, exc, snippet.id)
     finally:
         _restore_config(jax, saved)
+        del sys.modules["__corpus__"]
     return outcome(recorder, ids, error, started)
 
 

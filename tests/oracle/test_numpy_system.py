@@ -151,6 +151,20 @@ def test_np_result_type_on_numpy_dtypes_and_python_values():
 
 
 # --- order dependence: the JEP -------------------------------------------------------------
+def test_promote_types_where_known_is_numpys():
+    """np.promote_types, ml_dtypes' table included: every answer the system gives is NumPy's, and
+    it answers every pair of NumPy's own dtypes and every ml_dtypes pair one way castable."""
+    answered = 0
+    for a, b in itertools.product(NAMES, NAMES):
+        said = SYSTEM.promote_types(a, b)
+        if said is None:
+            assert a not in NUMPY_NATIVE or b not in NUMPY_NATIVE
+            continue
+        answered += 1
+        assert said == numpy_says(lambda: np.promote_types(NP_DTYPES[a], NP_DTYPES[b])), (a, b)
+    assert answered == 538  # 14² pairs of NumPy's own dtypes, 342 with an ml_dtypes type
+
+
 def test_jep_order_dependence():
     i8, u8, f16 = np.int8(1), np.uint8(1), np.float16(1)
     left, right = (i8 + u8 + f16).dtype.name, (i8 + (u8 + f16)).dtype.name

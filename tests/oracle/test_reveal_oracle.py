@@ -78,6 +78,7 @@ class Tally:
     agreed: int = 0
     unknown: int = 0
     candidates: int = 0  # claims of several dtypes (after a join) that held
+    symbolic: int = 0  # "the dtype of x" claims, checked against x's own values at each evaluation
     mismatches: list[str] = field(default_factory=list)
     unknown_kinds: Counter = field(default_factory=Counter)
 
@@ -128,10 +129,25 @@ def compare(snippet: Snippet, records: list[dict], run: dict, tally: Tally) -> N
     for record in records:
         if not record["target"]:
             values.setdefault(span_key(record), record)
+    reads = _variable_reads(values)
     for key, record in values.items():
         seen = run["sites"].get(key, [])
         raised = run["errors"].get(key)
         claim = _claim(record)
+        if record.get("variable") and not raised:
+            # "The dtype of x": each evaluation has the dtype, weak flag and library that x
+            # itself had in that evaluation (x's first read in its function says which).
+            own = run["sites"].get(reads.get(record["variable_key"], ""), [])
+            if seen and len(own) == len(seen):
+                tally.observed += 1
+                tally.symbolic += 1
+                if all(_seen(o) == _seen(x) for o, x in zip(seen, own)):
+                    tally.agreed += 1
+                else:
+                    tally.mismatches.append(f"{where(record)}: `{record['text']}` gave {', '.join(map(_seen, seen))} "
+                                            f"where {record['variable']} was {', '.join(map(_seen, own))}; reveal: "
+                                            f"the dtype of {record['variable']}")  # fmt: skip
+            continue
         if raised and raised["innermost"]:
             tally.observed += 1
             if _same_error(record.get("error"), raised):
@@ -196,6 +212,15 @@ def compare(snippet: Snippet, records: list[dict], run: dict, tally: Tally) -> N
                                     f"({error['message'][:120]}); reveal on that line: {claims}")  # fmt: skip
 
 
+def _variable_reads(values: dict[str, dict]) -> dict[str, str]:
+    """For each variable, the site of its first read (the name itself, revealed as the variable)."""
+    reads: dict[str, str] = {}
+    for key, record in sorted(values.items(), key=lambda kv: (kv[1]["line"], kv[1]["column"])):
+        if record.get("variable") and record["text"] == record["variable"]:
+            reads.setdefault(record["variable_key"], key)
+    return reads
+
+
 def _text_at(lines: list[str], key: str) -> str:
     line, column, end_line, end_column = map(int, key.split(":"))
     if line != end_line:
@@ -222,7 +247,8 @@ def test_reveal_agrees_with_runtime(mode, corpus, runtime, revealed, request):
     summary = (f"reveal oracle [{mode}]: {len(snippets)} snippets, {tally.observed} sites observed, "
                f"{tally.agreed} agree ({tally.agreed / max(tally.observed, 1):.1%}), "
                f"{len(tally.mismatches)} disagree, {tally.unknown} unknown ({rate:.2%}), "
-               f"{tally.candidates} candidate-set claims; run {outcome['seconds']}s")  # fmt: skip
+               f"{tally.candidates} candidate-set claims, {tally.symbolic} dtype-of-a-variable claims; "
+               f"run {outcome['seconds']}s")  # fmt: skip
     _report(request, summary, tally)
     assert not tally.mismatches, f"{summary}\n" + "\n".join(tally.mismatches)
     assert rate < MAX_UNKNOWN_RATE, f"{summary}\nunknown sites by kind: {tally.unknown_kinds.most_common(20)}"

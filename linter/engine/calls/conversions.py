@@ -12,6 +12,7 @@ from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn
+from promolint.engine.symbolic import lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
 from promolint.engine.values import Array, DTypeRef, Items, Library, Refusal, Value, array, python_scalar
@@ -88,6 +89,7 @@ def _as_jax(value: Array, ctx: Context) -> Array:
     return Array(dtypes, Library.JAX, False, ndim=value.rank)
 
 
+@lifted("as_traced")
 def as_traced(value: Value, ctx: Context) -> Value:
     """What a value becomes when JAX traces a function it is passed to (or returned from):
     arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
@@ -119,7 +121,7 @@ def python_int_overflow(value: Array, ctx: Context) -> Refusal | None:
     return None
 
 
-def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
+def out_of_bounds(value: Array, dtype: str) -> Refusal | None:
     """NumPy's conversion of a Python scalar to ``dtype`` (measured, numpy 2.4.6): a complex to
     a real dtype raises TypeError; an int out of an integer dtype's range, or a float whose
     integer part is, raises OverflowError (ml_dtypes' narrow ints take any int, wrapping it)."""
@@ -131,9 +133,8 @@ def _out_of_bounds(value: Array, dtype: str) -> Refusal | None:
         literal = int(literal)  # truncated toward zero: -1.5 does not fit uint8
     elif type(literal) is not int or dtype in INTN:
         return None
-    if bounds and not bounds[0] <= literal <= bounds[1]:
-        kind = type(value.literal).__name__
-        return Refusal("OverflowError", f"Python {kind} {value.literal} out of bounds for {dtype}")
+    if bounds and not bounds[0] <= literal <= bounds[1]:  # NumPy names the integer a float truncates to
+        return Refusal("OverflowError", f"Python integer {literal} out of bounds for {dtype}")
     return None
 
 
@@ -142,7 +143,7 @@ def list_overflow(leaves: Sequence[Array], outcome: Array) -> Refusal | None:
     does not fit, or a complex for a real dtype, raises."""
     if outcome.dtype is None:
         return None
-    return next((r for v in leaves if v.library is Library.PYTHON for r in [_out_of_bounds(v, outcome.dtype)] if r),
+    return next((r for v in leaves if v.library is Library.PYTHON for r in [out_of_bounds(v, outcome.dtype)] if r),
                 None)  # fmt: skip
 
 
@@ -163,7 +164,22 @@ def call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value, 
         # The literal converts to the requested integer type itself (measured: jnp.int8(1000)).
         if not bounds[0] <= source.literal <= bounds[1]:
             return Refusal("OverflowError", f"Python integer {source.literal} out of bounds for {value.dtype}"), bound
-    return value, bound
+    held = _held_literal(source, value.dtype)
+    return (replace(value, literal=held) if held is not None else value), bound
+
+
+def _held_literal(source: Value | None, dtype: str) -> int | float | None:
+    """The value a scalar type holds when called on a Python int or float (``np.uint8(200)`` holds
+    200): for an integer dtype an int in its range, for a float dtype the float."""
+    if not isinstance(source, Array) or source.library is not Library.PYTHON or type(source.literal) not in (int, float):
+        return None
+    kind = DTYPES[dtype].kind
+    if kind == "f":
+        return float(source.literal)
+    bounds = operations.int_bounds(dtype)
+    if kind in "iu" and type(source.literal) is int and bounds and bounds[0] <= source.literal <= bounds[1]:
+        return source.literal
+    return None
 
 
 def _builtin_conversion(kind: str, source: Value) -> Value:

@@ -10,10 +10,12 @@ from promolint.dtypes import BUILTIN_TYPE_DTYPES, MODULE_DTYPE_ATTRIBUTES
 from promolint.engine import operations
 from promolint.engine.calls import (
     comparisons,
+    contractions,
     creation,
     dtype_queries,
     elementwise,
     lax,
+    linear_algebra,
     methods,
     python_functions,
     reductions,
@@ -24,6 +26,7 @@ from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
+    UNMODELLED_ARGUMENTS,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
@@ -32,6 +35,8 @@ from promolint.engine.catalog import (
 )
 from promolint.engine.context import Context
 from promolint.engine.records import Call
+from promolint.engine.symbolic import apply as symbolic_apply
+from promolint.engine.symbolic import is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -66,6 +71,8 @@ def _rule_forward(call: Call) -> Value:
 RULES: dict[str, Callable[[Call], Value]] = {
     **creation.RULES,
     **elementwise.RULES,
+    **contractions.RULES,
+    **linear_algebra.RULES,
     **comparisons.RULES,
     **reductions.RULES,
     **dtype_queries.RULES,
@@ -100,7 +107,7 @@ def _is_none(value: Value) -> bool:
 
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
-    if _untyped_input(call):
+    if _untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ())):
         return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
@@ -132,6 +139,18 @@ def resolve_reference(qualname: str) -> Value:
 
 
 def call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
+    """``func(*args, **kwargs)`` and the catalogued call it is (None for a call of a variable's
+    value, whose call is known only at each of its members)."""
+    if is_symbolic(func) or is_symbolic(args) or is_symbolic(kwargs):
+        return symbolic_apply("call", _call_value, (func, list(args), dict(kwargs), ctx)), None
+    return _call(func, args, kwargs, ctx)
+
+
+def _call_value(func: Value, args: list[Value], kwargs: dict[str, Value], ctx: Context) -> Value:
+    return _call(func, args, kwargs, ctx)[0]
+
+
+def _call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
     """Call a function value: a catalogued function, an array method, or a scalar type."""
     if any(isinstance(v, Refusal) for v in (*args, *kwargs.values())):
         return UNKNOWN, None  # an argument raised: the call never happens
@@ -184,6 +203,7 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
     return value, call
 
 
+@lifted("attribute")
 def attribute(value: Value, name: str) -> Value:
     """``x.T``, ``x.dtype``, ``finfo.eps``, ``x.real``, ``x.shape`` ..."""
     if isinstance(value, Reference):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from promolint.dtypes import DTYPES, WEAK_NODES
+from promolint.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.context import Context
 from promolint.engine.records import Call
@@ -57,11 +57,23 @@ def _rule_result_type(call: Call) -> Value:
         result = call.ctx.jax.result_type(*operands)
         if isinstance(result, Refused):
             return Refusal("TypePromotionError", result.message, result.reason.value)
+    elif any(op.dtype not in NUMPY_NATIVE for op in operands):
+        return _numpy_extension_types(operands, call.ctx)
     else:
         result = call.ctx.numpy.result_type(*operands)
         if isinstance(result, Refused):
             return Refusal("TypeError", result.message, result.reason.value)
     return DTypeRef(result.dtype)
+
+
+def _numpy_extension_types(operands: list[Operand], ctx: Context) -> Value:
+    """``np.result_type`` with an ml_dtypes type follows ml_dtypes' table (``NumpySystem.
+    promote_types``): known for two dtypes, not for Python values (``np.result_type(bf16, 1.0)``
+    is float64, ``(bf16, 1)`` bfloat16, ``(int4, 1)`` int8: measured) nor for more operands."""
+    if len(operands) > 2 or any(op.weak for op in operands):
+        return UNKNOWN
+    dtype = ctx.numpy.promote_types(operands[0].dtype, operands[-1].dtype)
+    return DTypeRef(dtype) if dtype else UNKNOWN
 
 
 def _type_operand(value: Value, jax: bool, ctx: Context) -> Operand | None:
@@ -94,10 +106,8 @@ def _rule_promote_types(call: Call) -> Value:
         if isinstance(joined, Refused):
             return Refusal("TypePromotionError", joined.message, joined.reason.value)
         return DTypeRef(joined)
-    result = call.ctx.numpy.result_type(*(Operand(r.name) for r in refs))
-    if isinstance(result, Refused):
-        return Refusal("TypeError", result.message, result.reason.value)
-    return DTypeRef(result.dtype)
+    dtype = call.ctx.numpy.promote_types(refs[0].name, refs[1].name)
+    return DTypeRef(dtype) if dtype else UNKNOWN
 
 
 RULES: dict[str, Callable[[Call], Value]] = {

@@ -1,6 +1,8 @@
 """Elementwise rules and their relatives: the inputs promoted together (``add``, ``where``,
-``concatenate``), promoted then made inexact (``sqrt``, ``arctan2``), kept (``reshape``, ``rint``,
-``abs`` made real), or promoted with the Python scalar an activation computes with (``relu``)."""
+``concatenate``, ``append``), promoted then made inexact (``sqrt``, ``arctan2``), kept
+(``reshape``, ``rint``, ``abs`` and ``real`` made real), promoted with the Python scalar an
+activation computes with (``relu``), and NumPy's ``polyval`` and ``interp``, which make arrays of
+their arguments first."""
 
 from __future__ import annotations
 
@@ -13,7 +15,17 @@ from promolint.engine.calls.conversions import REAL_OF, as_dtype, as_numpy, defa
 from promolint.engine.calls.promotion import promote
 from promolint.engine.catalog import NUMPY_INT_TO_FLOAT64, RANK_KEEPING
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value, broadcast_rank, python_scalar
+from promolint.engine.values import (
+    UNKNOWN,
+    Array,
+    Items,
+    Library,
+    Refusal,
+    Value,
+    broadcast_rank,
+    numpy_library,
+    python_scalar,
+)
 
 
 def _rule_promote(call: Call) -> Value:
@@ -73,6 +85,80 @@ def _rule_same(call: Call) -> Value:
         keeps = call.short in RANK_KEEPING
         value = replace(value, ndim=inputs[0].rank if keeps else 1 if call.short in ("ravel", "flatten") else None)
     return value
+
+
+def _rule_atleast(call: Call) -> Value:
+    """``atleast_1d(a)`` / ``atleast_2d(a)``: a's dtype (and weak flag) with at least ``default``
+    dimensions; given more arrays, a list of them (not modelled)."""
+    more = call.bound.get("more")
+    if isinstance(more, Items) and more.items:
+        return UNKNOWN
+    value = _rule_same(call)
+    least = int(call.fn.default)
+    if isinstance(value, Array) and value.library is not Library.PYTHON:
+        rank = call.first().rank if isinstance(call.first(), Array) else None
+        return replace(value, ndim=None if rank is None else max(rank, least))
+    return value
+
+
+def _rule_real(call: Call) -> Value:
+    """``real(x)`` / ``imag(x)``: the real dtype of x's precision, x's kind of value (a NumPy
+    scalar stays one) and weak flag; of a Python number, Python's ``.real`` (not modelled)."""
+    inputs = library_inputs(call)
+    if not inputs or inputs[0].library is Library.PYTHON:
+        return UNKNOWN
+    source = inputs[0]
+    return replace(source, dtypes=frozenset(REAL_OF.get(d, d) for d in source.dtypes), literal=None, provenance="")
+
+
+def _rule_append(call: Call) -> Value:
+    """``append(arr, values)``: both flattened and joined.  NumPy makes arrays of them first, so a
+    Python scalar counts as its 64-bit dtype (``np.append(f32, 1.0)`` is float64); JAX promotes it
+    weakly (``jnp.append(f32, 1.0)`` is float32)."""
+    inputs = library_inputs(call)
+    if len(inputs) != 2:
+        return UNKNOWN
+    if call.fn.library is Library.NUMPY_ARRAY:
+        inputs = [_as_strong_numpy(v) for v in inputs]
+    value = promote(call, inputs)
+    if isinstance(value, Array) and call.bound.get("axis") is None:
+        value = replace(value, ndim=1)
+    return value
+
+
+def _as_strong_numpy(value: Array) -> Array:
+    """What ``np.asanyarray`` makes of a value: a Python scalar becomes a strong 0-d array of its
+    64-bit dtype."""
+    if value.library is Library.PYTHON:
+        return Array(value.dtypes, Library.NUMPY_ARRAY, False, ndim=0)
+    return value
+
+
+def _rule_polyval(call: Call) -> Value:
+    """``np.polyval(p, x)`` evaluates ``y = y * x + p[i]`` from ``y = zeros_like(asanyarray(x))``:
+    p's and x's dtypes promote as arrays (``np.polyval(f32, 2.0)`` is float64), in x's shape."""
+    inputs = library_inputs(call)
+    if len(inputs) != 2:
+        return UNKNOWN
+    coefficients, x = (_as_strong_numpy(v) for v in inputs)
+    value = promote(call, [coefficients, x])
+    if isinstance(value, Array):
+        value = replace(value, library=numpy_library(x.rank), ndim=x.rank)
+    return value
+
+
+def _rule_interp(call: Call) -> Value:
+    """``np.interp(x, xp, fp)`` computes in float64 (complex128 for complex ``fp``), in x's shape;
+    complex ``x`` or ``xp`` raise TypeError (measured)."""
+    x, xp, fp = (call.bound.get(p) for p in ("x", "xp", "fp"))
+    if not all(isinstance(v, Array) and v.dtypes for v in (x, xp, fp)):
+        return UNKNOWN
+    kinds = [{DTYPES[d].kind for d in v.dtypes} for v in (x, xp, fp)]
+    if "c" in kinds[0] | kinds[1] or ("c" in kinds[2] and len(kinds[2]) > 1):
+        return UNKNOWN
+    dtype = "complex128" if "c" in kinds[2] else "float64"
+    return Array(frozenset([dtype]), numpy_library(x.rank), False, ndim=x.rank,
+                 provenance=f"np.interp gives {dtype}")  # fmt: skip
 
 
 def _rule_abs(call: Call) -> Value:
@@ -170,4 +256,9 @@ RULES: dict[str, Callable[[Call], Value]] = {
     "float_only": _rule_float_only,
     "concatenate": _rule_concatenate,
     "where": _rule_where,
+    "atleast": _rule_atleast,
+    "real": _rule_real,
+    "append": _rule_append,
+    "polyval": _rule_polyval,
+    "interp": _rule_interp,
 }

@@ -17,7 +17,13 @@ def _rule_python_range(call: Call) -> Value:
     return Elements(python_scalar("int"))
 
 
+def _rule_int_tuple(call: Call) -> Value:
+    """``np.shape(a)``: a tuple of Python ints, as ``a.shape`` is."""
+    return Elements(python_scalar("int"))
+
+
 RULES: dict[str, Callable[[Call], Value]] = {
     "python_scalar": _rule_python_scalar,
     "python_range": _rule_python_range,
+    "int_tuple": _rule_int_tuple,
 }

@@ -9,10 +9,11 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES, INTN
 from promolint.engine import operations
+from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, library_inputs, requested
 from promolint.engine.calls.promotion import check_domain
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value
 
 
 def _rule_index(call: Call) -> Value:
@@ -21,6 +22,13 @@ def _rule_index(call: Call) -> Value:
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
     return default(call.fn.default or "i", call.fn.library, call.ctx, "")
+
+
+def _rule_nonzero(call: Call) -> Value:
+    """``nonzero(a)``: a tuple of index arrays, one per dimension of a (the default int)."""
+    if not library_inputs(call):
+        return UNKNOWN
+    return Elements(default("i", call.fn.library, call.ctx, "", ndim=1))
 
 
 def _rule_sum(call: Call) -> Value:
@@ -86,7 +94,7 @@ def _rule_mean(call: Call) -> Value:
         # ml_dtypes' sub-byte ints are not np.integer: their mean, var and std keep them (measured).
         integers = {d for d in source.dtypes if DTYPES[d].kind in "biu" and d not in INTN}
         dtypes = frozenset("float64" if d in integers else d for d in source.dtypes)
-        provenance = "np.mean of integers is float64" if integers else ""
+        provenance = f"{display_name(call.name)} of integers is float64" if integers else ""
         value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
     if call.fn.default == "real":  # var and std of complex values are real
         value = replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes))
@@ -105,6 +113,7 @@ def _rule_reduce(call: Call) -> Value:
 
 RULES: dict[str, Callable[[Call], Value]] = {
     "index": _rule_index,
+    "nonzero": _rule_nonzero,
     "sum": _rule_sum,
     "cumsum": _rule_cumsum,
     "mean": _rule_mean,

@@ -8,10 +8,13 @@ from dataclasses import replace
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
+from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls
+from promolint.engine.context import Context
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.values import Bound, Function, Reference, Returns, Value, join
+from promolint.engine.symbolic import join
+from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -33,6 +36,7 @@ class Flow:
         self.module_names: dict[str, Value] = {}
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self.functions = Functions(self, body)
+        self.objects = Objects(self)
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self._loop_depth = 0
 
@@ -50,7 +54,10 @@ class Flow:
     def finish(self, frame: Frame) -> None:
         """The module's top level is done: record every function's body in the final modes."""
         self.final_ctx = frame.ctx
+        self.objects.widened.clear()
         self.functions.analyze_all()
+        if self.objects.widened:  # code analysed after them widened what methods read: again
+            self.functions.analyze_all(self.objects.methods_of(self.objects.widened))
 
     # --- calls ------------------------------------------------------------------------
     def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
@@ -60,6 +67,9 @@ class Flow:
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
         if isinstance(func, Function):
             return self.functions.call(func, args, kwargs, frame.ctx)
+        result = self.objects.call(func, args, kwargs, frame.ctx)
+        if result is not None:
+            return result
         if isinstance(func, Returns):
             return func.result
         result = higher_order.call(self, func, args, kwargs, frame, handle, static)
@@ -77,8 +87,12 @@ class Flow:
         value = self.seeds.names.get(qualname)
         return value if value is not None else calls.resolve_reference(qualname)
 
-    def attribute(self, base: Value, name: str) -> Value:
-        """``base.name``; a module's name the seeds know (``helpers.WEIGHTS``) has their value."""
+    def attribute(self, base: Value, name: str, ctx: Context) -> Value:
+        """``base.name``; a module's name the seeds know (``helpers.WEIGHTS``) has their value;
+        an object's attribute what its class assigns (``promolint.engine.flow.objects``)."""
+        value = self.objects.attribute(base, name, ctx)
+        if value is not None:
+            return value
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from promolint.engine.context import Context
-from promolint.engine.values import UNKNOWN, Value, join
+from promolint.engine.symbolic import join
+from promolint.engine.values import UNKNOWN, Value
 
 _ABSENT = object()  # a name a branch does not bind
 

@@ -12,7 +12,8 @@ from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
-from promolint.engine.values import UNKNOWN, Function, Refusal, Value, join
+from promolint.engine.symbolic import NUMERIC, domain, join, variable
+from promolint.engine.values import UNKNOWN, Array, Function, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
@@ -62,6 +63,7 @@ class Definition:
     call_args: list[dict[str, Value]] = field(default_factory=list)
     call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
+    receiver: Value | None = None  # what a method's first parameter holds when analysed on its own
 
     @property
     def names(self) -> list[str]:
@@ -96,6 +98,29 @@ class Functions:
 
     def parameter_names(self, key: int) -> list[str]:
         return self._definitions[key].names
+
+    def set_receiver(self, key: int, receiver: Value) -> None:
+        """``key`` is a method: analysed on its own, its first parameter (``self``, ``cls``)
+        holds ``receiver``."""
+        self._definitions[key].receiver = receiver
+
+    def forget(self) -> None:
+        """Drop memoized call results: a fact they were computed from (an attribute's value)
+        has changed."""
+        self._memo.clear()
+
+    def run_for_effects(self, key: int, receiver: Value, ctx: Context) -> None:
+        """Run method ``key`` once for what it assigns (``promolint.engine.flow.objects``): its
+        first parameter holds ``receiver``, the others what their annotations say, unknown
+        without one (call sites and defaults are no facts about every call); never memoized
+        nor cut short by the call budget, which would lose assignments."""
+        definition = self._definitions[key]
+        if not definition.params:
+            return
+        bound = {definition.params[0].name: receiver}
+        for param in definition.params[1:]:
+            bound[param.name] = UNKNOWN if param.annotation is None else self._body.annotation(param.annotation, ctx)
+        self._run(definition, bound, ctx, record=False)
 
     def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
         """The value of a call of the program's own function, made where the modes are ``ctx``
@@ -137,6 +162,16 @@ class Functions:
             if self._calls_left <= 0:
                 return UNKNOWN
             self._calls_left -= 1
+        self._active.add(memo_key)
+        try:
+            result = self._run(definition, bound, ctx, record)
+        finally:
+            self._active.discard(memo_key)
+        if not record:
+            self._memo[memo_key] = result
+        return result
+
+    def _run(self, definition: Definition, bound: dict[str, Value], ctx: Context, record: bool) -> Value:
         flow = self._flow
         # Locals only: module names are read through the flow's module frame, so merges stay small.
         frame = Frame({}, ctx, [], in_function=True)
@@ -146,44 +181,46 @@ class Functions:
                 flow.record(param.handle, value, target=True)
         saved = flow.recording
         flow.recording, self._depth = record, self._depth + 1
-        self._active.add(memo_key)
         try:
-            result = self._body.run_body(definition.handle, frame)
+            return self._body.run_body(definition.handle, frame)
         finally:
             flow.recording, self._depth = saved, self._depth - 1
-            self._active.discard(memo_key)
-        if not record:
-            self._memo[memo_key] = result
-        return result
 
-    def analyze_all(self) -> None:
-        """Record every function's body (nested ones too: the list grows as bodies run) in the
-        modes after the module's top level, where code that imports the module calls it, and
-        in every other mode the module's own calls run it in: its values join over them."""
+    def analyze_all(self, keys: Sequence[int] | None = None) -> None:
+        """Record every function's body (nested ones too: the list grows as bodies run), or
+        those of ``keys`` again, in the modes after the module's top level, where code that
+        imports the module calls it, and in every other mode the module's own calls run it in:
+        its values join over them."""
         flow = self._flow
         for key, definition in enumerate(self._definitions):
-            seeds = self._seeds(definition)
+            if keys is not None and key not in keys:
+                continue
             try:
-                self.invoke(key, seeds, flow.final_ctx, record=True)
+                self.invoke(key, self._seeds(definition, flow.final_ctx), flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
-                    flow.record_again(lambda ctx=ctx: self.invoke(key, seeds, ctx, record=True))
+                    seeds = self._seeds(definition, ctx)
+                    flow.record_again(lambda ctx=ctx, seeds=seeds: self.invoke(key, seeds, ctx, record=True))
             except RecursionError:  # nested too deeply for the stack: the others go on
                 flow.failures.append(definition.handle)
 
-    def _seeds(self, definition: Definition) -> dict[str, Value]:
-        """A definition's parameters: from the analysis's seeds, else the annotation, else the
-        join of what its call sites passed, else the default."""
+    def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
+        """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the
+        annotation, else the join of what its call sites passed, else the default; a parameter
+        still without a dtype is a variable (over every numeric value, or every dtype of the
+        library its annotation names)."""
         flow = self._flow
         line = definition.line
         given = flow.seeds.parameters.get(line, {}) if line is not None else {}
         declared = flow.seeds.declared.get(line, {}) if line is not None else {}
         seeds: dict[str, Value] = {}
-        for param in definition.params:
+        for index, param in enumerate(definition.params):
             name = param.name
             if name in given:
                 seeds[name] = given[name]
+            elif index == 0 and definition.receiver is not None:
+                seeds[name] = definition.receiver
             elif param.annotation is not None:
-                seeds[name] = self._body.annotation(param.annotation, flow.final_ctx)
+                seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
                     seeds[name] = declared[name]
             else:
@@ -192,4 +229,18 @@ class Functions:
                     seeds[name] = join(seen)
                 elif name in definition.defaults:
                     seeds[name] = definition.defaults[name]
+            seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx)
         return seeds
+
+    @staticmethod
+    def _variable(definition: Definition, param: Param, value: Value, ctx: Context) -> Value:
+        """``value``, or a variable where it has no dtype: an untyped parameter (or one its call
+        sites disagree on) ranges over every numeric value; one annotated with a library only
+        (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
+        their class, not numbers.  What the code does with non-numeric values is not claimed."""
+        key = (definition.line if definition.line is not None else id(definition.handle), param.name)
+        if isinstance(value, Array) and not value.dtypes:
+            return variable(param.name, key, domain((value.library,), ctx))
+        if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
+            return variable(param.name, key, domain(NUMERIC, ctx))
+        return value

@@ -54,3 +54,54 @@ y = a_i8.astype(dt)
 # ---
 dt = np.promote_types(a_i32.dtype, a_f32.dtype)
 y = np.zeros(3, dt) + a_f32
+# ---
+# Python types are JAX's weak nodes in promote_types, which does not canonicalize: float64 with x64 off.
+a = jnp.zeros(2, jnp.promote_types(float, float))
+b = jnp.zeros(2, jnp.promote_types(int, int))
+c = jnp.zeros(2, jnp.promote_types(complex, complex))
+d = jnp.zeros(2, jnp.promote_types(bool, bool))
+e = jnp.zeros(2, jnp.promote_types(float, jnp.bfloat16))
+f = jnp.zeros(2, jnp.promote_types(int, jnp.int8))
+g = jnp.zeros(2, jnp.promote_types(complex, jnp.float16))
+h = jnp.zeros(2, jnp.promote_types(ml_dtypes.bfloat16, np.float16))
+k = jnp.zeros(2, jnp.promote_types("bfloat16", float))
+# ---
+# jnp.result_type with Python types: a weak result becomes its kind's default (canonical) dtype.
+a = jnp.zeros(2, jnp.result_type(float, float))
+b = jnp.zeros(2, jnp.result_type(float, jnp.bfloat16))
+c = jnp.zeros(2, jnp.result_type(int))
+d = jnp.zeros(2, jnp.result_type(float))
+e = jnp.zeros(2, jnp.result_type(complex))
+f = jnp.zeros(2, jnp.result_type(bool))
+g = jnp.zeros(2, jnp.result_type(jnp.bfloat16, np.float16))
+h = jnp.zeros(2, jnp.result_type(ml_dtypes.bfloat16, float))
+k = jnp.zeros(2, jnp.result_type(int, np.uint8))
+m = jnp.zeros(2, jnp.result_type(float, 1))
+n = jnp.zeros(2, jnp.result_type(1.0))
+p = jnp.zeros(2, jnp.result_type(ml_dtypes.float8_e4m3fn, float))
+# ---
+# np.result_type / np.promote_types: a Python type is its default dtype.
+a = np.zeros(2, np.result_type(float, np.float32))
+b = np.zeros(2, np.result_type(int, np.int8))
+c = np.zeros(2, np.result_type(float))
+d = np.zeros(2, np.result_type(complex, np.float32))
+e = np.zeros(2, np.promote_types(float, float))
+f = np.zeros(2, np.promote_types(int, np.uint64))
+g = np.zeros(2, np.result_type(bool, int))
+h = np.zeros(2, np.result_type(np.float16, 1e10))
+# ---
+# With ml_dtypes' types NumPy asks ml_dtypes' own promotion table.
+a = np.zeros(2, np.result_type(ml_dtypes.bfloat16, np.float32))
+b = np.zeros(2, np.result_type(ml_dtypes.bfloat16, float))
+c = np.zeros(2, np.result_type(ml_dtypes.bfloat16, ml_dtypes.bfloat16))
+d = np.zeros(2, np.result_type(ml_dtypes.bfloat16, 1.0))
+e = np.zeros(2, np.result_type(ml_dtypes.bfloat16, 1))
+f = np.zeros(2, np.result_type(ml_dtypes.float8_e4m3fn, np.float32))
+g = np.zeros(2, np.result_type(ml_dtypes.int4, np.int8))
+h = np.zeros(2, np.result_type(ml_dtypes.bfloat16, np.int8))
+k = np.zeros(2, np.promote_types(ml_dtypes.bfloat16, np.float32))
+m = np.zeros(2, np.promote_types(ml_dtypes.bfloat16, float))
+# ---
+x = np.zeros(2, np.result_type(ml_dtypes.bfloat16))
+y = np.zeros(2, np.result_type(ml_dtypes.int4, True))
+z = np.ones(2, np.promote_types(np.int8, ml_dtypes.bfloat16))

@@ -86,3 +86,12 @@ w = z[()]
 xs = np.linspace(0, 1, 3)
 best = xs[np.argmax(xs)]
 idx = np.argmax(xs)
+# ---
+# A scalar type called on a literal holds its value (for the integer rules); JAX's integer_pow
+# takes a concrete NumPy or JAX integer as it takes a Python int.
+a = i32 ** np.int32(-1)
+# ---
+b = f32 ** np.int32(-1)
+c = i32 ** jnp.int32(2)
+d = np.uint8(200) + 28
+e = np.float32(3) + 3.0

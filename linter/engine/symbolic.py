@@ -1,0 +1,325 @@
+"""Values of unknown dtype as variables, and what the program computes from them.
+
+A parameter nothing types (no annotation, no call site) is not a wall: it is a *variable* over a
+domain of exact values (every numeric value there is, or every dtype of one library, or the
+dtypes an annotation allows).  An operation on a variable does not guess: it becomes a
+*symbolic* value, the same operation applied to whatever member the variable turns out to be,
+evaluated on demand for each member (``at``) with the engine's exact semantics.  So
+``x / np.sqrt(n)`` is float64 for every member under x64, ``x * 2`` keeps the dtype of every
+numeric ``x`` but bool, and a rule fires only when its conclusion holds for every member.
+
+Symbolic values are keyed by their structure (``key``), so that a loop's values settle and
+equal expressions share their evaluations; evaluation of each operation at each member is
+memoized across the whole run.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from promolint.dtypes import DTYPES, is_64bit
+from promolint.engine.context import Context
+from promolint.engine.values import (
+    UNKNOWN,
+    Array,
+    Bound,
+    Elements,
+    Items,
+    Library,
+    Refusal,
+    Value,
+    join as join_exact,
+)
+
+# Assignments a claim "for every member" weighs at most: beyond, the value is symbolic but no
+# claim is made about all of its members (a run-time check still evaluates it at one member).
+MAX_ASSIGNMENTS = 512
+_MEMO_LIMIT = 400_000
+_PYTHON_KINDS = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}
+
+
+@dataclass(frozen=True)
+class Variable:
+    """An unknown value: its name for messages, its identity, and the exact values it may be."""
+
+    name: str
+    key: object  # what identifies it: a function's def line and parameter name
+    domain: tuple[Array, ...] = field(compare=False, repr=False)
+
+    def describe(self) -> str:
+        return f"the dtype of `{self.name}`"
+
+
+class Symbolic(Value):
+    """What an expression computes from variables: ``function(*arguments)`` at each assignment of
+    its variables (``function`` None: the variable ``arguments[0]`` itself).  Equal when built
+    alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
+    are its variables; most symbolic values are never compared nor evaluated."""
+
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables")
+
+    def __init__(self, name: str, function: Callable | None, arguments: tuple):
+        object.__setattr__(self, "provenance", "")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "function", function)
+        object.__setattr__(self, "arguments", arguments)
+        object.__setattr__(self, "_key", None)
+        object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, "_variables", None)
+
+    def __repr__(self) -> str:
+        return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
+
+    @property
+    def key(self) -> tuple:
+        key = self._key
+        if key is None:
+            if self.function is None:
+                key = ("var", self.arguments[0].key)
+            else:
+                key = (self.name, *(_key(a) for a in self.arguments))
+            object.__setattr__(self, "_key", key)
+        return key
+
+    @property
+    def variables(self) -> frozenset[Variable]:
+        variables = self._variables
+        if variables is None:
+            if self.function is None:
+                variables = frozenset(self.arguments)
+            else:
+                found: set[Variable] = set()
+                for argument in self.arguments:
+                    _collect(argument, found)
+                variables = frozenset(found)
+            object.__setattr__(self, "_variables", variables)
+        return variables
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Symbolic and hash(self) == hash(other) and self.key == other.key)
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash(self.key)
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    @property
+    def variable(self) -> Variable | None:
+        """The variable this value is, if it is one (not an expression of it)."""
+        return self.arguments[0] if self.function is None else None
+
+    def at(self, assignment: Mapping[Variable, Value]) -> Value:
+        """The value for one member of each variable."""
+        if self.function is None:
+            return assignment.get(self.arguments[0], UNKNOWN)
+        memo_key = (self, tuple(assignment[v] for v in sorted(self.variables, key=_order)))
+        value = _MEMO.get(memo_key)
+        if value is None:
+            if len(_MEMO) > _MEMO_LIMIT:
+                _MEMO.clear()
+            value = _MEMO[memo_key] = self.function(*(_substitute(a, assignment) for a in self.arguments))
+        return value
+
+    def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
+        """Every assignment of the variables, or None when there are more than ``limit``."""
+        variables = sorted(self.variables, key=_order)
+        count = 1
+        for variable in variables:
+            count *= len(variable.domain)
+        if count > limit:
+            return None
+        return (dict(zip(variables, members)) for members in itertools.product(*(v.domain for v in variables)))
+
+    def outcomes(self, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
+        """The value at every assignment, or None when there are too many to weigh."""
+        assignments = self.assignments(limit)
+        return None if assignments is None else [(a, self.at(a)) for a in assignments]
+
+    def describe(self) -> str:
+        names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
+        return f"depends on the dtype of {names}"
+
+
+_MEMO: dict[tuple, Value] = {}
+
+
+def _order(variable: Variable) -> str:
+    return repr(variable.key)
+
+
+def variable(name: str, key: object, domain: Sequence[Array]) -> Symbolic:
+    """The value of an unknown: a variable over ``domain``."""
+    return Symbolic("var", None, (Variable(name, key, tuple(domain)),))
+
+
+# --- domains ---------------------------------------------------------------------------------
+@functools.cache
+def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:
+    """Every exact value of ``libraries`` (with ``dtypes`` only, when given), in the modes
+    ``ctx``: JAX has no 64-bit arrays with x64 off, and its weak values have the default width."""
+    members: list[Array] = []
+    names = sorted(dtypes if dtypes is not None else DTYPES)
+    for library in libraries:
+        if library is Library.PYTHON:
+            members += [Array(frozenset([d]), library, d != "bool") for d in names if d in _PYTHON_KINDS]
+        elif library is Library.JAX:
+            for d in names:
+                if is_64bit(d) and not ctx.x64:
+                    continue
+                members.append(Array(frozenset([d]), library, False))
+                if DTYPES[d].kind in "ifc" and d == ctx.jax.default_dtype(DTYPES[d].kind):
+                    members.append(Array(frozenset([d]), library, True))
+        else:
+            members += [Array(frozenset([d]), library, False, ndim=0 if library is Library.NUMPY_SCALAR else None)
+                        for d in names]  # fmt: skip
+    return tuple(members)
+
+
+NUMERIC = (Library.PYTHON, Library.NUMPY_SCALAR, Library.NUMPY_ARRAY, Library.JAX)
+
+
+# --- lifting ---------------------------------------------------------------------------------
+_CONTAINERS = frozenset({Items, Bound, Elements, list, tuple, dict})
+
+
+def is_symbolic(value: object) -> bool:
+    """Whether ``value`` (or an item of a sequence, a keyword, a bound method's receiver) is."""
+    kind = type(value)
+    if kind is Symbolic:
+        return True
+    if kind not in _CONTAINERS:
+        return False
+    if kind is Items:
+        return any(type(item) is Symbolic or type(item) in _CONTAINERS and is_symbolic(item) for item in value.items)
+    if kind is Bound:
+        return is_symbolic(value.receiver)
+    if kind is Elements:
+        return is_symbolic(value.element)
+    if kind is dict:
+        return any(is_symbolic(item) for item in value.values())
+    return any(is_symbolic(item) for item in value)
+
+
+def lifted(name: str) -> Callable[[Callable], Callable]:
+    """A decorator: the function computes exactly on exact values and symbolically on symbolic
+    ones (the result is the function applied at each assignment)."""
+
+    def decorate(function: Callable) -> Callable:
+        @functools.wraps(function)
+        def wrapper(*args):
+            for arg in args:
+                kind = type(arg)
+                if kind is Symbolic or kind in _CONTAINERS and is_symbolic(arg):
+                    return Symbolic(name, function, args)
+            return function(*args)
+
+        wrapper.exact = function  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+def apply(name: str, function: Callable, args: Sequence[object]) -> Symbolic:
+    """``function(*args)`` as a symbolic value of the variables in ``args``."""
+    return Symbolic(name, function, tuple(args))
+
+
+def _collect(value: object, into: set[Variable]) -> None:
+    kind = type(value)
+    if kind is Symbolic:
+        into |= value.variables
+    elif kind is Items:
+        for item in value.items:
+            _collect(item, into)
+    elif kind is Bound:
+        _collect(value.receiver, into)
+    elif kind is Elements:
+        _collect(value.element, into)
+    elif kind in (list, tuple):
+        for item in value:
+            _collect(item, into)
+    elif kind is dict:
+        for item in value.values():
+            _collect(item, into)
+
+
+def _key(value: object) -> object:
+    kind = type(value)
+    if kind is list:
+        return ("list", *(_key(v) for v in value))
+    if kind is dict:
+        return ("dict", *sorted((k, _key(v)) for k, v in value.items()))
+    if kind is tuple:
+        return ("tuple", *(_key(v) for v in value))
+    return value
+
+
+def _substitute(value: object, assignment: Mapping[Variable, Value]) -> object:
+    kind = type(value)
+    if kind is Symbolic:
+        return value.at(assignment)
+    if kind is Items:
+        return Items(tuple(_substitute(v, assignment) for v in value.items), value.is_tuple)
+    if kind is Bound:
+        return Bound(_substitute(value.receiver, assignment), value.method)
+    if kind is Elements:
+        return Elements(_substitute(value.element, assignment))
+    if kind is list:
+        return [_substitute(v, assignment) for v in value]
+    if kind is tuple:
+        return tuple(_substitute(v, assignment) for v in value)
+    if kind is dict:
+        return {k: _substitute(v, assignment) for k, v in value.items()}
+    return value
+
+
+def join(values: Iterable[Value]) -> Value:
+    """The value after control flow merges (``values.join``), symbolic when one of them is."""
+    values = list(values)
+    if any(type(v) is Symbolic for v in values):
+        first = values[0]
+        if all(v == first for v in values[1:]):
+            return first
+        return apply("join", _join_all, values)
+    return join_exact(values)
+
+
+def _join_all(*values: Value) -> Value:
+    return join_exact(values)
+
+
+# --- what is known of a symbolic value ----------------------------------------------------------
+def summary(value: Value) -> Value:
+    """The exact value a symbolic value has at every assignment (its variables do not matter),
+    else the value itself."""
+    if type(value) is not Symbolic:
+        return value
+    outcomes = value.outcomes()
+    if not outcomes:
+        return value
+    alive = [v for _, v in outcomes if not isinstance(v, Refusal)]
+    first = alive[0] if alive else outcomes[0][1]
+    if all(v == first for v in alive):
+        return first
+    return value
+
+
+def identity_of(value: Value) -> Variable | None:
+    """The variable whose dtype, weak flag and library ``value`` has at every member where the
+    program goes on (``x * 2`` for a float ``x``), if any."""
+    if type(value) is not Symbolic or len(value.variables) != 1:
+        return None
+    outcomes = value.outcomes()
+    if outcomes is None:
+        return None
+    (var,) = value.variables
+    alive = [(a[var], v) for a, v in outcomes if not isinstance(v, Refusal)]
+    if alive and all(isinstance(v, Array) and (v.dtypes, v.weak, v.library) == (m.dtypes, m.weak, m.library)
+                     for m, v in alive):  # fmt: skip
+        return var
+    return None

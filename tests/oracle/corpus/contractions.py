@@ -1,0 +1,33 @@
+# Contractions promote their operands as elementwise operations do; strict promotion refuses
+# bfloat16 with float32 in every one; JAX's preferred_element_type is the result instead.
+a = jnp.einsum("i,i->", bf16, f32)
+b = jnp.einsum("i,i", bf16, bf16)
+c = jnp.einsum("i,j->ij", i8, f32)
+d = jnp.einsum("ij,jk", m_f16, m_f16)
+e = jnp.einsum("i,i->", bf16, np.ones(3))
+f = jnp.einsum(",->", jnp.asarray(2.0), jnp.asarray(2.0))
+g = jnp.einsum(",->", jnp.asarray(2), jnp.asarray(2))
+# ---
+a = jnp.einsum("i,i->", bf16, f32, preferred_element_type=jnp.float32)
+b = jnp.einsum("i,i->", bf16, f32, preferred_element_type=jnp.bfloat16)
+c = jnp.einsum("i,i->", i8, f32, preferred_element_type=jnp.float64)
+d = jnp.dot(bf16, f32, preferred_element_type=jnp.float32)
+e = jnp.dot(i8, i8, preferred_element_type=jnp.int32)
+f = jnp.matmul(bf16, f16, preferred_element_type=jnp.float32)
+g = jnp.dot(f32, f32, preferred_element_type=float)
+# ---
+a = jnp.tensordot(bf16, f32, axes=1)
+b = jnp.tensordot(jnp.ones((2, 3)), jnp.ones((3, 4)), axes=1)
+c = jnp.tensordot(jnp.ones((2, 3)), jnp.ones((2, 3)))
+d = jnp.tensordot(jnp.ones((2, 3)), jnp.ones((3, 2)), axes=([1], [0]))
+e = jnp.tensordot(jnp.asarray(2.0), jnp.asarray(2.0), axes=0)
+f = np.tensordot(np.ones(3, np.float32), np.ones(3, np.int64), axes=1)
+g = np.tensordot(np.ones((2, 2), np.float32), np.ones((2, 2), np.float16))
+# ---
+a = jnp.linalg.multi_dot([m_f16, m_f16, m_f16])
+b = jnp.linalg.multi_dot([bf16[None], f32[:, None]])
+c = np.linalg.multi_dot([np.ones((2, 2), np.float32), np.ones((2, 2)), np.ones((2, 2))])
+d = np.linalg.multi_dot([np.ones(2), np.ones((2, 2)), np.ones(2)])
+e = jnp.vdot(bf16, f32)
+f = jnp.inner(bf16, f32)
+g = jnp.dot(bf16, f32)

@@ -1,0 +1,209 @@
+# Objects: attributes assigned in one method and read in another, dataclass and NamedTuple
+# fields with their defaults, dicts with literal keys.
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+
+class Encoding:
+    def __init__(self, size):
+        self.table = np.zeros((size, 4))
+        self.scale = np.float32(0.5)
+
+    def __call__(self, x):
+        return x + self.table[: x.shape[0]] * self.scale
+
+
+encoding = Encoding(8)
+encoded = encoding(jnp.ones((3, 4), jnp.float32))
+table = encoding.table
+# ---
+class Layer:
+    def setup(self):
+        self.weights = jax.device_put(np.ones((2, 2)))
+        self.bias = jnp.zeros(2, jnp.bfloat16)
+
+    def apply(self, x):
+        return x @ self.weights + self.bias
+
+
+layer = Layer()
+layer.setup()
+applied = layer.apply(jnp.ones((1, 2), jnp.float32))
+# ---
+class Counter:
+    def __init__(self):
+        self.total = np.int32(0)
+        self.steps = 0
+
+    def add(self, value):
+        self.total += value
+        self.steps += 1
+        return self.total
+
+
+counter = Counter()
+counted = counter.add(np.int32(2))
+again = counter.add(np.int32(3))
+steps = counter.steps
+# ---
+class Twice:
+    def __init__(self):
+        self.state = jnp.ones(3, jnp.float16)
+
+    def widen(self):
+        self.state = jnp.ones(3, jnp.float32)
+
+    def read(self):
+        return self.state * 2
+
+
+twice = Twice()
+first = twice.read()
+twice.widen()
+second = twice.read()
+# ---
+class Holder:
+    def __init__(self):
+        self.value = np.ones(2, np.float32)
+
+    def doubled(self):
+        return self.value * 2
+
+
+holder = Holder()
+before = holder.doubled()
+holder.value = np.ones(2, np.int8)
+after = holder.doubled()
+outside = holder.value
+# ---
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Config:
+    features: int
+    dtype: object = jnp.float32
+    scale: float = 0.5
+
+    def init(self):
+        return jnp.ones(self.features, self.dtype) * self.scale
+
+
+plain = Config(3)
+half = Config(2, dtype=jnp.bfloat16)
+made_plain = plain.init()
+made_half = half.init()
+plain_scale = plain.scale
+half_dtype = jnp.zeros(1, half.dtype)
+# ---
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Options:
+    rate: float = field(default=0.1)
+    base: np.ndarray = field(default_factory=lambda: np.ones(2))
+
+    def step(self, x):
+        return x * self.rate
+
+
+options = Options()
+stepped = options.step(jnp.ones(2, jnp.float16))
+rate = options.rate
+# ---
+from typing import NamedTuple
+
+
+class Point(NamedTuple):
+    x: jax.Array
+    y: np.ndarray
+    weight: float = 1.0
+
+
+point = Point(x=jnp.ones(2, jnp.bfloat16), y=np.ones(2, np.float32))
+px = point.x
+py = point[1]
+a, b, w = point
+total = point.x * point.weight + point.y
+moved = point._replace(x=jnp.ones(2, jnp.int8))
+mx = moved.x
+# ---
+class Model:
+    def __init__(self, width):
+        self.width = width
+        self.params = {"w": jnp.ones((width, width), jnp.float32), "b": np.zeros(width, np.float16)}
+
+    @classmethod
+    def create(cls):
+        return cls(2)
+
+    @property
+    def kernel(self):
+        return self.params["w"]
+
+    def forward(self, x):
+        return x @ self.kernel + self.params["b"]
+
+
+model = Model.create()
+forward = model.forward(jnp.ones((1, 2), jnp.float32))
+kernel = model.kernel
+bias = model.params["b"]
+# ---
+class Base:
+    def __init__(self):
+        self.buffer = np.ones(3, np.float32)
+
+    def total(self):
+        return self.buffer.sum() + np.float32(1)
+
+
+class Wide(Base):
+    def __init__(self):
+        super().__init__()
+        self.buffer = np.ones(3, np.float64)
+
+
+narrow = Base().total()
+wide = Wide().total()
+# ---
+state = {"w": jnp.ones(3, jnp.float32), "step": 0}
+w = state["w"]
+state["w"] = state["w"] + np.float64(1)
+updated = state["w"]
+params = {"dense": {"kernel": np.ones((2, 2), np.float32), "bias": np.zeros(2, np.float16)}}
+kernel = params["dense"]["kernel"]
+summed = params["dense"]["kernel"] + params["dense"]["bias"]
+built = dict(scale=np.float32(2), shift=jnp.zeros(2, jnp.int8))
+shifted = built["shift"] + built["scale"]
+merged = {**built, "extra": np.int16(1)}
+extra = merged["extra"] + merged["shift"]
+# ---
+grads = {"a": np.ones(2, np.float32), "b": np.ones(2, np.float32)}
+norms = [jnp.sum(g) for g in grads.values()]
+for name, g in grads.items():
+    scaled = g * 0.5
+copied = grads.copy()
+ca = copied["a"]
+accum = {}
+accum["x"] = np.ones(2, np.int16)
+accum["y"] = accum["x"] * 2
+ay = accum["y"]
+# ---
+SCALE = np.float32(0.5)
+OFFSETS = {"low": np.int8(1), "high": np.int16(2)}
+
+
+def rescale(x):
+    return x * SCALE + OFFSETS["high"]
+
+
+rescaled = rescale(jnp.ones(2, jnp.float16))
+# ---
+pair = (jnp.ones(2, jnp.int8), np.float32(2))
+first_of_pair = pair[0] * pair[1]
+leaves = jax.device_put({"a": np.ones(2), "b": 1.0})
+leaf = leaves["a"] + leaves["b"]
+listed = jax.device_put([np.int64(1), np.float32(2)])

@@ -1,0 +1,306 @@
+"""Objects (``promolint.engine.flow.objects``) against real NumPy and JAX: attributes assigned in
+one method and read in another, dataclass, flax and NamedTuple fields, dicts with literal keys.
+
+Each program runs for real with x64 off and on; the values its module-level names end with are
+the expectations, and ``reveal`` must give them at those names' last assignment.  Where the
+engine cannot be sure, ``reveal`` must say unknown."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from promolint.frontend.analysis import Settings
+from promolint.reveal import reveal_records_many
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "oracle"))
+
+from workers import worker_environment  # noqa: E402
+
+IMPORTS = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+EVOSAX = ROOT / "tests" / "data" / "evosax" / "positional_encoding.py"
+
+# name -> (program, {variable: (x64 off, x64 on)}): what running the program leaves in them.
+CASES = {
+    "init then call": ("""
+class Encoding:
+    def __init__(self, size):
+        self.table = np.zeros((size, 4))
+
+    def __call__(self, x):
+        return x + self.table[: x.shape[0]]
+
+out = Encoding(8)(jnp.ones((3, 4), jnp.float32))
+""", {"out": ("float32 [jax]", "float64 [jax]")}),
+    "setup before other methods": ("""
+class Layer:
+    def apply(self, x):
+        return x * self.scale
+
+    def setup(self):
+        self.scale = np.float64(2)
+
+layer = Layer()
+layer.setup()
+out = layer.apply(jnp.ones(2, jnp.float32))
+""", {"out": ("float32 [jax]", "float64 [jax]")}),
+    "dataclass field defaults and arguments": ("""
+from dataclasses import dataclass
+
+@dataclass
+class Config:
+    features: int
+    dtype: object = jnp.bfloat16
+
+    def make(self):
+        return jnp.ones(self.features, self.dtype)
+
+default = Config(3).make()
+chosen = Config(3, dtype=jnp.float16).make()
+""", {"default": ("bfloat16 [jax]", "bfloat16 [jax]"), "chosen": ("float16 [jax]", "float16 [jax]")}),
+    "NamedTuple fields": ("""
+from typing import NamedTuple
+
+class Batch(NamedTuple):
+    x: jax.Array
+    y: np.ndarray
+
+batch = Batch(x=jnp.ones(2, jnp.bfloat16), y=np.ones(2, np.int8))
+bx = batch.x
+by = batch[1]
+ux, uy = batch
+""", {"bx": ("bfloat16 [jax]",) * 2, "by": ("int8 [numpy-array]",) * 2, "ux": ("bfloat16 [jax]",) * 2,
+      "uy": ("int8 [numpy-array]",) * 2}),
+    "dicts with literal keys": ("""
+params = {"dense": {"kernel": np.ones((2, 2), np.float32)}}
+kernel = params["dense"]["kernel"]
+state = dict(w=jnp.ones(3, jnp.float16))
+state["w"] = state["w"] + np.float32(1)
+w = state["w"]
+""", {"kernel": ("float32 [numpy-array]",) * 2, "w": ("float32 [jax]",) * 2}),
+    "class method and property": ("""
+class Model:
+    def __init__(self):
+        self.params = {"w": jnp.ones(2, jnp.bfloat16)}
+
+    @classmethod
+    def create(cls):
+        return cls()
+
+    @property
+    def kernel(self):
+        return self.params["w"]
+
+kernel = Model.create().kernel
+""", {"kernel": ("bfloat16 [jax]",) * 2}),
+    "assigned from outside": ("""
+class Holder:
+    def __init__(self):
+        self.value = np.ones(2, np.float32)
+
+    def doubled(self):
+        return self.value * 2
+
+holder = Holder()
+holder.value = np.ones(2, np.float64)
+out = holder.doubled()
+""", {"out": ("float64 [numpy-array]",) * 2}),
+}
+
+# Programs where the engine cannot be sure: the names must be unknown (running gives a dtype).
+UNSURE = {
+    "a base class the engine does not know": ("""
+import types
+
+class Mine(types.SimpleNamespace):
+    def total(self):
+        return self.scale * 2
+
+out = Mine(scale=np.float16(1)).total()
+""", "out"),
+    "a method whose decorator may change it": ("""
+import functools
+
+def wrap(f):
+    @functools.wraps(f)
+    def inner(self):
+        return f(self).astype(np.int8)
+    return inner
+
+class Thing:
+    def __init__(self):
+        self.v = np.ones(2, np.float32)
+
+    @wrap
+    def get(self):
+        return self.v
+
+out = Thing().get()
+""", "out"),
+    "attributes set by name": ("""
+class Options:
+    def __init__(self, **overrides):
+        self.v = np.ones(2, np.float32)
+        for key, value in overrides.items():
+            setattr(self, key, value)
+
+    def get(self):
+        return self.v
+
+out = Options(v=np.ones(2, np.int8)).get()
+""", "out"),
+    "a method defined under a condition": ("""
+class Switch:
+    def __init__(self):
+        self.v = np.ones(2, np.float32)
+
+    if True:
+        def widen(self):
+            self.v = np.ones(2, np.int8)
+
+s = Switch()
+s.widen()
+out = s.v
+""", "out"),
+    "a dict changed by a method call": ("""
+d = {"w": np.ones(2, np.float32)}
+d.update(w=np.ones(2, np.int8))
+out = d["w"]
+""", "out"),
+    "an attribute each call widens": ("""
+class Grow:
+    def __init__(self):
+        self.v = np.ones(2, np.int8)
+
+    def step(self, other):
+        self.v = self.v + other
+
+g = Grow()
+g.step(np.ones(2, np.float32))
+out = g.v
+""", "out"),
+}
+
+_RUN = """
+import json, sys, types, warnings
+warnings.simplefilter("ignore")
+from promolint.runtime.observe import observe
+programs = json.loads(sys.stdin.read())
+out = {}
+for name, (text, names) in programs.items():
+    module = types.ModuleType("program")
+    sys.modules["program"] = module
+    exec(compile(text, name, "exec"), module.__dict__)
+    out[name] = {n: observe(module.__dict__[n]) for n in names}
+print(json.dumps(out))
+"""
+
+
+def _describe(record: dict) -> str | None:
+    if record.get("dtype") is None:
+        return None
+    return f"{'weak ' if record['weak'] else ''}{record['dtype']} [{record['library']}]"
+
+
+def _holds(claim: str | None, seen: str) -> bool:
+    """A claim holds when it names what was seen, or a set of dtypes that includes it."""
+    if claim is None:
+        return False
+    dtypes, _, rest = claim.partition(" [")
+    seen_dtype, _, seen_rest = seen.partition(" [")
+    weak = dtypes.startswith("weak ")
+    return weak == seen_dtype.startswith("weak ") and rest == seen_rest and \
+        seen_dtype.removeprefix("weak ") in dtypes.removeprefix("weak ").split("|")
+
+
+def _run(programs: dict[str, tuple[str, list[str]]], x64: str) -> dict:
+    process = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(programs), cwd=ROOT, capture_output=True,
+                             text=True, timeout=300, env=worker_environment(JAX_ENABLE_X64=x64))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    return json.loads(process.stdout)
+
+
+@pytest.fixture(scope="module")
+def observed() -> dict[str, dict]:
+    """x64 flag -> program -> name -> what running left in it."""
+    programs = {name: (IMPORTS + text, list(expected)) for name, (text, expected) in CASES.items()}
+    programs.update({name: (IMPORTS + text, [target]) for name, (text, target) in UNSURE.items()})
+    return {flag: _run(programs, flag) for flag in ("0", "1")}
+
+
+def revealed(text: str, x64: str) -> dict[str, str | None]:
+    """What reveal says each name holds at its last assignment."""
+    records = reveal_records_many(text.encode(), [Settings(x64=x64)])[0]
+    names: dict[str, str | None] = {}
+    for record in sorted(records, key=lambda r: (r["line"], r["column"])):
+        if record["target"]:
+            names[record["text"]] = _describe(record)
+    return names
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_reveal_gives_what_running_gives(name, observed) -> None:
+    text, expected = CASES[name]
+    for index, (flag, x64) in enumerate((("0", "off"), ("1", "on"))):
+        ran = {n: _describe(o) for n, o in observed[flag][name].items()}
+        assert ran == {n: pair[index] for n, pair in expected.items()}, f"running {name} with x64 {x64}"
+        claims = revealed(IMPORTS + textwrap.dedent(text), x64)
+        for variable, seen in ran.items():
+            assert _holds(claims.get(variable), seen), f"reveal of {variable} in {name} with x64 {x64}"
+
+
+@pytest.mark.parametrize("name", list(UNSURE))
+def test_unknown_where_unsure(name, observed) -> None:
+    text, target = UNSURE[name]
+    assert _describe(observed["0"][name][target]) is not None  # there is a dtype to get wrong
+    for x64 in ("off", "on"):
+        assert revealed(IMPORTS + textwrap.dedent(text), x64).get(target) is None, name
+
+
+# --- evosax's PositionalEncoding ---------------------------------------------------------------
+# flax.linen as far as this program's dtypes depend on it: a Module is a dataclass of its
+# annotated fields, and apply() runs setup() before __call__.  Real flax is used when installed.
+_FLAX_STAND_IN = """
+import dataclasses, sys, types
+try:
+    import flax.linen
+except ImportError:
+    class Module:
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            dataclasses.dataclass(cls)
+
+        def apply(self, variables, *args):
+            self.setup()
+            return self(*args)
+
+    linen = types.ModuleType("flax.linen")
+    linen.Module = Module
+    flax = types.ModuleType("flax")
+    flax.linen = linen
+    sys.modules.update({"flax": flax, "flax.linen": linen})
+"""
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_evosax_positional_encoding(x64) -> None:
+    """setup() stores a NumPy float64 table through jax.device_put; __call__ adds it to a float32
+    batch: float64 with x64 on, as running it gives."""
+    program = EVOSAX.read_text()
+    run = _FLAX_STAND_IN + "\nimport json, runpy\nfrom promolint.runtime.observe import observe\n" \
+        f"print(json.dumps(observe(runpy.run_path({str(EVOSAX)!r})['encoded'])))\n"  # fmt: skip
+    process = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = _describe(json.loads(process.stdout.splitlines()[-1]))
+    assert ran == ("float64 [jax]" if x64 == "on" else "float32 [jax]")
+    assert revealed(program, x64)["encoded"] == ran
+    records = reveal_records_many(program.encode(), [Settings(x64=x64)])[0]
+    table = [_describe(r) for r in records if r["text"] == "self.pe[:, : x.shape[1]]"]
+    assert table == [ran]  # the table read in __call__, analysed on its own
