@@ -296,17 +296,22 @@ def _join_all(*values: Value) -> Value:
 # --- what is known of a symbolic value ----------------------------------------------------------
 def summary(value: Value) -> Value:
     """The exact value a symbolic value has at every assignment (its variables do not matter),
-    else the value itself."""
+    else the value itself.  Stops at the first member that differs, as most values do."""
     if type(value) is not Symbolic:
         return value
-    outcomes = value.outcomes()
-    if not outcomes:
+    assignments = value.assignments()
+    if assignments is None:
         return value
-    alive = [v for _, v in outcomes if not isinstance(v, Refusal)]
-    first = alive[0] if alive else outcomes[0][1]
-    if all(v == first for v in alive):
-        return first
-    return value
+    first = refused = None
+    for assignment in assignments:
+        outcome = value.at(assignment)
+        if isinstance(outcome, Refusal):
+            refused = refused or outcome
+        elif first is None:
+            first = outcome
+        elif outcome != first:
+            return value
+    return first if first is not None else refused if refused is not None else value
 
 
 def identity_of(value: Value) -> Variable | None:

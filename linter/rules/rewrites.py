@@ -5,12 +5,13 @@ operands are addressed by position, their code by the front end's ``{0}`` placeh
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
 from promolint.engine import calls, operations
 from promolint.engine.context import Context
 from promolint.engine.records import Call, Operation
-from promolint.engine.values import Array, DTypeRef, Library, Value
+from promolint.engine.values import Array, DTypeRef, Items, Library, Value
 
 JNP_IMPORT = "import jax.numpy as jnp"
 _BUILTIN_KINDS = {"i": "int", "f": "float", "c": "complex"}
@@ -26,11 +27,31 @@ def reevaluate(operation: Operation, replacements: Mapping[int, Value], ctx: Con
         return operations.compare(operation.op, operands[0], operands[1], ctx)
     call = operation.call
     if operation.kind == "call" and call is not None and call.fn.rule in calls.RULES:
-        params = call.fn.params
-        if any(i >= len(params) for i in replacements):
-            return None
-        bound = {**call.bound, **{params[i]: value for i, value in replacements.items()}}
+        bound = dict(call.bound)
+        for i, value in replacements.items():
+            param = _parameter(call.fn.params, i)
+            if param is None:
+                return None
+            name, rest = param
+            if rest is None:
+                bound[name] = value
+            elif isinstance(bound.get(name), Items) and rest < len(bound[name].items):  # *operands
+                items = bound[name].items
+                bound[name] = replace(bound[name], items=items[:rest] + (value,) + items[rest + 1 :])
+            else:
+                return None
         return calls.apply(Call(call.name, call.fn, bound, ctx))
+    return None
+
+
+def _parameter(params: tuple[str, ...], position: int) -> tuple[str, int | None] | None:
+    """The parameter positional argument ``position`` binds: its name, and for a ``*name``
+    parameter the argument's place among those it gathers (None for an ordinary parameter)."""
+    for index, param in enumerate(params):
+        if param.startswith("*"):
+            return param[1:], position - index
+        if index == position:
+            return param, None
     return None
 
 
@@ -40,7 +61,8 @@ def promoted_operands(operation: Operation) -> tuple[int, ...]:
         return (0, 1)
     call = operation.call
     if operation.kind == "call" and call is not None:
-        return tuple(i for i, param in enumerate(call.fn.params[: len(operation.operands)]) if param in call.fn.arrays)
+        return tuple(i for i in range(len(operation.operands))
+                     if (param := _parameter(call.fn.params, i)) is not None and param[0] in call.fn.arrays)  # fmt: skip
     return ()
 
 
