@@ -20,8 +20,9 @@ from promolint.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls import as_traced
 from promolint.engine.context import Context
-from promolint.engine.flow.trees import is_none, leaves, rebuild
-from promolint.engine.values import UNKNOWN, Array, Items, Library, Reference, Refusal, Value
+from promolint.engine.flow.trees import is_none, leaves, rebuild, sorted_entries
+from promolint.engine.symbolic import Symbolic
+from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, join
 
 # The reasons of the refusals this module makes: rules tell them from those of the operations
 # inside the bodies.
@@ -36,16 +37,48 @@ _MARKERS = itertools.count()
 
 # --- comparing the carry with what the body returns ---------------------------------------------
 def _shape_of(value: Value) -> object:
-    """A pytree's structure: tuples and lists by kind and length, ``None``, leaves."""
+    """A pytree's structure: tuples and lists by kind and length, dicts by their keys, ``None``,
+    leaves."""
     if isinstance(value, Items):
         return (value.is_tuple, tuple(_shape_of(item) for item in value.items))
+    if isinstance(value, Keyed):
+        return tuple((key, _shape_of(member)) for key, member in sorted_entries(value) or ())
     return None if is_none(value) else "leaf"
 
 
 def _paths(value: Value, prefix: str = "") -> list[str]:
     if isinstance(value, Items):
         return [path for i, item in enumerate(value.items) for path in _paths(item, f"{prefix}[{i}]")]
+    if isinstance(value, Keyed):
+        return [path for key, item in sorted_entries(value) or () for path in _paths(item, f"{prefix}[{key!r}]")]
     return [] if is_none(value) else [prefix]
+
+
+def _settled(leaf: Value) -> Value:
+    """A symbolic leaf as the join of what it is at every assignment of its variables where the
+    program goes on: two leaves whose joins share no dtype differ whatever the variables are."""
+    if type(leaf) is not Symbolic:
+        return leaf
+    outcomes = leaf.outcomes()
+    exact = [outcome for _, outcome in outcomes or () if not isinstance(outcome, Refusal)]
+    return join(exact) if outcomes is not None and exact else UNKNOWN
+
+
+def _pinned(value: Value) -> Value:
+    """A traced carry or operand whose symbolic leaves have one dtype and weak flag whatever their
+    variables are (``jnp.asarray(x, jnp.float32)``) with those leaves as that exact value: the
+    body then computes exactly from them."""
+    found = leaves(value)
+    if found is None or not any(type(leaf) is Symbolic for leaf in found):
+        return value
+    settled = [_settled(leaf) for leaf in found]
+    return rebuild(value, [new if isinstance(new, Array) and new.exact else old for old, new in zip(found, settled)])
+
+
+def _exact_leaves(value: Value) -> list[Value] | None:
+    """The leaves, symbolic ones settled (``_settled``)."""
+    found = leaves(value)
+    return [_settled(leaf) for leaf in found] if found is not None else None
 
 
 def _exact(value: Value) -> Array | None:
@@ -67,7 +100,7 @@ class _Match:
         self.differ: list[tuple[str, Array, Array]] = []
         self.promote: list[int] = []
         self.unknown: set[int] = set()
-        got, back = leaves(received), leaves(returned)
+        got, back = _exact_leaves(received), _exact_leaves(returned)
         if got is None or back is None:
             self.undecided = True
             return
@@ -91,8 +124,8 @@ class _Match:
 def _promoted(carry: Value, returned: Value, positions: list[int], ctx: Context) -> Value:
     """The carry JAX traces again: each weak leaf at ``positions`` converted to the strong dtype
     it promotes to with what the body returned there."""
-    got, back = leaves(carry) or [], leaves(returned) or []
-    new = list(got)
+    got, back = _exact_leaves(carry) or [], _exact_leaves(returned) or []
+    new: list[Value] = list(leaves(carry) or [])
     for index in positions:
         outcome = operations.collect(operations.promote([got[index], back[index]], Library.JAX, ctx), Library.JAX)
         if isinstance(outcome, Refusal):
@@ -143,7 +176,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
     other output, untraced) on the traced initial carry, promote its weak leaves as JAX does and
     run it again if needed (``check`` sees each carry traced); the carry the loop gives (or its
     refusal) and the other output.  ``quiet`` invokes without recording."""
-    carry = as_traced(init, ctx)
+    carry = _pinned(as_traced(init, ctx))
     if isinstance(carry, Refusal):
         return carry, UNKNOWN
     raw, extra = step(invoke, carry)
@@ -252,7 +285,7 @@ def _branches(what: str, invoke: Invoke, functions: Sequence[Value], operands: S
               ctx: Context) -> Value:  # fmt: skip
     """Every branch on the traced operands; their outputs must agree in structure and dtypes, and
     the first branch's is the result."""
-    traced = [as_traced(v, ctx) for v in operands]
+    traced = [_pinned(as_traced(v, ctx)) for v in operands]
     refused = next((v for v in traced if isinstance(v, Refusal)), None)
     if refused:
         return refused
@@ -279,7 +312,7 @@ def _branches(what: str, invoke: Invoke, functions: Sequence[Value], operands: S
 
 def _weak_differences(first: Value, other: Value, match: _Match) -> list[tuple[str, Array, Array]]:
     """Branches are never promoted: a weak leaf of the first branch that differs in dtype raises."""
-    got, back, paths = leaves(first) or [], leaves(other) or [], _paths(first)
+    got, back, paths = _exact_leaves(first) or [], _exact_leaves(other) or [], _paths(first)
     found = [(paths[i], got[i], back[i]) for i in match.promote]
     match.promote = []
     return found  # type: ignore[return-value]

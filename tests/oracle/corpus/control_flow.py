@@ -183,3 +183,28 @@ y = jax.lax.switch(0.0, (lambda: 1.0, lambda: 2.0))
 y = jax.lax.switch(0, [lambda x: x.astype(jnp.int8)], f32)
 # ---
 y = jax.lax.switch(2, [jnp.sin, jnp.cos, jnp.tanh], f16)
+# ---
+# Dicts are pytrees (their keys sorted): carries, branches and tree_map see each entry.
+y = jax.lax.fori_loop(0, 3, lambda i, c: {"w": c["w"] * 2, "b": c["b"] + 1}, {"w": f32, "b": 0.5})
+# ---
+y = jax.lax.fori_loop(0, 3, lambda i, c: {"w": c["w"].astype(jnp.float16), "b": c["b"]}, {"w": f32, "b": 0.5})
+# ---
+y = jax.lax.fori_loop(0, 3, lambda i, c: {"b": c["b"] * 1.5, "a": c["a"]}, {"a": f32, "b": 0})
+# ---
+y = jax.lax.cond(True, lambda d: d, lambda d: {"w": d["w"], "b": jnp.float32(1)}, {"w": f32, "b": 0.5})
+# ---
+y = jax.lax.cond(True, lambda d: {"w": d["w"]}, lambda d: {"v": d["w"]}, {"w": f32})
+# ---
+out = jax.tree_util.tree_map(lambda p: p * 2, {"w": f32, "b": 0.5})
+# ---
+# A carry whose dtype does not depend on the parameter it is made from.
+def settle(x):
+    return jax.lax.fori_loop(0, 3, lambda i, c: c.astype(jnp.int8), jnp.asarray(x, jnp.float32))
+
+y = settle(bf16)
+# ---
+def halve(x):
+    return jax.lax.fori_loop(0, 3, lambda i, c: c / 2, x)
+
+y = halve(f16)
+z = halve(i32)
