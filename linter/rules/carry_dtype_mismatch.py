@@ -78,6 +78,12 @@ class CarryDtypeMismatch(Rule):
             import jax.numpy as jnp
             total = jax.lax.fori_loop(0, 10, lambda i, acc: acc + jnp.float32(i), 0.0)
         """),
+        # What the caller's ``fun`` returns may be a tuple: the structures may agree.
+        Example("""
+            import jax
+            def search(fun, stepsize, params, pred):
+                return jax.lax.cond(pred, lambda t: fun(t), lambda t: (stepsize, params), (stepsize, params))
+        """),
     )
 
     def check(self, operation):

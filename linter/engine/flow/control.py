@@ -105,7 +105,11 @@ class _Match:
             self.undecided = True
             return
         if _shape_of(received) != _shape_of(returned):
-            self.structure_differs = True
+            # Only arrays are leaves for sure: anything else (an object, an unknown) may be a pytree.
+            if all(isinstance(leaf, Array) for leaf in got + back):
+                self.structure_differs = True
+            else:
+                self.undecided = True
             return
         for index, (path, a, b) in enumerate(zip(_paths(received), got, back)):
             if not (isinstance(a, Array) and a.dtypes and isinstance(b, Array) and b.dtypes):
