@@ -298,6 +298,30 @@ CATALOG: dict[str, Fn] = {
     **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), "bool", arrays=("x", "y")) for k in ("eq", "ne", "lt", "le", "gt",
                                                                                       "ge")},  # fmt: skip
     "jax.lax.complex": Fn("lax", JNP, ("x", "y"), "complex", arrays=("x", "y")),
+    # The rest of lax's one-dtype set (measured, jax 0.10.2): the ``arrays`` must share a dtype;
+    # the result is weak when they all are, or as ``default`` says ('weak-as-operand': the
+    # operand's flag, 'strong': never).  The start indices are integers of one type.
+    "jax.lax.select": Fn("lax", JNP, ("pred", "on_true", "on_false"), arrays=("on_true", "on_false")),
+    "jax.lax.select_n": Fn("lax", JNP, ("which", "*cases"), arrays=("cases",)),
+    "jax.lax.clamp": Fn("lax", JNP, ("min", "x", "max"), arrays=("min", "x", "max")),
+    "jax.lax.concatenate": Fn("lax", JNP, ("operands", "dimension"), arrays=("operands",), shape="array"),
+    "jax.lax.pad": Fn("lax", JNP, ("operand", "padding_value", "padding_config"), arrays=("operand", "padding_value"),
+                      shape="array"),  # fmt: skip
+    "jax.lax.dynamic_slice": Fn("lax", JNP, ("operand", "start_indices", "slice_sizes"), arrays=("operand",),
+                                shape="array"),  # fmt: skip
+    "jax.lax.dynamic_slice_in_dim": Fn("lax", JNP, ("operand", "start_index", "slice_size", "axis"),
+                                       arrays=("operand",), shape="array"),  # fmt: skip
+    "jax.lax.dynamic_index_in_dim": Fn("lax", JNP, ("operand", "index", "axis", "keepdims"), arrays=("operand",),
+                                       shape="array"),  # fmt: skip
+    "jax.lax.dynamic_update_slice": Fn("lax", JNP, ("operand", "update", "start_indices"), "strong",
+                                       arrays=("operand", "update"), shape="array"),  # fmt: skip
+    **{f"jax.lax.{k}": Fn("lax", JNP, ("operand", "update", "index", "axis"), "strong", arrays=("operand", "update"),
+                          shape="array") for k in ("dynamic_update_slice_in_dim", "dynamic_update_index_in_dim")},
+    **{f"jax.lax.{k}": Fn("lax", JNP, ("operand", "scatter_indices", "updates", "dimension_numbers"),
+                          "weak-as-operand", arrays=("operand", "updates"), shape="array")
+       for k in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},  # fmt: skip
+    "jax.lax.gather": Fn("lax", JNP, ("operand", "start_indices", "dimension_numbers", "slice_sizes"),
+                         arrays=("operand",), shape="array"),  # fmt: skip
     "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype"), shape="array"),
     "jax.lax.abs": Fn("abs", JNP, ("x",), arrays=("x",)),
     **{f"jax.lax.{k}": Fn("same", JNP, ("x",), arrays=("x",))

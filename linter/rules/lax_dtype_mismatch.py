@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from promolint.engine.calls.lax import SHAPE
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
 
 
 class LaxDtypeMismatch(Rule):
-    summary = "Flags `jax.lax` operations whose operands differ in dtype: lax never promotes."
+    summary = (
+        "Flags `jax.lax` operations whose operands differ in dtype (lax never promotes): the "
+        "elementwise operations, `select`, `select_n`, `clamp`, `concatenate`, `pad`, "
+        "`dynamic_slice`, `dynamic_update_slice`, the scatters, and start indices of mixed "
+        "integer types."
+    )
     why = """
         `jax.lax.add(x, y)` requires one dtype, Python scalars included (`lax.add(int8_array, 1)`
-        fails: the literal is int32). It raises TypeError at trace time.
+        fails: the literal is int32); so do `lax.select`, `lax.clamp`, `lax.concatenate`,
+        `lax.pad` (with its padding value), `lax.dynamic_update_slice` (the update) and the
+        scatters (the updates). It raises TypeError at trace time. A Python float or a NumPy
+        float64 matches a float32 array only while x64 is off: `lax.clamp(0.0, x, 1.0)` and
+        `lax.pad(x, 0.0, config)` on float32 `x` raise once x64 is on, and so does
+        `lax.dynamic_slice(x, (i, 0), sizes)` with an int32 `i`, whose `0` becomes int64.
     """
     invalid = (
         Example("""
@@ -18,6 +29,26 @@ class LaxDtypeMismatch(Rule):
             import jax.numpy as jnp
             z = jax.lax.add(jnp.ones(3, jnp.int8), 1)
         """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            buffer = jnp.zeros((4, 3), jnp.float32)
+            row = jnp.ones((1, 3), jnp.bfloat16)
+            buffer = jax.lax.dynamic_update_slice(buffer, row, (0, 0))
+        """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32)
+            y = jax.lax.clamp(0.0, x, 1.0)
+        """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.ones((4, 3), jnp.float32)
+            i = jnp.argmax(jnp.ones(4, jnp.float32)).astype(jnp.int32)
+            row = jax.lax.dynamic_slice(x, (i, 0), (1, 3))
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -25,9 +56,25 @@ class LaxDtypeMismatch(Rule):
             import jax.numpy as jnp
             z = jax.lax.add(jnp.ones(3, jnp.int8), jnp.int8(1))
         """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32)
+            y = jax.lax.clamp(jnp.float32(0), x, jnp.float32(1))
+        """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            buffer = jnp.zeros((4, 3), jnp.float32)
+            row = jnp.ones((1, 3), jnp.bfloat16)
+            buffer = jax.lax.dynamic_update_slice(buffer, row.astype(buffer.dtype), (0, 0))
+        """),
     )
 
     def check(self, operation):
         result = operation.result
-        if isinstance(result, Refusal) and result.error == "TypeError" and operation.op.startswith("jax.lax."):
-            yield self.finding(operation, f"{result.message} Use the jnp function, or cast one operand.")
+        if (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
+                and result.reason != SHAPE and operation.op.startswith("jax.lax.")):  # fmt: skip
+            advice = ("Cast the indices to one integer type." if result.message.startswith("index arguments")
+                      else "Use the jnp function, or cast one operand.")  # fmt: skip
+            yield self.finding(operation, f"{result.message} {advice}")

@@ -54,6 +54,8 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "bfloat16/float16 JAX data promoted to a wider float", opt_in=True),
     RuleInfo("PRM024", "numpy1-compat", "numpy1_compat",
              "A dtype or an OverflowError that differs between NumPy 1.x and NumPy 2", opt_in=True),
+    RuleInfo("PRM025", "carry-dtype-mismatch", "carry_dtype_mismatch",
+             "A lax loop carry or conditional branches whose dtypes differ"),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip

@@ -1,38 +1,120 @@
-"""``jax.lax`` rules: binary operations take operands of one dtype (Python scalars count as
-their default dtype) and give it, bool or its complex; ``convert_element_type`` is a request."""
+"""``jax.lax`` rules: lax never promotes.  Its elementwise operations, ``select``, ``clamp``,
+``concatenate``, ``pad``, dynamic slices and scatters take array operands of one dtype (Python
+scalars count as the default dtype of their kind, NumPy values as JAX converts them) and give
+it, bool or its complex; the start indices of a dynamic slice are integers of one type;
+``convert_element_type`` is a request.  Measured on jax 0.10.2 (tests/oracle/corpus/lax.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from promolint.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype, requested
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Library, Refusal, Value, array
+from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value
 from promolint.systems.base import Operand
 
+SHAPE = "shape"  # the reason of a refusal for ranks, not dtypes
 _COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
+# The parameters whose ranks must agree (lax broadcasts neither a Python scalar nor a 0-d array
+# there: ``lax.select(c, x, 0.0)`` raises), and the one that must be a scalar.
+_SAME_RANK = {"select": ("on_true", "on_false"), "select_n": ("cases",), "concatenate": ("operands",),
+              "dynamic_update_slice": ("operand", "update")}  # fmt: skip
+_SCALAR = {"pad": "padding_value"}
+_WHICH = {"select": "pred", "select_n": "which"}
+# The functions whose ``start_indices`` must be integers of one type.
+_DYNAMIC_SLICES = frozenset({"dynamic_slice", "dynamic_update_slice"})
+
+
+def lax_dtype(value: Array, ctx) -> str | None:
+    """The dtype lax computes ``value`` in: a JAX array's own, a Python or NumPy value's as JAX
+    converts it (the default dtype of its kind; narrowed with x64 off)."""
+    dtype = value.dtype
+    if dtype is None or value.library is Library.JAX:
+        return dtype
+    return ctx.jax.canonical_dtype(Operand(dtype))
+
+
+def all_weak(values: Sequence[Array]) -> bool | None:
+    """Weak when every value is, strong when one is strong, None when that is not known."""
+    if any(v.weak is False for v in values):
+        return False
+    return True if all(v.weak for v in values) else None
+
+
+def _rank_refusal(call: Call) -> Refusal | None:
+    """lax's rank checks, where the ranks are known."""
+    params = _SAME_RANK.get(call.short, ())
+    ranks = [v.rank for p in params for v in _items(call.bound.get(p))]
+    if len(ranks) > 1 and None not in ranks and len(set(ranks)) > 1:
+        return Refusal("TypeError", f"lax.{call.short} requires operands of the same rank, got ranks "
+                       f"{', '.join(map(str, ranks))}.", SHAPE)  # fmt: skip
+    scalar = call.bound.get(_SCALAR.get(call.short, ""))
+    if isinstance(scalar, Array) and scalar.rank not in (None, 0):
+        return Refusal("ValueError", f"{_SCALAR[call.short]} must be a scalar; got rank {scalar.rank}", SHAPE)
+    return None
+
+
+def _items(value: Value | None) -> list[Array]:
+    items = value.items if isinstance(value, Items) else (value,)
+    return [v for v in items if isinstance(v, Array)]
+
+
+def _index_refusal(call: Call) -> Refusal | None:
+    """The start indices of ``dynamic_slice``/``dynamic_update_slice``: integers of one type,
+    Python ints counting as the default int (``(i, 0)`` with an int32 ``i`` raises under x64)."""
+    indices = call.bound.get("start_indices") if call.short in _DYNAMIC_SLICES else None
+    if indices is None:
+        return None
+    values = indices.items if isinstance(indices, Items) else (indices,)
+    if not all(isinstance(v, Array) and v.dtype for v in values):
+        return None
+    dtypes = [lax_dtype(v, call.ctx) for v in values]
+    if len(set(dtypes)) > 1 or any(DTYPES[d].kind not in "iu" for d in dtypes):
+        return Refusal("TypeError", f"index arguments to {call.short} must be integers of the same type, got "
+                       f"{', '.join(dtypes)}.")  # fmt: skip
+    return None
+
+
+def _which_refusal(call: Call) -> Refusal | None:
+    """``select``'s predicate and ``select_n``'s ``which``: booleans or integers."""
+    which = call.bound.get(_WHICH.get(call.short, ""))
+    dtype = lax_dtype(which, call.ctx) if isinstance(which, Array) else None
+    if dtype and DTYPES[dtype].kind not in "biu":
+        return Refusal("TypeError", f"select `which` must be boolean or integer type, got {dtype}.")
+    return None
 
 
 def _rule_lax(call: Call) -> Value:
-    """``jax.lax`` binary ops: operands must share a dtype; Python scalars count as their
-    default dtype.  The result is that dtype, bool (comparisons) or its complex (``complex``)."""
+    """Operands of one dtype, which is the result's (or bool for comparisons, its complex for
+    ``complex``).  The result is weak when every operand is; ``default`` says otherwise where
+    the function does: 'weak-as-operand' (scatters: the operand's flag), 'strong'
+    (``dynamic_update_slice``)."""
     inputs = call.arrays()
-    if len(inputs) != 2 or not all(v.dtype for v in inputs):
+    if not inputs or not all(v.dtype for v in inputs):
         return UNKNOWN
-    dtypes = [call.ctx.jax.canonical_dtype(Operand(v.dtype)) if v.library is not Library.JAX else v.dtype
-              for v in inputs]  # fmt: skip
-    op = call.short
-    if dtypes[0] != dtypes[1]:
-        return Refusal("TypeError", f"lax.{op} requires arguments to have the same dtypes, got "
-                       f"{dtypes[0]}, {dtypes[1]}.")  # fmt: skip
-    if call.fn.default == "complex":
+    dtypes = [lax_dtype(v, call.ctx) for v in inputs]
+    if len(set(dtypes)) > 1:
+        return Refusal("TypeError", f"lax.{call.short} requires arguments to have the same dtypes, got "
+                       f"{', '.join(dtypes)}.")  # fmt: skip
+    refused = _which_refusal(call) or _index_refusal(call) or _rank_refusal(call)
+    if refused:
+        return refused
+    kind = call.fn.default
+    if kind == "complex":
         dtype = _COMPLEX_OF.get(dtypes[0])
         if dtype is None:
             return UNKNOWN
     else:
-        dtype = call.fn.default or dtypes[0]
-    weak = all(v.weak for v in inputs) and dtype != "bool"
-    return array(dtype, Library.JAX, weak)
+        dtype = kind if kind in DTYPES else dtypes[0]
+    if dtype == "bool" or kind == "strong":
+        weak: bool | None = False
+    elif kind == "weak-as-operand":
+        weak = inputs[0].weak
+    else:
+        weak = all_weak(inputs)
+    ndim = inputs[0].rank if call.fn.shape == "array" else None
+    return Array(frozenset([dtype]), Library.JAX, weak, ndim=ndim)
 
 
 def _rule_lax_convert(call: Call) -> Value:

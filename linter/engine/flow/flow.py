@@ -74,10 +74,9 @@ class Flow:
             return result
         if isinstance(func, Returns):
             return func.result
-        if isinstance(func, Reference):
-            result = higher_order.call(self.functions, func.qualname, args, frame.ctx, static)
-            if result is not None:
-                return result
+        result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+        if result is not None:
+            return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
         recorded = result
         if call is None and self.recording and is_symbolic(result):

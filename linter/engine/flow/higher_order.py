@@ -1,19 +1,72 @@
-"""JAX functions that take the program's own functions: transformations that keep what the
-function computes, and control flow that calls it."""
+"""JAX functions that take functions: transformations that keep what the function computes
+(``jax.jit``, ``vmap``, ``pmap``, ``shard_map``, ``checkpoint``, ``custom_jvp``...), the
+gradients (``jax.grad``, ``value_and_grad``), ``tree_map``, ``functools.partial``, and lax's
+control flow (``promolint.engine.flow.control``).  Measured on jax 0.10.2
+(tests/oracle/corpus/higher_order.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
+from promolint.dtypes import DTYPES
+from promolint.engine import calls
 from promolint.engine.context import Context
+from promolint.engine.flow import control
+from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Functions
-from promolint.engine.symbolic import join
-from promolint.engine.values import UNKNOWN, Function, Value
+from promolint.engine.flow.trees import leaves, rebuild, unknown_leaf
+from promolint.engine.values import UNKNOWN, Array, Function, Items, Reference, Refusal, Value
 
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
-TRACING = frozenset({"jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat"})
-# Decorators that trace the function without changing what its body computes.
-TRANSPARENT = TRACING | {"jax.named_call", "functools.wraps", "functools.cache", "functools.lru_cache", "staticmethod"}
+TRACING = frozenset({
+    "jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint",
+    "jax.ad_checkpoint.remat", "jax.shard_map", "jax.experimental.shard_map.shard_map", "jax.experimental.pjit.pjit",
+})  # fmt: skip
+# Decorators that keep what the function's body computes.  ``custom_jvp``/``custom_vjp`` call
+# it with the arguments as they are (a Python float stays one, measured) unless it is traced.
+TRANSPARENT = TRACING | {"jax.named_call", "jax.custom_jvp", "jax.custom_vjp", "functools.wraps", "functools.cache",
+                         "functools.lru_cache", "staticmethod"}  # fmt: skip
+# vmap and pmap pass an argument mapped over no axis (``in_axes`` None) as it is.
+_MAPPING = frozenset({"jax.vmap", "jax.pmap"})
+_GRADIENTS = {"jax.grad": False, "jax.value_and_grad": True}  # with the value?
+_TREE_MAPS = {"jax.tree_util.tree_map": False, "jax.tree.map": False, "jax.tree_map": False,
+              "jax.tree_util.tree_map_with_path": True, "jax.tree.map_with_path": True}  # with the path?
+_TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_leaves"})
+_PARTIAL = "functools.partial"
+
+
+@dataclass(frozen=True)
+class Partial(Value):
+    """``functools.partial(func, *args, **kwargs)``: calls ``func`` with these arguments first."""
+
+    func: Value
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+
+
+@dataclass(frozen=True)
+class Gradient(Value):
+    """``jax.grad(func, argnums, has_aux)`` or ``jax.value_and_grad(...)`` (``with_value``)."""
+
+    func: Value
+    argnums: int | tuple[int, ...] = 0
+    has_aux: bool = False
+    with_value: bool = False
+
+
+class Host(Protocol):
+    """What higher-order calls need of the flow (``promolint.engine.flow.flow.Flow``)."""
+
+    functions: Functions
+    recording: bool
+
+    def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
+             static: Callable[[list[str]], frozenset[str]]) -> Value: ...  # fmt: skip
+
+    def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
+                  handle: object, **extra) -> None: ...  # fmt: skip
 
 
 def keeps_body(decorators: Sequence[str | None]) -> bool:
@@ -21,25 +74,204 @@ def keeps_body(decorators: Sequence[str | None]) -> bool:
     return all(name in TRANSPARENT for name in decorators)
 
 
-def call(functions: Functions, name: str, args: Sequence[Value], ctx: Context,
+def _no_static(names: list[str]) -> frozenset[str]:
+    return frozenset()
+
+
+def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
          static: Callable[[list[str]], frozenset[str]]) -> Value | None:  # fmt: skip
-    """The value of ``name(*args)`` when ``name`` takes the program's functions, else None:
-    ``jax.jit(f)`` is f, traced (``static`` names the parameters the call keeps static, given
-    f's parameter names); ``lax.cond`` calls both branches; the loops call their body with the
-    carry, whose type JAX requires the body to keep."""
-    local = [a for a in args if isinstance(a, Function)]
-    first = args[0] if args else None
-    if name in TRACING and isinstance(first, Function):
-        return Function(first.key, True, first.static | static(functions.parameter_names(first.key)))
-    if name in TRANSPARENT and isinstance(first, Function):
-        return first
-    if name == "jax.lax.cond" and len(args) >= 3 and len(local) >= 2:
-        return join([functions.call(f, list(args[3:]), {}, ctx) for f in args[1:3] if isinstance(f, Function)])
-    if name == "jax.lax.fori_loop" and len(args) == 4 and isinstance(args[2], Function):
-        functions.call(args[2], [UNKNOWN, args[3]], {}, ctx)
-        return args[3]
-    if name == "jax.lax.while_loop" and len(args) == 3 and len(local) == 2:
-        for function in local:
-            functions.call(function, [args[2]], {}, ctx)
-        return args[2]
+    """The value of ``func(*args, **kwargs)`` when ``func`` takes or is made from functions (else
+    None): ``static`` names the parameters ``jax.jit(f, ...)`` keeps static, given f's
+    parameter names (the front end reads them from the call's syntax)."""
+
+    def invoke(callee: Value, arguments: Sequence[Value], keywords: Mapping[str, Value] | None = None) -> Value:
+        return flow.call(callee, list(arguments), dict(keywords or {}), frame, handle, _no_static)
+
+    def quiet(callee: Value, arguments: Sequence[Value]) -> Value:
+        recording, flow.recording = flow.recording, False
+        try:
+            return invoke(callee, arguments)
+        finally:
+            flow.recording = recording
+
+    if isinstance(func, Partial):
+        return flow.call(func.func, [*func.args, *args], {**dict(func.kwargs), **kwargs}, frame, handle, static)
+    if isinstance(func, Gradient):
+        return _gradient(func, args, kwargs, frame.ctx, invoke)
+    if not isinstance(func, Reference):
+        return None
+    name = func.qualname
+    first = args[0] if args else kwargs.get("fun", kwargs.get("f"))
+    if name in TRANSPARENT and first is not None:
+        return _transformed(flow.functions, name, first, args[1:], kwargs, static)
+    if name in _GRADIENTS and first is not None:
+        return _gradient_of(first, args[1:], kwargs, _GRADIENTS[name])
+    if name == _PARTIAL and args:
+        return Partial(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())))
+    if name in _TREE_MAPS and len(args) >= 2:
+        return _tree_map(invoke, args[0], args[1], args[2:], with_path=_TREE_MAPS[name])
+    if name in _TREE_LEAVES and args:
+        found = leaves(args[0])
+        return Items(tuple(found), is_tuple=False) if found is not None else UNKNOWN
+    if name in control.CONTROL:
+        operands, result = control.run(name, invoke, quiet, args, kwargs, frame.ctx)
+        flow.operation("control", name, operands, result, frame, handle)
+        return result
     return None
+
+
+# --- transformations ---------------------------------------------------------------------------
+def _transformed(functions: Functions, name: str, func: Value, args: Sequence[Value], kwargs: Mapping[str, Value],
+                 static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
+    """``jax.jit(f)`` is f, traced: its arguments arrive as JAX arrays, all but the static ones
+    (``static_argnums``/``static_argnames``, and for vmap and pmap those mapped over no axis);
+    the other transparent wrappers are f itself."""
+    if name not in TRACING:
+        return func
+    if isinstance(func, Partial):
+        inner = _transformed(functions, name, func.func, args, kwargs, static)
+        if not isinstance(inner, Function):
+            return func
+        # The partial's own arguments are constants of the traced function, not its arguments.
+        names = functions.parameter_names(inner.key)
+        bound = set(names[: len(func.args)]) | {k for k, _ in func.kwargs}
+        return Partial(Function(inner.key, True, inner.static | bound), func.args, func.kwargs)
+    if not isinstance(func, Function):
+        return func
+    names = functions.parameter_names(func.key)
+    kept = func.static | static(names) | _static_numbers(kwargs.get("static_argnums"), names)
+    if name in _MAPPING:
+        kept |= _unmapped(kwargs.get("in_axes", args[0] if name == "jax.vmap" and args else None), names)
+    return Function(func.key, True, kept)
+
+
+def _literal_ints(value: Value | None) -> list[int] | None:
+    items = value.items if isinstance(value, Items) else (value,)
+    found = [v.literal for v in items if isinstance(v, Array) and type(v.literal) is int]
+    return found if len(found) == len(items) else None
+
+
+def _static_numbers(value: Value | None, names: list[str]) -> frozenset[str]:
+    numbers = _literal_ints(value) or []
+    return frozenset(names[n] for n in numbers if 0 <= n < len(names))
+
+
+def _is_none(value: Value | None) -> bool:
+    return isinstance(value, Reference) and value.qualname == "builtins.None"
+
+
+def _unmapped(in_axes: Value | None, names: list[str]) -> frozenset[str]:
+    """The parameters ``in_axes`` maps over no axis: all for ``None``, those at a None in a tuple."""
+    if _is_none(in_axes):
+        return frozenset(names)
+    if isinstance(in_axes, Items):
+        return frozenset(name for name, axis in zip(names, in_axes.items) if _is_none(axis))
+    return frozenset()
+
+
+# --- gradients ---------------------------------------------------------------------------------
+def _gradient_of(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], with_value: bool) -> Value:
+    argnums_value = kwargs.get("argnums", args[0] if args else None)
+    has_aux_value = kwargs.get("has_aux", args[1] if len(args) > 1 else None)
+    if argnums_value is None:
+        argnums: int | tuple[int, ...] = 0
+    else:
+        numbers = _literal_ints(argnums_value)
+        if numbers is None:
+            return UNKNOWN
+        argnums = tuple(numbers) if isinstance(argnums_value, Items) else numbers[0]
+    has_aux = isinstance(has_aux_value, Array) and has_aux_value.literal is True
+    if has_aux_value is not None and not (isinstance(has_aux_value, Array) and type(has_aux_value.literal) is bool):
+        return UNKNOWN
+    return Gradient(func, argnums, has_aux, with_value)
+
+
+def _gradient(gradient: Gradient, args: list[Value], kwargs: dict[str, Value], ctx: Context,
+              invoke: Callable[..., Value]) -> Value:  # fmt: skip
+    """Differentiated arguments are traced; the gradient of each has its float dtype and weak
+    flag as traced (an integer one raises); the function must return a real scalar."""
+    numbers = gradient.argnums if isinstance(gradient.argnums, tuple) else (gradient.argnums,)
+    if any(n >= len(args) for n in numbers):
+        return UNKNOWN
+    traced = list(args)
+    for n in numbers:
+        traced[n] = calls.as_traced(args[n], ctx)
+        if isinstance(traced[n], Refusal):
+            return traced[n]
+    grads = []
+    for n in numbers:
+        grad = _tangent(traced[n])
+        if isinstance(grad, Refusal):
+            return grad
+        grads.append(grad)
+    output = invoke(gradient.func, traced, kwargs)
+    if isinstance(output, Refusal):
+        return UNKNOWN  # the function raised: reported where it did
+    value, aux = output, None
+    if gradient.has_aux:
+        if not (isinstance(output, Items) and len(output.items) == 2):
+            return UNKNOWN
+        value, aux = output.items
+    if not (isinstance(value, Array) and value.dtypes):
+        return UNKNOWN  # the function may have raised: the gradient is claimed for known results only
+    refused = _output_refusal(value)
+    if refused:
+        return refused
+    grad_value = Items(tuple(grads), is_tuple=True) if isinstance(gradient.argnums, tuple) else grads[0]
+    result = Items((grad_value, aux), is_tuple=True) if gradient.has_aux else grad_value
+    if not gradient.with_value:
+        return result
+    value = calls.as_traced(value, ctx)
+    shown = Items((value, aux), is_tuple=True) if gradient.has_aux else value
+    return Items((shown, result), is_tuple=True)
+
+
+def _tangent(value: Value) -> Value:
+    """The gradient of a traced argument: its structure, each leaf as it is when inexact."""
+    found = leaves(value)
+    if found is None:
+        return UNKNOWN
+    for leaf in found:
+        if isinstance(leaf, Array) and leaf.dtypes and all(DTYPES[d].kind in "biu" for d in leaf.dtypes):
+            dtype = "|".join(sorted(leaf.dtypes))
+            return Refusal("TypeError", f"grad requires real- or complex-valued inputs (input dtype that is a "
+                           f"sub-dtype of np.inexact), but got {dtype}.")  # fmt: skip
+    return rebuild(value, [leaf if isinstance(leaf, Array) and leaf.dtypes and
+                           all(DTYPES[d].kind in "fc" for d in leaf.dtypes) else UNKNOWN for leaf in found])
+
+
+def _output_refusal(value: Value) -> Refusal | None:
+    """grad differentiates a real scalar: an integer, bool or complex result raises, and so
+    does one with dimensions."""
+    if not isinstance(value, Array) or not value.dtypes:
+        return None
+    if all(DTYPES[d].kind != "f" for d in value.dtypes):
+        dtype = "|".join(sorted(value.dtypes))
+        return Refusal("TypeError", f"grad requires real-valued outputs (output dtype that is a sub-dtype of "
+                       f"np.floating), but got {dtype}.")  # fmt: skip
+    if value.rank:
+        return Refusal("TypeError", "Gradient only defined for scalar-output functions.")
+    return None
+
+
+# --- trees -------------------------------------------------------------------------------------
+def _tree_map(invoke: Callable[..., Value], func: Value, tree: Value, rest: Sequence[Value],
+              with_path: bool) -> Value:  # fmt: skip
+    """``tree_map(f, tree, *rest)``: f of each leaf and the leaves at the same place in ``rest``,
+    in the tree's structure.  A leaf of a tree whose structure is unknown is
+    ``trees.unknown_leaf``: f still runs on it, and the result is unknown."""
+    path = (UNKNOWN,) if with_path else ()
+    found = leaves(tree)
+    if found is None:
+        invoke(func, [*path, unknown_leaf(tree), *(unknown_leaf(r) for r in rest)])
+        return UNKNOWN
+    others = [leaves(r) for r in rest]
+    others = [o if o is not None and len(o) == len(found) else [unknown_leaf(r)] * len(found)
+              for o, r in zip(others, rest)]  # fmt: skip
+    mapped = []
+    for index, leaf in enumerate(found):
+        value = invoke(func, [*path, leaf, *(o[index] for o in others)])
+        if isinstance(value, Refusal):
+            return value
+        mapped.append(value)
+    return rebuild(tree, mapped)

@@ -98,3 +98,129 @@ y2 = jax.nn.one_hot(jnp.arange(3), 3, dtype=jnp.int8)
 from jax.nn import relu, softmax
 h = relu(f32 * 2.0 - 1.0)
 p = softmax(h)
+# ---
+# The rest of lax's one-dtype set: dynamic slices, select, clamp, concatenate, pad, scatters.
+y = jax.lax.dynamic_update_slice(f32, jnp.ones(1, jnp.float32), (0,))
+y2 = jax.lax.dynamic_update_slice(jnp.full(3, 1.0), jnp.full(1, 2.0), (0,))
+y3 = jax.lax.dynamic_update_slice(a_f32, jnp.ones(1, jnp.float32), (0,))
+# ---
+y = jax.lax.dynamic_update_slice(f32, jnp.ones(1, jnp.float16), (0,))
+# ---
+y = jax.lax.dynamic_update_slice(f32, jnp.full(1, 2.0), (0,))
+# ---
+y = jax.lax.dynamic_update_slice(f32, np.ones(1), (0,))
+# ---
+y = jax.lax.dynamic_update_slice(m_f32, f32, (0, 0))
+# ---
+y = jax.lax.dynamic_update_slice(f32, 1.0, (0,))
+# ---
+y = jax.lax.dynamic_slice(f32, (0,), (2,))
+y2 = jax.lax.dynamic_slice(jnp.full(3, 1.0), (0,), (1,))
+y3 = jax.lax.dynamic_slice(a64, (1,), (2,))
+y4 = jax.lax.dynamic_slice(m_f32, (0, 1), (1, 1))
+# ---
+y = jax.lax.dynamic_slice(m_f32, (0, jnp.int32(0)), (1, 1))
+# ---
+y = jax.lax.dynamic_slice(m_f32, (jnp.int8(0), jnp.int32(0)), (1, 1))
+# ---
+y = jax.lax.dynamic_slice(m_f32, (0, np.int64(0)), (1, 1))
+# ---
+y = jax.lax.dynamic_update_slice(m_f32, m_f32, (0, jnp.int16(0)))
+# ---
+y = jax.lax.dynamic_slice_in_dim(f32, 0, 2)
+y2 = jax.lax.dynamic_index_in_dim(i8, 1)
+y3 = jax.lax.dynamic_update_slice_in_dim(f32, jnp.ones(1, jnp.float32), 0, 0)
+y4 = jax.lax.dynamic_update_index_in_dim(f16, jnp.ones((), jnp.float16), 0, 0)
+# ---
+y = jax.lax.dynamic_update_slice_in_dim(f32, jnp.ones(1, jnp.float16), 0, 0)
+# ---
+y = jax.lax.dynamic_update_index_in_dim(f32, jnp.ones((), jnp.int32), 0, 0)
+# ---
+y = jax.lax.select(b, f32, f32)
+y2 = jax.lax.select(b, jnp.full(3, 1.0), jnp.full(3, 2.0))
+y3 = jax.lax.select(True, f16, f16)
+y4 = jax.lax.select(i32, f32, f32)
+y5 = jax.lax.select(b, f32, np.ones(3, np.float32))
+# ---
+y = jax.lax.select(b, f32, f16)
+# ---
+y = jax.lax.select(b, f32, jnp.full(3, 1.0))
+# ---
+y = jax.lax.select(b, f32, 1.0)
+# ---
+y = jax.lax.select(b, f32, a64)
+# ---
+y = jax.lax.select(True, 1.0, 2.0)
+# ---
+y = jax.lax.select_n(b, f32, f32)
+y2 = jax.lax.select_n(i32, u8, u8, u8)
+y3 = jax.lax.select_n(1, jnp.full(3, 1.0), jnp.full(3, 2.0))
+y4 = jax.lax.select_n(b, bf16)
+# ---
+y = jax.lax.select_n(b, f32, f16)
+# ---
+y = jax.lax.select_n(f32, f32, f32)
+# ---
+y = jax.lax.clamp(0.0, f32, 1.0)
+# ---
+y = jax.lax.clamp(jnp.float32(0), f32, jnp.float32(1))
+y2 = jax.lax.clamp(0.0, jnp.full(3, 0.5), 1.0)
+y3 = jax.lax.clamp(np.float32(0), f32, np.float32(1))
+y4 = jax.lax.clamp(0.0, 1.5, 2.0)
+# ---
+y = jax.lax.clamp(0, i8, 5)
+# ---
+y = jax.lax.clamp(0, i32, 5)
+# ---
+y = jax.lax.clamp(jnp.float16(0), f32, jnp.float16(1))
+# ---
+y = jax.lax.clamp(np.float64(0), f32, np.float64(1))
+# ---
+y = jax.lax.concatenate([f32, f32], 0)
+y2 = jax.lax.concatenate((jnp.full(3, 1.0), jnp.full(3, 1.0)), 0)
+y3 = jax.lax.concatenate([f16], 0)
+y4 = jax.lax.concatenate([f32, a_f32], 0)
+# ---
+y = jax.lax.concatenate([f32, f16], 0)
+# ---
+y = jax.lax.concatenate([jnp.full(3, 1.0), f32], 0)
+# ---
+y = jax.lax.concatenate([f32, a64], 0)
+# ---
+y = jax.lax.concatenate([f32, m_f32], 0)
+# ---
+y = jax.lax.pad(f32, jnp.float32(0), [(1, 1, 0)])
+y2 = jax.lax.pad(jnp.full(3, 1.0), 0.0, [(1, 1, 0)])
+y3 = jax.lax.pad(f32, np.float32(0), [(1, 1, 0)])
+# ---
+y = jax.lax.pad(f32, 0.0, [(1, 1, 0)])
+# ---
+y = jax.lax.pad(f32, -jnp.inf, [(1, 1, 0)])
+# ---
+y = jax.lax.pad(i8, 0, [(1, 1, 0)])
+# ---
+y = jax.lax.pad(f32, jnp.float16(0), [(1, 1, 0)])
+# ---
+y = jax.lax.pad(f32, jnp.zeros(2, jnp.float32), [(1, 1, 0)])
+# ---
+dn = jax.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+idx = jnp.array([[0], [2]], jnp.int32)
+y = jax.lax.scatter(f32, idx, jnp.ones(2, jnp.float32), dn)
+y2 = jax.lax.scatter_add(jnp.full(3, 1.0), idx, jnp.ones(2, jnp.float32), dn)
+y3 = jax.lax.scatter_sub(i8, idx, jnp.ones(2, jnp.int8), dn)
+y4 = jax.lax.scatter_mul(jnp.full(3, 1.0), idx, jnp.full(2, 2.0), dn)
+y5 = jax.lax.scatter_min(f16, idx, jnp.ones(2, jnp.float16), dn)
+y6 = jax.lax.scatter_max(f32, idx, np.ones(2, np.float32), dn)
+# ---
+dn = jax.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+y = jax.lax.scatter_add(f32, jnp.array([[0], [2]]), jnp.ones(2, jnp.float16), dn)
+# ---
+dn = jax.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+y = jax.lax.scatter_add(f32, jnp.array([[0], [2]]), jnp.full(2, 1.0), dn)
+# ---
+dn = jax.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+y = jax.lax.scatter(i8, jnp.array([[0], [2]]), jnp.ones(2, jnp.int32), dn)
+# ---
+dn = jax.lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+y = jax.lax.gather(f32, jnp.array([[0], [2]]), dn, (1,))
+y2 = jax.lax.gather(jnp.full(3, 1.0), jnp.array([[0], [2]]), dn, (1,))

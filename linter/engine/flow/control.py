@@ -1,0 +1,375 @@
+"""lax's control flow: ``scan``, ``fori_loop``, ``while_loop`` and ``map`` run their body with
+the carry, ``cond`` and ``switch`` every branch with the operands, all traced.
+
+What JAX does (measured, jax 0.10.2; tests/oracle/corpus/control_flow.py): a loop's body must
+return its carry with the structure and the dtypes it received, weak flags aside.  Where a
+received leaf is weak (a Python scalar) and comes back with another dtype, JAX converts the
+initial value to a strong leaf of the promoted dtype and traces the body again; any other
+difference raises TypeError.  The loop's result is what the body returns.  Branches must return
+one structure and the same dtypes; the result is the first branch's (``false_fun`` for
+``cond``), weak flags included.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from promolint.dtypes import DTYPES
+from promolint.engine import operations
+from promolint.engine.calls import as_traced
+from promolint.engine.context import Context
+from promolint.engine.flow.trees import is_none, leaves, rebuild, sorted_entries
+from promolint.engine.symbolic import Symbolic
+from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, join
+
+# The reasons of the refusals this module makes: rules tell them from those of the operations
+# inside the bodies.
+CARRY = "carry"
+BRANCHES = "branches"
+PREDICATE = "predicate"
+
+Invoke = Callable[[Value, Sequence[Value]], Value]  # calls a function value with positional arguments
+_NONE = Reference("builtins.None")
+_MARKERS = itertools.count()
+
+
+# --- comparing the carry with what the body returns ---------------------------------------------
+def _shape_of(value: Value) -> object:
+    """A pytree's structure: tuples and lists by kind and length, dicts by their keys, ``None``,
+    leaves."""
+    if isinstance(value, Items):
+        return (value.is_tuple, tuple(_shape_of(item) for item in value.items))
+    if isinstance(value, Keyed):
+        return tuple((key, _shape_of(member)) for key, member in sorted_entries(value) or ())
+    return None if is_none(value) else "leaf"
+
+
+def _paths(value: Value, prefix: str = "") -> list[str]:
+    if isinstance(value, Items):
+        return [path for i, item in enumerate(value.items) for path in _paths(item, f"{prefix}[{i}]")]
+    if isinstance(value, Keyed):
+        return [path for key, item in sorted_entries(value) or () for path in _paths(item, f"{prefix}[{key!r}]")]
+    return [] if is_none(value) else [prefix]
+
+
+def _settled(leaf: Value) -> Value:
+    """A symbolic leaf as the join of what it is at every assignment of its variables where the
+    program goes on: two leaves whose joins share no dtype differ whatever the variables are."""
+    if type(leaf) is not Symbolic:
+        return leaf
+    outcomes = leaf.outcomes()
+    exact = [outcome for _, outcome in outcomes or () if not isinstance(outcome, Refusal)]
+    return join(exact) if outcomes is not None and exact else UNKNOWN
+
+
+def _pinned(value: Value) -> Value:
+    """A traced carry or operand whose symbolic leaves have one dtype and weak flag whatever their
+    variables are (``jnp.asarray(x, jnp.float32)``) with those leaves as that exact value: the
+    body then computes exactly from them."""
+    found = leaves(value)
+    if found is None or not any(type(leaf) is Symbolic for leaf in found):
+        return value
+    settled = [_settled(leaf) for leaf in found]
+    return rebuild(value, [new if isinstance(new, Array) and new.exact else old for old, new in zip(found, settled)])
+
+
+def _exact_leaves(value: Value) -> list[Value] | None:
+    """The leaves, symbolic ones settled (``_settled``)."""
+    found = leaves(value)
+    return [_settled(leaf) for leaf in found] if found is not None else None
+
+
+def _exact(value: Value) -> Array | None:
+    return value if isinstance(value, Array) and value.dtype is not None else None
+
+
+def _where(path: str) -> str:
+    return f" at {path}" if path else ""
+
+
+class _Match:
+    """How the leaves of two pytrees compare: the positions where they differ for sure, where
+    the received one is weak and differs (JAX may promote it), and where the engine cannot tell.
+    Candidate sets differ for sure when they share no dtype."""
+
+    def __init__(self, received: Value, returned: Value):
+        self.structure_differs = False
+        self.undecided = False
+        self.differ: list[tuple[str, Array, Array]] = []
+        self.promote: list[int] = []
+        self.unknown: set[int] = set()
+        got, back = _exact_leaves(received), _exact_leaves(returned)
+        if got is None or back is None:
+            self.undecided = True
+            return
+        if _shape_of(received) != _shape_of(returned):
+            # Only arrays are leaves for sure: anything else (an object, an unknown) may be a pytree.
+            if all(isinstance(leaf, Array) for leaf in got + back):
+                self.structure_differs = True
+            else:
+                self.undecided = True
+            return
+        for index, (path, a, b) in enumerate(zip(_paths(received), got, back)):
+            if not (isinstance(a, Array) and a.dtypes and isinstance(b, Array) and b.dtypes):
+                self.unknown.add(index)
+            elif a.dtypes & b.dtypes:
+                if a.dtype is None or b.dtype is None:
+                    self.unknown.add(index)  # the same dtype, or not
+            elif a.weak is False:
+                self.differ.append((path, a, b))
+            elif a.weak and a.dtype and b.dtype:
+                self.promote.append(index)
+            else:
+                self.unknown.add(index)
+
+
+def _promoted(carry: Value, returned: Value, positions: list[int], ctx: Context) -> Value:
+    """The carry JAX traces again: each weak leaf at ``positions`` converted to the strong dtype
+    it promotes to with what the body returned there."""
+    got, back = _exact_leaves(carry) or [], _exact_leaves(returned) or []
+    new: list[Value] = list(leaves(carry) or [])
+    for index in positions:
+        outcome = operations.collect(operations.promote([got[index], back[index]], Library.JAX, ctx), Library.JAX)
+        if isinstance(outcome, Refusal):
+            return outcome
+        new[index] = replace(got[index], dtypes=outcome.dtypes, weak=False) if isinstance(outcome, Array) else UNKNOWN
+    return rebuild(carry, new)
+
+
+def _carry_refusal(what: str, match: _Match) -> Refusal:
+    if match.structure_differs:
+        return Refusal("TypeError", f"{what}'s body returns its carry in another structure than it received "
+                       "(tuple or list, length): JAX requires the same pytree structure.", CARRY)  # fmt: skip
+    path, received, returned = match.differ[0]
+    return Refusal("TypeError", f"{what}'s body returns its carry{_where(path)} as {returned.describe()} where it "
+                   f"received {received.describe()}: JAX requires the carry to keep its dtype.", CARRY)  # fmt: skip
+
+
+def _forwarded(init: Value, carry: Value, raw: Value, returned: Value, again: Callable[[Value], Value]) -> list[Value]:
+    """The loop's result leaves.  JAX hands back a carry leaf the body returns unchanged as the
+    initial value itself (a Python float stays one); that matters where the initial value is
+    not JAX's.  The body returned it unchanged when it gave back the very value it received;
+    one equal to it may be a new value computed alike (``c + 1``) or the same one from a
+    memoized call: ``again`` runs the body, unrecorded, with a value nothing else can be at
+    those places, and they are unchanged where it comes back."""
+    initial, given, out, back = leaves(init) or [], leaves(carry) or [], leaves(raw) or [], leaves(returned) or []
+    result = list(back)
+    unsure = []
+    for index, (first, received, value) in enumerate(zip(initial, given, out)):
+        if isinstance(first, Array) and first.library is Library.JAX:
+            continue
+        if value is received:
+            result[index] = first
+        elif value == received:
+            unsure.append(index)
+    if unsure:
+        markers = {index: Reference(f"<carry leaf {index} of loop {next(_MARKERS)}>") for index in unsure}
+        probed = leaves(again(rebuild(carry, [markers.get(i, leaf) for i, leaf in enumerate(given)])))
+        for index, marker in markers.items():
+            kept = probed is not None and len(probed) == len(given) and probed[index] == marker
+            result[index] = initial[index] if kept else back[index]
+    return result
+
+
+def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
+          init: Value, ctx: Context, check: Callable[[Value], Refusal | None] = lambda carry: None
+          ) -> tuple[Value, Value]:  # fmt: skip
+    """Run a loop's ``step`` (the body, through ``invoke``; it returns the carry and the body's
+    other output, untraced) on the traced initial carry, promote its weak leaves as JAX does and
+    run it again if needed (``check`` sees each carry traced); the carry the loop gives (or its
+    refusal) and the other output.  ``quiet`` invokes without recording."""
+    carry = _pinned(as_traced(init, ctx))
+    if isinstance(carry, Refusal):
+        return carry, UNKNOWN
+    raw, extra = step(invoke, carry)
+    returned = _traced_output(raw, ctx)
+    if isinstance(returned, Refusal):
+        return UNKNOWN, UNKNOWN  # the body raised: reported where it did
+    refused = check(carry)
+    match = _Match(carry, returned)
+    if match.promote and not match.structure_differs and not refused:
+        carry = _promoted(carry, returned, match.promote, ctx)
+        if isinstance(carry, Refusal):
+            return carry, UNKNOWN
+        raw, extra = step(invoke, carry)
+        returned = _traced_output(raw, ctx)
+        if isinstance(returned, Refusal):
+            return UNKNOWN, UNKNOWN
+        refused = check(carry)
+        match = _Match(carry, returned)
+        match.differ += _weak_differences(carry, returned, match)
+    if match.structure_differs or match.differ:
+        return _carry_refusal(what, match), UNKNOWN
+    if refused:
+        return refused, UNKNOWN
+    if match.undecided:
+        return UNKNOWN, extra
+    settled = _forwarded(init, carry, raw, returned, lambda marked: step(quiet, marked)[0])
+    return rebuild(returned, [UNKNOWN if i in match.unknown else leaf for i, leaf in enumerate(settled)]), extra
+
+
+# --- the loops -----------------------------------------------------------------------------
+def _traced_output(value: Value, ctx: Context) -> Value:
+    """What a body returns, as the trace sees it: Python scalars become weak JAX values."""
+    return as_traced(value, ctx) if not isinstance(value, Refusal) else value
+
+
+def _fori_loop(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    lower, upper, body, init = (bound.get(p, UNKNOWN) for p in ("lower", "upper", "body_fun", "init_val"))
+    # Bounds known before tracing make a scan whose index is a Python int: a weak default int.
+    python_ints = all(isinstance(v, Array) and v.library is Library.PYTHON and v.dtypes == {"int64"}
+                      for v in (lower, upper))  # fmt: skip
+    index = as_traced(Array(frozenset({"int64"}), Library.PYTHON, True), ctx) if python_ints else UNKNOWN
+    carry, _ = _loop("lax.fori_loop", lambda run, c: (run(body, [index, c]), None), invoke, quiet, init, ctx)
+    return (lower, upper, init), carry
+
+
+def _while_loop(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    cond, body, init = (bound.get(p, UNKNOWN) for p in ("cond_fun", "body_fun", "init_val"))
+
+    def check(carry: Value) -> Refusal | None:
+        test = _traced_output(invoke(cond, [carry]), ctx)
+        if isinstance(test, Array) and test.dtype and (test.dtype != "bool" or test.rank not in (0, None)):
+            return Refusal("TypeError", f"lax.while_loop's cond_fun returns {test.describe()}: it must return a "
+                           "boolean scalar.", PREDICATE)  # fmt: skip
+        return None
+
+    carry, _ = _loop("lax.while_loop", lambda run, c: (run(body, [c]), None), invoke, quiet, init, ctx, check)
+    return (init,), carry
+
+
+def _sliced(xs: Value, ctx: Context) -> Value:
+    """One step's slice of what a scan or a map iterates over: each leaf without its first axis."""
+    found = leaves(xs)
+    if found is None:
+        return UNKNOWN
+    traced = [as_traced(leaf, ctx) for leaf in found]
+    return rebuild(xs, [replace(v, ndim=v.ndim - 1 if v.ndim else None) if isinstance(v, Array) else UNKNOWN
+                        for v in traced])  # fmt: skip
+
+
+def _stacked(ys: Value, ctx: Context) -> Value:
+    """The outputs of every step stacked: each leaf traced, with one more axis."""
+    found = leaves(ys)
+    if found is None:
+        return UNKNOWN
+    traced = [as_traced(leaf, ctx) for leaf in found]
+    return rebuild(ys, [replace(v, ndim=v.ndim + 1 if v.ndim is not None else None) if isinstance(v, Array) else UNKNOWN
+                        for v in traced])  # fmt: skip
+
+
+def _scan(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    body, init, xs = bound.get("f", UNKNOWN), bound.get("init", UNKNOWN), bound.get("xs", _NONE)
+    x = _sliced(xs, ctx)
+
+    def step(run: Invoke, carry: Value) -> tuple[Value, Value]:
+        output = run(body, [carry, x])
+        if isinstance(output, Refusal):
+            return output, UNKNOWN
+        if not (isinstance(output, Items) and len(output.items) == 2):
+            return UNKNOWN, UNKNOWN
+        return output.items[0], output.items[1]
+
+    carry, y = _loop("lax.scan", step, invoke, quiet, init, ctx)
+    if isinstance(carry, Refusal):
+        return (init, xs), carry
+    return (init, xs), Items((carry, _stacked(y, ctx)), is_tuple=True)
+
+
+def _map(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    xs = bound.get("xs", UNKNOWN)
+    y = invoke(bound.get("f", UNKNOWN), [_sliced(xs, ctx)])
+    return (xs,), y if isinstance(y, Refusal) else _stacked(y, ctx)
+
+
+# --- the branches ----------------------------------------------------------------------------
+def _branches(what: str, invoke: Invoke, functions: Sequence[Value], operands: Sequence[Value],
+              ctx: Context) -> Value:  # fmt: skip
+    """Every branch on the traced operands; their outputs must agree in structure and dtypes, and
+    the first branch's is the result."""
+    traced = [_pinned(as_traced(v, ctx)) for v in operands]
+    refused = next((v for v in traced if isinstance(v, Refusal)), None)
+    if refused:
+        return refused
+    outputs = [_traced_output(invoke(function, traced), ctx) for function in functions]
+    if any(isinstance(output, Refusal) for output in outputs):
+        return UNKNOWN  # a branch raised: reported where it did
+    first = outputs[0]
+    unknown: set[int] = set()
+    for other in outputs[1:]:
+        match = _Match(first, other)
+        match.differ += _weak_differences(first, other, match)
+        if match.structure_differs:
+            return Refusal("TypeError", f"{what}'s branches return different structures (tuple or list, length): "
+                           "JAX requires them to be equal.", BRANCHES)  # fmt: skip
+        if match.differ:
+            path, a, b = match.differ[0]
+            return Refusal("TypeError", f"{what}'s branches return {a.describe()} and {b.describe()}{_where(path)}: "
+                           "JAX requires equal output types.", BRANCHES)  # fmt: skip
+        if match.undecided:
+            return UNKNOWN
+        unknown |= match.unknown
+    return rebuild(first, [UNKNOWN if i in unknown else leaf for i, leaf in enumerate(leaves(first) or [])])
+
+
+def _weak_differences(first: Value, other: Value, match: _Match) -> list[tuple[str, Array, Array]]:
+    """Branches are never promoted: a weak leaf of the first branch that differs in dtype raises."""
+    got, back, paths = _exact_leaves(first) or [], _exact_leaves(other) or [], _paths(first)
+    found = [(paths[i], got[i], back[i]) for i in match.promote]
+    match.promote = []
+    return found  # type: ignore[return-value]
+
+
+def _operands(bound: dict[str, Value]) -> tuple[Value, ...]:
+    operands = bound.get("operands")
+    if "operand" in bound:
+        return (bound["operand"],)
+    return operands.items if isinstance(operands, Items) else ()
+
+
+def _cond(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    operands = _operands(bound)
+    # cond is switch(pred, [false_fun, true_fun]): the first branch is false_fun.
+    functions = [bound.get("false_fun", UNKNOWN), bound.get("true_fun", UNKNOWN)]
+    return (bound.get("pred", UNKNOWN), *operands), _branches("lax.cond", invoke, functions, operands, ctx)
+
+
+def _switch(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
+    operands, index, branches = _operands(bound), bound.get("index", UNKNOWN), bound.get("branches")
+    recorded = (index, *operands)
+    traced = as_traced(index, ctx)
+    if isinstance(traced, Array) and traced.dtype and DTYPES[traced.dtype].kind not in "biu":
+        return recorded, Refusal("TypeError", f"lax.switch's index is {traced.describe()}: it must be an integer.",
+                                 PREDICATE)  # fmt: skip
+    if not (isinstance(branches, Items) and branches.items):
+        return recorded, UNKNOWN
+    return recorded, _branches("lax.switch", invoke, branches.items, operands, ctx)
+
+
+Rule = Callable[[Invoke, Invoke, dict[str, Value], Context], tuple[tuple[Value, ...], Value]]
+CONTROL: dict[str, tuple[tuple[str, ...], Rule]] = {
+    "jax.lax.scan": (("f", "init", "xs", "length", "reverse", "unroll"), _scan),
+    "jax.lax.fori_loop": (("lower", "upper", "body_fun", "init_val"), _fori_loop),
+    "jax.lax.while_loop": (("cond_fun", "body_fun", "init_val"), _while_loop),
+    "jax.lax.map": (("f", "xs"), _map),
+    "jax.lax.cond": (("pred", "true_fun", "false_fun", "*operands"), _cond),
+    "jax.lax.switch": (("index", "branches", "*operands"), _switch),
+}
+
+
+def run(name: str, invoke: Invoke, quiet: Invoke, args: Sequence[Value], kwargs: dict[str, Value],
+        ctx: Context) -> tuple[tuple[Value, ...], Value]:  # fmt: skip
+    """The operands that decide ``name(*args, **kwargs)``'s dtypes, and its value; ``invoke``
+    calls a function value, ``quiet`` does without recording what the call sees."""
+    params, rule = CONTROL[name]
+    bound: dict[str, Value] = {}
+    for position, param in enumerate(params):
+        if param.startswith("*"):
+            bound[param[1:]] = Items(tuple(args[position:]), is_tuple=True)
+            break
+        if position < len(args):
+            bound[param] = args[position]
+    bound.update(kwargs)
+    return rule(invoke, quiet, bound, ctx)

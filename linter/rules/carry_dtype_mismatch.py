@@ -1,0 +1,93 @@
+"""PRM025 carry-dtype-mismatch: lax loops whose body changes the carry's dtype, and branches of
+lax.cond/switch that return different dtypes."""
+
+from __future__ import annotations
+
+from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
+from promolint.engine.values import Refusal
+from promolint.rules.base import Example, Rule
+
+_ADVICE = {
+    CARRY: "Cast what the body returns to the carry's dtype (`.astype(carry.dtype)`), or start from a value of the "
+           "dtype the body computes.",
+    BRANCHES: "Give every branch the same dtype, e.g. with `.astype(...)` or `jnp.zeros_like(x)`.",
+    PREDICATE: "",
+}  # fmt: skip
+
+
+class CarryDtypeMismatch(Rule):
+    summary = (
+        "Flags `lax.scan`, `lax.fori_loop` and `lax.while_loop` whose body returns its carry with "
+        "another dtype than it received, `lax.cond` and `lax.switch` whose branches return different "
+        "dtypes, and loop predicates and switch indices of the wrong kind."
+    )
+    why = """
+        JAX traces a loop's body once and requires it to return the carry with the dtypes it got,
+        and a conditional's branches to agree; otherwise it raises TypeError at trace time ("scan
+        body function carry input and carry output must have equal types"). The usual causes are
+        a carry started in one precision and updated in another (a bfloat16 state meeting
+        float32 weights), a NumPy float64 constant or a Python float that widens a float32 carry
+        once x64 is on, and a branch that returns a Python `0` where the other returns a float.
+        A carry started from a Python scalar is forgiving: JAX converts it to what the body
+        returns and traces again.
+    """
+    invalid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            weights = jnp.ones((4, 4), jnp.float32)
+            def step(h, x):
+                h = jnp.tanh(h @ weights + x)
+                return h, h
+            h0 = jnp.zeros(4, jnp.bfloat16)
+            h, hs = jax.lax.scan(step, h0, jnp.ones((8, 4), jnp.bfloat16))
+        """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32)
+            y = jax.lax.cond(True, lambda v: v.sum(), lambda v: 0, x)
+        """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            decay = np.exp(-0.1)
+            y = jax.lax.fori_loop(0, 10, lambda i, v: v * decay, jnp.ones(3, jnp.float32))
+        """, x64="on"),
+    )
+    valid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            weights = jnp.ones((4, 4), jnp.float32)
+            def step(h, x):
+                h = jnp.tanh(h @ weights + x)
+                return h, h
+            h0 = jnp.zeros(4, jnp.float32)
+            h, hs = jax.lax.scan(step, h0, jnp.ones((8, 4), jnp.bfloat16))
+        """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.ones(3, jnp.float32)
+            y = jax.lax.cond(True, lambda v: v.sum(), lambda v: jnp.zeros((), v.dtype), x)
+        """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            total = jax.lax.fori_loop(0, 10, lambda i, acc: acc + jnp.float32(i), 0.0)
+        """),
+        # What the caller's ``fun`` returns may be a tuple: the structures may agree.
+        Example("""
+            import jax
+            def search(fun, stepsize, params, pred):
+                return jax.lax.cond(pred, lambda t: fun(t), lambda t: (stepsize, params), (stepsize, params))
+        """),
+    )
+
+    def check(self, operation):
+        result = operation.result
+        if operation.kind == "control" and isinstance(result, Refusal) and result.reason in _ADVICE:
+            advice = _ADVICE[result.reason]
+            yield self.finding(operation, f"{result.message} {advice}".strip())
