@@ -10,14 +10,14 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
-from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, library_inputs, requested
+from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested
 from promolint.engine.calls.promotion import check_domain
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value
 
 
 def _rule_index(call: Call) -> Value:
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     refused = check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
@@ -26,7 +26,7 @@ def _rule_index(call: Call) -> Value:
 
 def _rule_nonzero(call: Call) -> Value:
     """``nonzero(a)``: a tuple of index arrays, one per dimension of a (the default int)."""
-    if not library_inputs(call):
+    if not reduced_inputs(call):
         return UNKNOWN
     return Elements(default("i", call.fn.library, call.ctx, "", ndim=1))
 
@@ -38,7 +38,7 @@ def _rule_sum(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     library = call.fn.library
@@ -68,7 +68,7 @@ def _rule_cumsum(call: Call) -> Value:
         ref = as_dtype(call.bound.get("dtype"))
         if ref:
             return requested(ref, Library.JAX, call.ctx, ndim)
-        inputs = library_inputs(call)
+        inputs = reduced_inputs(call)
         if not inputs:
             return UNKNOWN
         integer = call.ctx.jax.default_dtype("i")
@@ -81,7 +81,7 @@ def _rule_mean(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     source = inputs[0]
@@ -104,7 +104,7 @@ def _rule_mean(call: Call) -> Value:
 def _rule_reduce(call: Call) -> Value:
     """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
