@@ -59,7 +59,7 @@ class Symbolic(Value):
     alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
     are its variables; most symbolic values are never compared nor evaluated."""
 
-    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables")
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_folded")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -69,6 +69,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_key", None)
         object.__setattr__(self, "_hash", None)
         object.__setattr__(self, "_variables", None)
+        object.__setattr__(self, "_folded", None)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -122,7 +123,11 @@ class Symbolic(Value):
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
                 _MEMO.clear()
-            value = _MEMO[memo_key] = self.function(*(_substitute(a, assignment) for a in self.arguments))
+            arguments = tuple(_substitute(a, assignment) for a in self.arguments)
+            # An operand that raised stops the program there: what follows is that exception
+            # (a join merges branches, one of which may have raised, and decides itself).
+            raised = None if self.name == "join" else next((a for a in arguments if type(a) is Refusal), None)
+            value = _MEMO[memo_key] = raised or self.function(*arguments)
         return value
 
     def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
@@ -136,9 +141,37 @@ class Symbolic(Value):
         return (dict(zip(variables, members)) for members in itertools.product(*(v.domain for v in variables)))
 
     def outcomes(self, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
-        """The value at every assignment, or None when there are too many to weigh."""
+        """The value at every assignment, or None when there are too many to weigh.  Too many
+        assignments are first cut down by folding (``jnp.asarray(x, jnp.float32) +
+        jnp.asarray(y, jnp.int32)`` weighs no member of x or y); an assignment then names only
+        the variables the folded value still depends on."""
         assignments = self.assignments(limit)
-        return None if assignments is None else [(a, self.at(a)) for a in assignments]
+        if assignments is not None:
+            return [(a, self.at(a)) for a in assignments]
+        folded = self.folded()
+        if folded is self:
+            return None
+        if type(folded) is not Symbolic:
+            return [({}, folded)]
+        assignments = folded.assignments(limit)
+        return None if assignments is None else [(a, folded.at(a)) for a in assignments]
+
+    def folded(self) -> Value:
+        """This value with each operand that has one value at every member of its variables
+        (where the program goes on) replaced by that value; itself when none has."""
+        folded = self._folded
+        if folded is None:
+            folded = self
+            if self.function is not None:
+                arguments = tuple(_fold(a) for a in self.arguments)
+                if any(new is not old for new, old in zip(arguments, self.arguments)):
+                    if any(is_symbolic(a) for a in arguments):
+                        folded = _settled(Symbolic(self.name, self.function, arguments))
+                    else:
+                        raised = None if self.name == "join" else next((a for a in arguments if type(a) is Refusal), None)
+                        folded = raised or self.function(*arguments)
+            object.__setattr__(self, "_folded", folded)
+        return folded
 
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
@@ -246,6 +279,39 @@ def _collect(value: object, into: set[Variable]) -> None:
     elif kind is dict:
         for item in value.values():
             _collect(item, into)
+
+
+def _fold(value: object) -> object:
+    """An operand folded (``Symbolic.folded``), containers item by item; unchanged values are
+    returned as they are (the caller tells a change by identity)."""
+    kind = type(value)
+    if kind is Symbolic:
+        exact = _settled(value)
+        return exact if exact is not value else value.folded()
+    if kind in (list, tuple):
+        items = [_fold(v) for v in value]
+        return kind(items) if any(new is not old for new, old in zip(items, value)) else value
+    if kind is dict:
+        items = {k: _fold(v) for k, v in value.items()}
+        return items if any(items[k] is not value[k] for k in value) else value
+    if kind is Items:
+        items = tuple(_fold(v) for v in value.items)
+        return Items(items, value.is_tuple) if any(new is not old for new, old in zip(items, value.items)) else value
+    return value
+
+
+def _settled(value: Symbolic) -> Value:
+    """``summary``, or where the members differ only in rank, the array of unknown rank they
+    all are (the dtype, weak flag and library are what folding needs)."""
+    exact = summary(value)
+    if exact is not value:
+        return exact
+    outcomes = value.outcomes()
+    alive = [v for _, v in outcomes or () if not isinstance(v, Refusal)]
+    if alive and all(isinstance(v, Array) and v.dtypes for v in alive):
+        if len({(v.dtypes, v.weak, v.library) for v in alive}) == 1:
+            return join_exact(alive)
+    return value
 
 
 def _key(value: object) -> object:

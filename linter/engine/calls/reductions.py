@@ -31,6 +31,31 @@ def _rule_nonzero(call: Call) -> Value:
     return Elements(default("i", call.fn.library, call.ctx, "", ndim=1))
 
 
+def _rule_bincount(call: Call) -> Value:
+    """``bincount(x)`` counts in the default int (NumPy: int64; JAX: the x64-dependent one) for a
+    1-d x of bool or integers (ml_dtypes' too); floats and complex raise TypeError, 0-d input
+    ValueError.  NumPy's weighted counts are float64 (weights of any real dtype); JAX's take
+    the weights' dtype, not modelled (measured)."""
+    inputs = reduced_inputs(call)
+    if not inputs or not inputs[0].dtypes:
+        return UNKNOWN
+    source = inputs[0]
+    if source.rank == 0:
+        return Refusal("ValueError", f"{display_name(call.name)} needs a 1-d array")
+    kinds = {DTYPES[d].kind for d in source.dtypes}
+    if kinds <= {"f", "c"}:
+        return Refusal("TypeError", f"{display_name(call.name)} needs integers, not {'/'.join(sorted(source.dtypes))}")
+    if not kinds <= {"b", "i", "u"}:
+        return UNKNOWN
+    weights = call.bound.get("weights")
+    if weights is None:
+        return default("i", call.fn.library, call.ctx, "", ndim=1)
+    real = isinstance(weights, Array) and weights.dtypes and all(DTYPES[d].kind in "biuf" for d in weights.dtypes)
+    if call.fn.library is not Library.JAX and real:
+        return Array(frozenset({"float64"}), Library.NUMPY_ARRAY, False, ndim=1)
+    return UNKNOWN
+
+
 def _rule_sum(call: Call) -> Value:
     """Sums and products widen small integers to the default integer of their signedness
     (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int.  NumPy keeps
@@ -114,6 +139,7 @@ def _rule_reduce(call: Call) -> Value:
 RULES: dict[str, Callable[[Call], Value]] = {
     "index": _rule_index,
     "nonzero": _rule_nonzero,
+    "bincount": _rule_bincount,
     "sum": _rule_sum,
     "cumsum": _rule_cumsum,
     "mean": _rule_mean,
