@@ -28,7 +28,7 @@ class Frame:
 def merge(frame: Frame, branches: list[Frame]) -> None:
     """``frame`` becomes what holds after any of ``branches``: each name's value is the first
     branch's where every branch kept that very value (the common case, found without comparing
-    values), else the join of all; the modes stay where the branches disagree."""
+    values), else the join of all; the modes are merged by ``_merged_modes``."""
     first = branches[0].names
     differing = set()
     for branch in branches[1:]:
@@ -44,4 +44,15 @@ def merge(frame: Frame, branches: list[Frame]) -> None:
         merged[name] = join([b.names.get(name, UNKNOWN) for b in branches])
     frame.names.clear()
     frame.names.update(merged)
-    frame.ctx = branches[0].ctx if all(b.ctx == branches[0].ctx for b in branches) else frame.ctx
+    frame.ctx = _merged_modes(frame.ctx, [b.ctx for b in branches])
+
+
+def _merged_modes(entry: Context, modes: list[Context]) -> Context:
+    """The modes after branches: theirs when they agree; else the modes the switching branches
+    agree on (``if args.x64: jax.config.update("jax_enable_x64", True)``: the code goes on in
+    the mode it asked for, as every path that switched does); the entry's when those disagree.
+    A frame holds one set of modes: the path that did not switch is not followed apart."""
+    if all(m == modes[0] for m in modes):
+        return modes[0]
+    switched = {m for m in modes if m != entry}
+    return switched.pop() if len(switched) == 1 else entry
