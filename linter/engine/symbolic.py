@@ -124,10 +124,7 @@ class Symbolic(Value):
             if len(_MEMO) > _MEMO_LIMIT:
                 _MEMO.clear()
             arguments = tuple(_substitute(a, assignment) for a in self.arguments)
-            # An operand that raised stops the program there: what follows is that exception
-            # (a join merges branches, one of which may have raised, and decides itself).
-            raised = None if self.name == "join" else next((a for a in arguments if type(a) is Refusal), None)
-            value = _MEMO[memo_key] = raised or self.function(*arguments)
+            value = _MEMO[memo_key] = _raised(self.name, arguments) or self.function(*arguments)
         return value
 
     def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
@@ -168,8 +165,7 @@ class Symbolic(Value):
                     if any(is_symbolic(a) for a in arguments):
                         folded = _settled(Symbolic(self.name, self.function, arguments))
                     else:
-                        raised = None if self.name == "join" else next((a for a in arguments if type(a) is Refusal), None)
-                        folded = raised or self.function(*arguments)
+                        folded = _raised(self.name, arguments) or self.function(*arguments)
             object.__setattr__(self, "_folded", folded)
         return folded
 
@@ -214,6 +210,22 @@ def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] 
 
 
 NUMERIC = (Library.PYTHON, Library.NUMPY_SCALAR, Library.NUMPY_ARRAY, Library.JAX)
+# What a Python scalar annotation admits (PEP 484's numeric tower: an int is a float), by kind;
+# callers pass NumPy scalars and JAX arrays (tracers, under jit) of those kinds as well.
+_TOWER = {"b": "b", "i": "biu", "f": "biuf", "c": "biufc"}
+
+
+def annotated_domain(annotated: Array, ctx: Context) -> tuple[Array, ...] | None:
+    """The members a parameter annotated as ``annotated`` says may come: an annotation of a
+    Python scalar type (``x: float``) any numeric value of its kind and below, of any library;
+    one of several dtypes of a library (jaxtyping's ``Float[Array, "n"]``) those dtypes of
+    that library.  None when the annotation is exact already."""
+    if annotated.library is Library.PYTHON and len(annotated.dtypes) == 1 and annotated.literal is None:
+        kinds = _TOWER[DTYPES[next(iter(annotated.dtypes))].kind]
+        return domain(NUMERIC, ctx, frozenset(d for d in DTYPES if DTYPES[d].kind in kinds))
+    if len(annotated.dtypes) > 1:
+        return domain((annotated.library,), ctx, annotated.dtypes)
+    return None
 
 
 # --- lifting ---------------------------------------------------------------------------------
@@ -279,6 +291,22 @@ def _collect(value: object, into: set[Variable]) -> None:
     elif kind is dict:
         for item in value.values():
             _collect(item, into)
+
+
+def _raised(name: str, arguments: tuple) -> Refusal | None:
+    """An operand (or a call's argument) that raised: the program stops there, so what follows
+    is that exception.  A join merges branches, one of which may have raised, and decides."""
+    if name == "join":
+        return None
+    for argument in arguments:
+        kind = type(argument)
+        if kind is Refusal:
+            return argument
+        items = argument if kind in (list, tuple) else argument.values() if kind is dict else ()
+        found = next((item for item in items if type(item) is Refusal), None)
+        if found is not None:
+            return found
+    return None
 
 
 def _fold(value: object) -> object:

@@ -12,7 +12,7 @@ from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
-from promolint.engine.symbolic import NUMERIC, domain, join, variable
+from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, join, variable
 from promolint.engine.values import UNKNOWN, Array, Function, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
@@ -241,6 +241,9 @@ class Functions:
         key = (definition.line if definition.line is not None else id(definition.handle), param.name)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, domain((value.library,), ctx))
+        members = annotated_domain(value, ctx) if param.annotation is not None and isinstance(value, Array) else None
+        if members:
+            return variable(param.name, key, members)
         if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
