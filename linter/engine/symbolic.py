@@ -328,6 +328,12 @@ def _fold(value: object) -> object:
     return value
 
 
+def settled(value: object) -> object:
+    """What rules read of a value: the exact value a symbolic one has at every member where the
+    program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
+    return _settled(value) if type(value) is Symbolic else value
+
+
 def _settled(value: Symbolic) -> Value:
     """``summary``, or where the members differ only in rank, the array of unknown rank they
     all are (the dtype, weak flag and library are what folding needs)."""

@@ -13,7 +13,7 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.records import Operation, Seeds, Site
-from promolint.engine.symbolic import join
+from promolint.engine.symbolic import join, settled
 from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
@@ -132,7 +132,9 @@ class Flow:
     def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
                   handle: object, **extra) -> None:  # fmt: skip
         if self.recording:
-            self.operations[id(handle)] = Operation(kind, op, operands, result, frame.ctx, handle,
+            # Rules read exact values: a symbolic operand that is one value at every member is it.
+            operands = tuple(settled(v) for v in operands)
+            self.operations[id(handle)] = Operation(kind, op, operands, settled(result), frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
 
     # --- control flow -------------------------------------------------------------------

@@ -223,6 +223,9 @@ class Functions:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
                     seeds[name] = declared[name]
+                members = annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
+                if members:  # x: float admits NumPy scalars and JAX tracers too
+                    seeds[name] = variable(name, self._key(definition, param), members)
             else:
                 seen = [args[name] for args in definition.call_args if name in args]
                 if seen:
@@ -238,12 +241,14 @@ class Functions:
         sites disagree on) ranges over every numeric value; one annotated with a library only
         (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
         their class, not numbers.  What the code does with non-numeric values is not claimed."""
-        key = (definition.line if definition.line is not None else id(definition.handle), param.name)
+        key = Functions._key(definition, param)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, domain((value.library,), ctx))
-        members = annotated_domain(value, ctx) if param.annotation is not None and isinstance(value, Array) else None
-        if members:
-            return variable(param.name, key, members)
         if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
+
+    @staticmethod
+    def _key(definition: Definition, param: Param) -> tuple:
+        """A parameter's variable: its def line and name."""
+        return (definition.line if definition.line is not None else id(definition.handle), param.name)
