@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from promolint.dtypes import DTYPES, is_64bit
 from promolint.engine.context import Context
@@ -300,13 +300,17 @@ def _raised(name: str, arguments: tuple) -> Refusal | None:
         return None
     for argument in arguments:
         kind = type(argument)
-        if kind is Refusal:
-            return argument
-        items = argument if kind in (list, tuple) else argument.values() if kind is dict else ()
+        items = (argument,) if kind is Refusal else argument if kind in (list, tuple) else \
+            argument.values() if kind is dict else ()  # fmt: skip
         found = next((item for item in items if type(item) is Refusal), None)
         if found is not None:
-            return found
+            return replace(found, provenance=_RAISED_BEFORE)
     return None
+
+
+# The provenance of an exception an operand raised, passed on by the operations after it: rules
+# report it where it is raised, not at each of those.
+_RAISED_BEFORE = "raised by an operand"
 
 
 def _fold(value: object) -> object:
@@ -331,7 +335,10 @@ def _fold(value: object) -> object:
 def settled(value: object) -> object:
     """What rules read of a value: the exact value a symbolic one has at every member where the
     program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
-    return _settled(value) if type(value) is Symbolic else value
+    if type(value) is not Symbolic:
+        return value
+    exact = _settled(value)
+    return value if isinstance(exact, Refusal) and exact.provenance == _RAISED_BEFORE else exact
 
 
 def _settled(value: Symbolic) -> Value:
