@@ -245,7 +245,7 @@ def hover_text(record: dict) -> str:
     if record["dtype"] is None:
         text = f"unknown [{record['library']}]" if record["library"] else "unknown"
     else:
-        text = f"{record['dtype']}{' (weak)' if record['weak'] else ''} [{record['library']}]"
+        text = f"{record['dtype']}{' (weak)' if record['weak'] else ''} [{record['library'] or 'any library'}]"
     if record.get("provenance"):
         text += f" — {record['provenance']}"
     if record.get("origin"):

@@ -223,7 +223,9 @@ def test_python_scalar_fix_adds_math_and_keeps_comments() -> None:
 )
 def test_numpy_64bit_scalar_types_become_python_scalars(written, fixed) -> None:
     head = "import jax.numpy as jnp\nimport numpy as np\nx = jnp.ones(3, jnp.float32)\ni = jnp.ones(3, jnp.int32)\n"
-    body = f"def f(c: float):\n    return {written}\n"
+    # c is a Python float where f is called (an annotation would not say so: a caller may pass
+    # a JAX tracer, which float() cannot convert).
+    body = f"def f(c):\n    return {written}\ny = f(x.shape[0] / 2)\n"
     assert fix(head + body, x64="on") == head + body.replace(written, fixed)
     assert not lint_source(fix(head + body, x64="on").encode(), "m.py", Settings(x64="on"), CODES)
 

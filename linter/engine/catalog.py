@@ -19,7 +19,7 @@ class Fn:
     #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
     #           result_type, promote_types, jax_power, contract, einsum, multi_dot, norm, linalg,
-    #           atleast, real, append, polyval, interp, nonzero, int_tuple
+    #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple
     #           (for atleast: ``default`` is the least number of dimensions)
     library: Library
     params: tuple[str, ...] = ()  # positional parameter names, in order
@@ -134,6 +134,7 @@ def _elementwise(library: Library) -> dict[str, Fn]:
         "flatnonzero": Fn("index", library, ("a",), arrays=("a",), shape="array"),
         "argwhere": Fn("index", library, ("a",), arrays=("a",), shape="array"),
         "nonzero": Fn("nonzero", library, ("a",), arrays=("a",), shape="as-is"),
+        "bincount": Fn("bincount", library, ("x", "weights", "minlength"), arrays=("x",), shape="array"),
         "column_stack": Fn("concatenate", library, ("tup",), arrays=("tup",), shape="array"),
         "append": Fn("append", library, ("arr", "values", "axis"), arrays=("arr", "values"), shape="as-is"),
     }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from promolint.dtypes import DTYPES, is_64bit
 from promolint.engine.context import Context
@@ -59,7 +59,7 @@ class Symbolic(Value):
     alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
     are its variables; most symbolic values are never compared nor evaluated."""
 
-    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables")
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_folded")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -69,6 +69,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_key", None)
         object.__setattr__(self, "_hash", None)
         object.__setattr__(self, "_variables", None)
+        object.__setattr__(self, "_folded", None)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -122,7 +123,8 @@ class Symbolic(Value):
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
                 _MEMO.clear()
-            value = _MEMO[memo_key] = self.function(*(_substitute(a, assignment) for a in self.arguments))
+            arguments = tuple(_substitute(a, assignment) for a in self.arguments)
+            value = _MEMO[memo_key] = _raised(self.name, arguments) or self.function(*arguments)
         return value
 
     def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
@@ -136,9 +138,36 @@ class Symbolic(Value):
         return (dict(zip(variables, members)) for members in itertools.product(*(v.domain for v in variables)))
 
     def outcomes(self, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
-        """The value at every assignment, or None when there are too many to weigh."""
+        """The value at every assignment, or None when there are too many to weigh.  Too many
+        assignments are first cut down by folding (``jnp.asarray(x, jnp.float32) +
+        jnp.asarray(y, jnp.int32)`` weighs no member of x or y); an assignment then names only
+        the variables the folded value still depends on."""
         assignments = self.assignments(limit)
-        return None if assignments is None else [(a, self.at(a)) for a in assignments]
+        if assignments is not None:
+            return [(a, self.at(a)) for a in assignments]
+        folded = self.folded()
+        if folded is self:
+            return None
+        if type(folded) is not Symbolic:
+            return [({}, folded)]
+        assignments = folded.assignments(limit)
+        return None if assignments is None else [(a, folded.at(a)) for a in assignments]
+
+    def folded(self) -> Value:
+        """This value with each operand that has one value at every member of its variables
+        (where the program goes on) replaced by that value; itself when none has."""
+        folded = self._folded
+        if folded is None:
+            folded = self
+            if self.function is not None:
+                arguments = tuple(_fold(a) for a in self.arguments)
+                if any(new is not old for new, old in zip(arguments, self.arguments)):
+                    if any(is_symbolic(a) for a in arguments):
+                        folded = _settled(Symbolic(self.name, self.function, arguments))
+                    else:
+                        folded = _raised(self.name, arguments) or self.function(*arguments)
+            object.__setattr__(self, "_folded", folded)
+        return folded
 
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
@@ -181,6 +210,22 @@ def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] 
 
 
 NUMERIC = (Library.PYTHON, Library.NUMPY_SCALAR, Library.NUMPY_ARRAY, Library.JAX)
+# What a Python scalar annotation admits (PEP 484's numeric tower: an int is a float), by kind;
+# callers pass NumPy scalars and JAX arrays (tracers, under jit) of those kinds as well.
+_TOWER = {"b": "b", "i": "biu", "f": "biuf", "c": "biufc"}
+
+
+def annotated_domain(annotated: Array, ctx: Context) -> tuple[Array, ...] | None:
+    """The members a parameter annotated as ``annotated`` says may come: an annotation of a
+    Python scalar type (``x: float``) any numeric value of its kind and below, of any library;
+    one of several dtypes of a library (jaxtyping's ``Float[Array, "n"]``) those dtypes of
+    that library.  None when the annotation is exact already."""
+    if annotated.library is Library.PYTHON and len(annotated.dtypes) == 1 and annotated.literal is None:
+        kinds = _TOWER[DTYPES[next(iter(annotated.dtypes))].kind]
+        return domain(NUMERIC, ctx, frozenset(d for d in DTYPES if DTYPES[d].kind in kinds))
+    if len(annotated.dtypes) > 1:
+        return domain((annotated.library,), ctx, annotated.dtypes)
+    return None
 
 
 # --- lifting ---------------------------------------------------------------------------------
@@ -246,6 +291,77 @@ def _collect(value: object, into: set[Variable]) -> None:
     elif kind is dict:
         for item in value.values():
             _collect(item, into)
+
+
+def _raised(name: str, arguments: tuple) -> Refusal | None:
+    """An operand (or a call's argument) that raised: the program stops there, so what follows
+    is that exception.  A join merges branches, one of which may have raised, and decides."""
+    if name == "join":
+        return None
+    for argument in arguments:
+        kind = type(argument)
+        items = (argument,) if kind is Refusal else argument if kind in (list, tuple) else \
+            argument.values() if kind is dict else ()  # fmt: skip
+        found = next((item for item in items if type(item) is Refusal), None)
+        if found is not None:
+            return replace(found, provenance=_RAISED_BEFORE)
+    return None
+
+
+# The provenance of an exception an operand raised, passed on by the operations after it: rules
+# report it where it is raised, not at each of those.
+_RAISED_BEFORE = "raised by an operand"
+
+
+def _fold(value: object) -> object:
+    """An operand folded (``Symbolic.folded``), containers item by item; unchanged values are
+    returned as they are (the caller tells a change by identity)."""
+    kind = type(value)
+    if kind is Symbolic:
+        exact = _settled(value)
+        return exact if exact is not value else value.folded()
+    if kind in (list, tuple):
+        items = [_fold(v) for v in value]
+        return kind(items) if any(new is not old for new, old in zip(items, value)) else value
+    if kind is dict:
+        items = {k: _fold(v) for k, v in value.items()}
+        return items if any(items[k] is not value[k] for k in value) else value
+    if kind is Items:
+        items = tuple(_fold(v) for v in value.items)
+        return Items(items, value.is_tuple) if any(new is not old for new, old in zip(items, value.items)) else value
+    return value
+
+
+def settled(value: object) -> object:
+    """What rules read of a value: the exact value a symbolic one has at every member where the
+    program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
+    if type(value) is not Symbolic:
+        return value
+    exact = _settled(value)
+    return value if isinstance(exact, Refusal) and exact.provenance == _RAISED_BEFORE else exact
+
+
+def _settled(value: Symbolic) -> Value:
+    """``summary``, or where the members differ only in rank, the array of unknown rank they
+    all are (the dtype, weak flag and library are what folding needs).  Stops at the first
+    member that tells otherwise."""
+    exact = summary(value)
+    if exact is not value:
+        return exact
+    assignments = value.assignments()
+    if assignments is None:
+        return value
+    alive: list[Array] = []
+    for assignment in assignments:
+        outcome = value.at(assignment)
+        if isinstance(outcome, Refusal):
+            continue
+        if not (isinstance(outcome, Array) and outcome.dtypes):
+            return value
+        if alive and (outcome.dtypes, outcome.weak, outcome.library) != (alive[0].dtypes, alive[0].weak, alive[0].library):
+            return value
+        alive.append(outcome)
+    return join_exact(alive) if alive else value
 
 
 def _key(value: object) -> object:

@@ -79,8 +79,9 @@ class ImplicitX64(Rule):
         """),
         Example("""
             import numpy as np
-            def frequencies(n: int, d: int):
+            def frequencies(n, d):
                 return np.arange(n, dtype=np.float32) * -(np.log(10000.0) / d)
+            table = frequencies(16, 64)
         """),
         Example("""
             import jax.numpy as jnp
@@ -97,15 +98,17 @@ class ImplicitX64(Rule):
         Example("""
             import jax.numpy as jnp
             import numpy as np
-            def scale(x, c: float):
+            def scale(x, c):
                 return x * np.float64(c)
-            y = scale(jnp.ones(3, jnp.float32), 0.5)
+            x = jnp.ones(3, jnp.float32)
+            y = scale(x, x.shape[0] / 2)
         """, x64="on", expected_replacement="""
             import jax.numpy as jnp
             import numpy as np
-            def scale(x, c: float):
+            def scale(x, c):
                 return x * float(c)
-            y = scale(jnp.ones(3, jnp.float32), 0.5)
+            x = jnp.ones(3, jnp.float32)
+            y = scale(x, x.shape[0] / 2)
         """),
     )
     valid = (

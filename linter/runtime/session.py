@@ -119,7 +119,7 @@ def judge(predicted: dict, observed: dict) -> str:
         return UNKNOWN
     matches = (
         observed["dtype"] in predicted["dtype"].split("|")
-        and observed["library"] == predicted["library"]
+        and predicted["library"] in (None, observed["library"])  # None: any library
         and (predicted["weak"] is None or predicted["weak"] == observed["weak"])
     )
     return AGREE if matches else DISAGREE

@@ -113,7 +113,7 @@ def _agrees(record: dict, observation: dict) -> bool:
         return False
     return (
         observation["dtype"] in record["dtype"].split("|")
-        and observation["library"] == record["library"]
+        and record["library"] in (None, observation["library"])  # None: any library
         and (record["weak"] is None or record["weak"] == observation["weak"])
     )
 

@@ -80,6 +80,22 @@ def library_inputs(call: Call) -> list[Array]:
     return inputs
 
 
+def reduced_inputs(call: Call) -> list[Array]:
+    """The arrays a reduction (or a ``linalg`` function) reads.  JAX reads a Python scalar as
+    ``jnp.asarray`` does, in the mode's default dtype of its kind, and the result is strong
+    (measured: ``jnp.mean(6.0)``, ``jnp.min(3)``, ``jnp.linalg.norm(3.0)`` are float32, int32,
+    float32 with x64 off)."""
+    inputs = library_inputs(call)
+    if call.fn.library is not Library.JAX:
+        return inputs
+    return [_strong_jax_scalar(v, call.ctx) if v.library is Library.PYTHON else v for v in inputs]
+
+
+def _strong_jax_scalar(value: Array, ctx: Context) -> Array:
+    dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
+    return Array(dtypes, Library.JAX, False, ndim=0)
+
+
 def _as_jax(value: Array, ctx: Context) -> Array:
     """A NumPy value passed to a JAX function becomes a strong JAX array (narrowed with x64
     off); Python scalars stay weak."""

@@ -203,6 +203,9 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
     return value, call
 
 
+_PYTHON_TYPES = {"bool": bool, "int64": int, "float64": float, "complex128": complex}
+
+
 @lifted("attribute")
 def attribute(value: Value, name: str) -> Value:
     """``x.T``, ``x.dtype``, ``finfo.eps``, ``x.real``, ``x.shape`` ..."""
@@ -225,6 +228,8 @@ def attribute(value: Value, name: str) -> Value:
         return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
     if not isinstance(value, Array):
         return UNKNOWN
+    if value.library is Library.PYTHON and not all(hasattr(_PYTHON_TYPES[d], name) for d in value.dtypes):
+        return Refusal("AttributeError", f"a Python scalar has no attribute {name!r}")  # 2.0.astype
     if name in ("T", "mT"):
         return value
     if name == "dtype":

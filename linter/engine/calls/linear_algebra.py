@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from promolint.dtypes import CUSTOM_FLOATS, DTYPES, INTN
 from promolint.engine import operations
-from promolint.engine.calls.conversions import REAL_OF, library_inputs
+from promolint.engine.calls.conversions import REAL_OF, reduced_inputs
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value, numpy_library
 
@@ -18,7 +18,7 @@ _NO_FLOAT16 = {Library.NUMPY_ARRAY: "TypeError", Library.JAX: "NotImplementedErr
 
 
 def _in_floats(call: Call) -> Value:
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs or not inputs[0].dtypes or inputs[0].dtypes & (CUSTOM_FLOATS | INTN):
         return UNKNOWN  # ml_dtypes' types: not measured here
     source = inputs[0]

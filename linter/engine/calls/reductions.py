@@ -10,14 +10,14 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
-from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, library_inputs, requested
+from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested
 from promolint.engine.calls.promotion import check_domain
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value
 
 
 def _rule_index(call: Call) -> Value:
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     refused = check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
@@ -26,9 +26,34 @@ def _rule_index(call: Call) -> Value:
 
 def _rule_nonzero(call: Call) -> Value:
     """``nonzero(a)``: a tuple of index arrays, one per dimension of a (the default int)."""
-    if not library_inputs(call):
+    if not reduced_inputs(call):
         return UNKNOWN
     return Elements(default("i", call.fn.library, call.ctx, "", ndim=1))
+
+
+def _rule_bincount(call: Call) -> Value:
+    """``bincount(x)`` counts in the default int (NumPy: int64; JAX: the x64-dependent one) for a
+    1-d x of bool or integers (ml_dtypes' too); floats and complex raise TypeError, 0-d input
+    ValueError.  NumPy's weighted counts are float64 (weights of any real dtype); JAX's take
+    the weights' dtype, not modelled (measured)."""
+    inputs = reduced_inputs(call)
+    if not inputs or not inputs[0].dtypes:
+        return UNKNOWN
+    source = inputs[0]
+    if source.rank == 0:
+        return Refusal("ValueError", f"{display_name(call.name)} needs a 1-d array")
+    kinds = {DTYPES[d].kind for d in source.dtypes}
+    if kinds <= {"f", "c"}:
+        return Refusal("TypeError", f"{display_name(call.name)} needs integers, not {'/'.join(sorted(source.dtypes))}")
+    if not kinds <= {"b", "i", "u"}:
+        return UNKNOWN
+    weights = call.bound.get("weights")
+    if weights is None:
+        return default("i", call.fn.library, call.ctx, "", ndim=1)
+    real = isinstance(weights, Array) and weights.dtypes and all(DTYPES[d].kind in "biuf" for d in weights.dtypes)
+    if call.fn.library is not Library.JAX and real:
+        return Array(frozenset({"float64"}), Library.NUMPY_ARRAY, False, ndim=1)
+    return UNKNOWN
 
 
 def _rule_sum(call: Call) -> Value:
@@ -38,7 +63,7 @@ def _rule_sum(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     library = call.fn.library
@@ -68,7 +93,7 @@ def _rule_cumsum(call: Call) -> Value:
         ref = as_dtype(call.bound.get("dtype"))
         if ref:
             return requested(ref, Library.JAX, call.ctx, ndim)
-        inputs = library_inputs(call)
+        inputs = reduced_inputs(call)
         if not inputs:
             return UNKNOWN
         integer = call.ctx.jax.default_dtype("i")
@@ -81,7 +106,7 @@ def _rule_mean(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     source = inputs[0]
@@ -104,7 +129,7 @@ def _rule_mean(call: Call) -> Value:
 def _rule_reduce(call: Call) -> Value:
     """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
-    inputs = library_inputs(call)
+    inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
@@ -114,6 +139,7 @@ def _rule_reduce(call: Call) -> Value:
 RULES: dict[str, Callable[[Call], Value]] = {
     "index": _rule_index,
     "nonzero": _rule_nonzero,
+    "bincount": _rule_bincount,
     "sum": _rule_sum,
     "cumsum": _rule_cumsum,
     "mean": _rule_mean,

@@ -13,7 +13,7 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources
 from promolint.engine.context import Context
 from promolint.engine.records import Operation, Returned, Seeds, Site
-from promolint.engine.symbolic import is_symbolic, join, lowered
+from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, settled
 from promolint.engine.values import Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
@@ -39,6 +39,7 @@ class Flow:
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self.functions = Functions(self, body)
         self.objects = Objects(self)
+        self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic results of operations, as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self._loop_depth = 0
 
@@ -78,18 +79,13 @@ class Flow:
         if result is not None:
             return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
-        recorded = result
         if call is None and self.recording and is_symbolic(result):
-            # The catalogued call rules read: made with every variable unknown.
-            func, args, kwargs = lowered(func), lowered(args), lowered(kwargs)
-            recorded, call = calls.call(func, args, kwargs, frame.ctx)
+            # The value stays symbolic; rules read the call made with every variable unknown.
+            call = calls.call(lowered(func), lowered(args), lowered(kwargs), frame.ctx)[1]
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            if recorded is result:
-                result = sources.traced(result, call.bound.values(), handle, frame.ctx)  # keywords too
-                result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
-            else:  # the value stays symbolic; rules read the call made with every variable unknown
-                self.operation("call", call.name, (*receiver, *args), recorded, frame, handle, call=call)
+            result = sources.traced(result, call.bound.values(), handle, frame.ctx)  # keywords too
+            result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
         return result
 
     # --- names of other modules --------------------------------------------------------
@@ -147,13 +143,24 @@ class Flow:
         if self.recording:
             recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
-                # Rules conclude only from what holds whatever the variables are.
-                recorded_operands, recorded = lowered(operands), lowered(result)
+                recorded_operands = tuple(self._for_rules(v) for v in operands)
+                recorded = sources.traced(self._for_rules(result), recorded_operands, handle, frame.ctx)
+                if type(result) is Symbolic:
+                    self._read_by_rules[result] = recorded
                 if "chain" in extra:
-                    extra["chain"] = lowered(extra["chain"])
+                    extra["chain"] = tuple(self._for_rules(v) for v in extra["chain"])
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
         return result
+
+    def _for_rules(self, value: Value) -> Value:
+        """What rules read of a value: they conclude only from what holds whatever the
+        variables are.  A symbolic value an operation made is what rules read there (with the
+        source of its 64 bits); else one that is the same at every member is that value; else it
+        is computed with every variable unknown."""
+        if type(value) is Symbolic and value in self._read_by_rules:
+            return self._read_by_rules[value]
+        return lowered(settled(value))
 
     def returned(self, frame: Frame, handle: object, value: Value) -> None:
         """``return value`` (``handle``: the returned expression) in a function's body."""

@@ -29,7 +29,7 @@ class Frame:
 def merge(frame: Frame, branches: list[Frame]) -> None:
     """``frame`` becomes what holds after any of ``branches``: each name's value is the first
     branch's where every branch kept that very value (the common case, found without comparing
-    values), else the join of all; the modes are what the branches agree on (``merged_modes``)."""
+    values), else the join of all; the modes are merged by ``merged_modes``."""
     first = branches[0].names
     differing = set()
     for branch in branches[1:]:
@@ -49,8 +49,11 @@ def merge(frame: Frame, branches: list[Frame]) -> None:
 
 
 def merged_modes(before: Context, after: list[Context]) -> Context:
-    """The modes after branches that may leave them differently: what they agree on; an x64
-    mode they disagree on is not known (computed as before the branches, claimed by nothing)."""
+    """The modes after branches that may leave them differently: theirs when they agree.  An
+    x64 mode they disagree on is the one the switching branches agree on (``if args.x64:
+    jax.config.update("jax_enable_x64", True)``: the code goes on in the mode it asked for, as
+    every path that switched does), else the entry's; either way not known for sure.  A frame
+    holds one set of modes: the path that did not switch is not followed apart."""
     first = after[0]
     if all(ctx == first for ctx in after[1:]):
         return first
@@ -62,7 +65,8 @@ def merged_modes(before: Context, after: list[Context]) -> Context:
     elif len(x64s) == 1:
         x64, by = x64s.pop(), bys.pop() if len(bys) == 1 else X64_BY_DEFAULT
     else:
-        x64, by = before.x64, X64_BY_DEFAULT
+        switched = {ctx.x64 for ctx in after if ctx.x64 != before.x64}
+        x64, by = (switched.pop() if len(switched) == 1 else before.x64), X64_BY_DEFAULT
     return replace(
         before,
         x64=x64,

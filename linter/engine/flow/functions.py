@@ -12,7 +12,7 @@ from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
-from promolint.engine.symbolic import NUMERIC, domain, join, variable
+from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, join, variable
 from promolint.engine.values import UNKNOWN, Array, Function, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
@@ -227,6 +227,10 @@ class Functions:
                 passed = _typed_arguments(definition, name, seeds[name])
                 if passed is not None:
                     seeds[name] = passed
+                else:
+                    members = annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
+                    if members:  # x: float admits NumPy scalars and JAX tracers too
+                        seeds[name] = variable(name, self._key(definition, param), members)
             else:
                 seen = [args[name] for args in definition.call_args if name in args]
                 if seen:
@@ -242,12 +246,17 @@ class Functions:
         sites disagree on) ranges over every numeric value; one annotated with a library only
         (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
         their class, not numbers.  What the code does with non-numeric values is not claimed."""
-        key = (definition.line if definition.line is not None else id(definition.handle), param.name)
+        key = Functions._key(definition, param)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, domain((value.library,), ctx))
         if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
+
+    @staticmethod
+    def _key(definition: Definition, param: Param) -> tuple:
+        """A parameter's variable: its def line and name."""
+        return (definition.line if definition.line is not None else id(definition.handle), param.name)
 
 
 def _typed_arguments(definition: Definition, name: str, annotated: Value) -> Value | None:
