@@ -49,28 +49,27 @@ def merge(frame: Frame, branches: list[Frame]) -> None:
 
 
 def merged_modes(before: Context, after: list[Context]) -> Context:
-    """The modes after branches that may leave them differently: theirs when they agree.  An
-    x64 mode they disagree on is the one the switching branches agree on (``if args.x64:
+    """The modes after branches that may leave them differently: theirs when they agree.  A mode
+    they disagree on is the one the switching branches agree on (``if args.x64:
     jax.config.update("jax_enable_x64", True)``: the code goes on in the mode it asked for, as
-    every path that switched does), else the entry's; either way not known for sure.  A frame
-    holds one set of modes: the path that did not switch is not followed apart."""
+    every path that switched does), else the entry's; an x64 mode so merged is not known for
+    sure.  A frame holds one set of modes: the path that did not switch is not followed apart."""
     first = after[0]
     if all(ctx == first for ctx in after[1:]):
         return first
-    x64s, strict = {ctx.x64 for ctx in after}, {ctx.strict for ctx in after}
-    explicit = {ctx.explicit_x64 for ctx in after}
-    bys = {ctx.x64_by for ctx in after}
+
+    def agreed(name: str) -> object:
+        settings = {getattr(ctx, name) for ctx in after}
+        if len(settings) == 1:
+            return settings.pop()
+        switched = settings - {getattr(before, name)}
+        return switched.pop() if len(switched) == 1 else getattr(before, name)
+
     if before.x64_by == X64_BY_USER:  # forced: a branch only the other mode runs is dead code
         x64, by = before.x64, X64_BY_USER
-    elif len(x64s) == 1:
-        x64, by = x64s.pop(), bys.pop() if len(bys) == 1 else X64_BY_DEFAULT
+    elif len({ctx.x64 for ctx in after}) == 1:
+        bys = {ctx.x64_by for ctx in after}
+        x64, by = first.x64, bys.pop() if len(bys) == 1 else X64_BY_DEFAULT
     else:
-        switched = {ctx.x64 for ctx in after if ctx.x64 != before.x64}
-        x64, by = (switched.pop() if len(switched) == 1 else before.x64), X64_BY_DEFAULT
-    return replace(
-        before,
-        x64=x64,
-        x64_by=by,
-        strict=strict.pop() if len(strict) == 1 else before.strict,
-        explicit_x64=explicit.pop() if len(explicit) == 1 else before.explicit_x64,
-    )
+        x64, by = agreed("x64"), X64_BY_DEFAULT
+    return replace(before, x64=x64, x64_by=by, strict=agreed("strict"), explicit_x64=agreed("explicit_x64"))
