@@ -59,7 +59,7 @@ class Symbolic(Value):
     alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
     are its variables; most symbolic values are never compared nor evaluated."""
 
-    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_folded")
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -69,6 +69,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_key", None)
         object.__setattr__(self, "_hash", None)
         object.__setattr__(self, "_variables", None)
+        object.__setattr__(self, "_ordered", None)
         object.__setattr__(self, "_folded", None)
 
     def __repr__(self) -> str:
@@ -110,6 +111,15 @@ class Symbolic(Value):
         return value
 
     @property
+    def ordered(self) -> tuple[Variable, ...]:
+        """The variables in a fixed order (assignments and memo keys list their members so)."""
+        ordered = self._ordered
+        if ordered is None:
+            ordered = tuple(sorted(self.variables, key=_order))
+            object.__setattr__(self, "_ordered", ordered)
+        return ordered
+
+    @property
     def variable(self) -> Variable | None:
         """The variable this value is, if it is one (not an expression of it)."""
         return self.arguments[0] if self.function is None else None
@@ -118,7 +128,7 @@ class Symbolic(Value):
         """The value for one member of each variable."""
         if self.function is None:
             return assignment.get(self.arguments[0], UNKNOWN)
-        memo_key = (self, tuple(assignment[v] for v in sorted(self.variables, key=_order)))
+        memo_key = (self, tuple([assignment[v] for v in self.ordered]))
         value = _MEMO.get(memo_key)
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
@@ -129,7 +139,7 @@ class Symbolic(Value):
 
     def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
         """Every assignment of the variables, or None when there are more than ``limit``."""
-        variables = sorted(self.variables, key=_order)
+        variables = self.ordered
         count = 1
         for variable in variables:
             count *= len(variable.domain)
@@ -191,9 +201,10 @@ def variable(name: str, key: object, domain: Sequence[Array]) -> Symbolic:
 def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:
     """Every exact value of ``libraries`` (with ``dtypes`` only, when given), in the modes
     ``ctx``: JAX has no 64-bit arrays with x64 off, and its weak values have the default width."""
-    members: list[Array] = []
     names = sorted(dtypes if dtypes is not None else DTYPES)
+    by_library: list[list[Array]] = []
     for library in libraries:
+        members: list[Array] = []
         if library is Library.PYTHON:
             members += [Array(frozenset([d]), library, d != "bool") for d in names if d in _PYTHON_KINDS]
         elif library is Library.JAX:
@@ -206,7 +217,10 @@ def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] 
         else:
             members += [Array(frozenset([d]), library, False, ndim=0 if library is Library.NUMPY_SCALAR else None)
                         for d in names]  # fmt: skip
-    return tuple(members)
+        by_library.append(members)
+    # Libraries taken in turn: a value that differs between members shows it within the first
+    # few, where the questions "is it the same at every member?" stop.
+    return tuple(m for turn in itertools.zip_longest(*by_library) for m in turn if m is not None)
 
 
 NUMERIC = (Library.PYTHON, Library.NUMPY_SCALAR, Library.NUMPY_ARRAY, Library.JAX)
@@ -337,14 +351,24 @@ def settled(value: object) -> object:
     program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
     if type(value) is not Symbolic:
         return value
-    exact = _settled(value)
+    exact = _SETTLED.get(value)
+    if exact is None:
+        if len(_SETTLED) > _MEMO_LIMIT:
+            _SETTLED.clear()
+        exact = _SETTLED[value] = _settled(value)
     return value if isinstance(exact, Refusal) and exact.provenance == _RAISED_BEFORE else exact
+
+
+_SETTLED: dict[Symbolic, Value] = {}  # rules ask again for the same values: in each mode, each pass
 
 
 def _settled(value: Symbolic) -> Value:
     """``summary``, or where the members differ only in rank, the array of unknown rank they
     all are (the dtype, weak flag and library are what folding needs).  Stops at the first
     member that tells otherwise."""
+    known = value.at(_EVERY_VARIABLE_UNKNOWN)  # one evaluation: what holds whatever they are
+    if isinstance(known, Array) and known.dtypes:
+        return known
     exact = summary(value)
     if exact is not value:
         return exact
