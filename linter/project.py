@@ -50,12 +50,14 @@ def project_facts(files: Sequence[tuple[Path, bytes]]) -> dict[str, ProjectFacts
             module.at_import, module.elsewhere = _switches(data)
     switching = {name for name, m in modules.items() if m.at_import is not None}
     anywhere = any(m.elsewhere for m in modules.values())
+    leading = _leading_to(switching, modules)
     facts = {}
     for path, _ in files:
         name = names.get(path)
         if name is None:
             continue
-        before = _run_before(name, modules)
+        start = _expanded([*_packages(name), *modules[name].imports], modules)
+        before = {s for s in switching if s != name and start & leading[s]}
         settings = {modules[s].at_import for s in before & switching}
         # A module not run before this one matters only if it turns x64 on: off is JAX's default.
         turning_on = {s for s in switching - before - {name} if modules[s].at_import}
@@ -114,18 +116,31 @@ def _imports(data: bytes, name: str, package: bool) -> set[str]:
     return {f for f in found if f}
 
 
-def _run_before(name: str, modules: dict[str, _Module]) -> set[str]:
-    """The project's modules that have run when module ``name`` runs: its packages' ``__init__``
-    and everything they and it import, transitively (with the packages of each)."""
-    seen: set[str] = set()
-    stack = [*_packages(name), *modules[name].imports] if name in modules else []
-    while stack:
-        current = stack.pop()
-        for candidate in (*_packages(current), current):
-            if candidate in modules and candidate not in seen and candidate != name:
-                seen.add(candidate)
-                stack.extend(modules[candidate].imports)
-    return seen
+def _expanded(targets: Iterable[str], modules: dict[str, _Module]) -> set[str]:
+    """The project's modules that importing ``targets`` runs first-hand: each target and its
+    packages (``a.b.c`` runs ``a`` and ``a.b``), where they are modules of the project."""
+    return {c for target in targets for c in (*_packages(target), target) if c in modules}
+
+
+def _leading_to(switching: set[str], modules: dict[str, _Module]) -> dict[str, set[str]]:
+    """For each module of ``switching``: the modules whose import runs it, transitively (itself
+    included).  A module runs after ``s`` when one of the modules its import starts (its
+    packages, its imports) leads to ``s``: one walk back from each ``s``, not one walk forward
+    from every module (a project has thousands of modules and a few that switch x64)."""
+    callers: dict[str, set[str]] = {name: set() for name in modules}
+    for name, module in modules.items():
+        for successor in _expanded(module.imports, modules):
+            callers[successor].add(name)
+    leading = {}
+    for target in switching:
+        seen, stack = {target}, [target]
+        while stack:
+            for caller in callers[stack.pop()]:
+                if caller not in seen:
+                    seen.add(caller)
+                    stack.append(caller)
+        leading[target] = seen
+    return leading
 
 
 def _packages(name: str) -> list[str]:
