@@ -351,15 +351,8 @@ def settled(value: object) -> object:
     program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
     if type(value) is not Symbolic:
         return value
-    exact = _SETTLED.get(value)
-    if exact is None:
-        if len(_SETTLED) > _MEMO_LIMIT:
-            _SETTLED.clear()
-        exact = _SETTLED[value] = _settled(value)
+    exact = _settled(value)
     return value if isinstance(exact, Refusal) and exact.provenance == _RAISED_BEFORE else exact
-
-
-_SETTLED: dict[Symbolic, Value] = {}  # rules ask again for the same values: in each mode, each pass
 
 
 def _settled(value: Symbolic) -> Value:

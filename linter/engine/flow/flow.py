@@ -39,7 +39,7 @@ class Flow:
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self.functions = Functions(self, body)
         self.objects = Objects(self)
-        self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic results of operations, as rules read them
+        self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self._loop_depth = 0
 
@@ -158,9 +158,12 @@ class Flow:
         variables are.  A symbolic value an operation made is what rules read there (with the
         source of its 64 bits); else one that is the same at every member is that value; else it
         is computed with every variable unknown."""
-        if type(value) is Symbolic and value in self._read_by_rules:
-            return self._read_by_rules[value]
-        return lowered(settled(value))
+        if type(value) is not Symbolic:
+            return lowered(value)
+        read = self._read_by_rules.get(value)
+        if read is None:  # asked again in each mode and pass: settled once per analysis
+            read = self._read_by_rules[value] = lowered(settled(value))
+        return read
 
     def returned(self, frame: Frame, handle: object, value: Value) -> None:
         """``return value`` (``handle``: the returned expression) in a function's body."""
