@@ -10,7 +10,7 @@ numeric ``x`` but bool, and a rule fires only when its conclusion holds for ever
 
 Symbolic values are keyed by their structure (``key``), so that a loop's values settle and
 equal expressions share their evaluations; evaluation of each operation at each member is
-memoized across the whole run.
+memoized for the analysis of one file.
 """
 
 from __future__ import annotations
@@ -185,6 +185,12 @@ class Symbolic(Value):
 
 
 _MEMO: dict[tuple, Value] = {}
+
+
+def forget() -> None:
+    """Drop the evaluations of the analysis before: another file's values are rarely asked
+    again, and a worker's memory would grow with the files it lints."""
+    _MEMO.clear()
 
 
 def _order(variable: Variable) -> str:

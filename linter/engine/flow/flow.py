@@ -10,7 +10,7 @@ from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
-from promolint.engine import calls, sources
+from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
 from promolint.engine.records import Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, settled
@@ -28,6 +28,7 @@ class Flow:
     results, keyed by the front end's handles (``id`` of a syntax node)."""
 
     def __init__(self, body: Body, settings: Settings = Settings(), seeds: Seeds = Seeds()):
+        symbolic.forget()  # one analysis at a time per process
         self.settings = settings
         self.seeds = seeds
         self.sites: dict[int, Site] = {}
