@@ -56,32 +56,39 @@ def _rule_bincount(call: Call) -> Value:
     return UNKNOWN
 
 
+def _accumulated(call: Call) -> tuple[Array | None, Value]:
+    """What a sum or a mean accumulates, ``(input, None)``; or ``(None, result)`` where the
+    result does not depend on it: the dtype ``dtype=`` asks for, the refusal of an input
+    outside the function's domain, or unknown."""
+    ref = as_dtype(call.bound.get("dtype"))
+    if ref:
+        return None, requested(ref, call.fn.library, call.ctx)
+    inputs = reduced_inputs(call)
+    if not inputs:
+        return None, UNKNOWN
+    refused = check_domain(call, inputs[0])
+    return (None, refused) if isinstance(refused, Refusal) else (inputs[0], None)
+
+
 def _rule_sum(call: Call) -> Value:
     """Sums and products widen small integers to the default integer of their signedness
     (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int.  NumPy keeps
     ml_dtypes' sub-byte ints (not ``np.integer`` to it: no ``int_`` accumulator; measured)."""
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    inputs = reduced_inputs(call)
-    if not inputs:
-        return UNKNOWN
+    source, result = _accumulated(call)
+    if source is None:
+        return result  # the dtype asked for, a refusal (jnp.sum of int4) or unknown
     library = call.fn.library
-    source = inputs[0]
-    refused = check_domain(call, source)
-    if isinstance(refused, Refusal):
-        return refused  # jnp.sum of int4
-    result = set()
+    dtypes = set()
     for d in source.dtypes:
         kind = DTYPES[d].kind
         if d in INTN and library is not Library.JAX:
-            result.add(d)
+            dtypes.add(d)
         elif kind in "biu":
             wide = default("u" if kind == "u" else "i", library, call.ctx, "").dtype
-            result.add(wide if kind == "b" or DTYPES[d].bits < DTYPES[wide].bits else d)
+            dtypes.add(wide if kind == "b" or DTYPES[d].bits < DTYPES[wide].bits else d)
         else:
-            result.add(d)
-    return Array(frozenset(result), library if library is Library.JAX else Library.NUMPY_ARRAY, False)
+            dtypes.add(d)
+    return Array(frozenset(dtypes), library if library is Library.JAX else Library.NUMPY_ARRAY, False)
 
 
 def _rule_cumsum(call: Call) -> Value:
@@ -103,16 +110,9 @@ def _rule_cumsum(call: Call) -> Value:
 
 
 def _rule_mean(call: Call) -> Value:
-    ref = as_dtype(call.bound.get("dtype"))
-    if ref:
-        return requested(ref, call.fn.library, call.ctx)
-    inputs = reduced_inputs(call)
-    if not inputs:
-        return UNKNOWN
-    source = inputs[0]
-    refused = check_domain(call, source)
-    if isinstance(refused, Refusal):
-        return refused
+    source, result = _accumulated(call)
+    if source is None:
+        return result
     if call.fn.library is Library.JAX:
         value = Array(operations.to_inexact(source, Library.JAX).dtypes, Library.JAX, False)
     else:
