@@ -358,7 +358,7 @@ def settled(value: object) -> object:
     if type(value) is not Symbolic:
         return value
     exact = _settled(value)
-    return value if isinstance(exact, Refusal) and exact.provenance == _RAISED_BEFORE else exact
+    return value if passed_on(exact) else exact
 
 
 def _settled(value: Symbolic) -> Value:
@@ -443,6 +443,12 @@ class _EveryVariableUnknown(dict):
 
 
 _EVERY_VARIABLE_UNKNOWN = _EveryVariableUnknown()
+
+
+def passed_on(value: object) -> bool:
+    """Whether ``value`` is an exception an operand raised, passed on by an operation that
+    never runs: rules report it where it was raised."""
+    return isinstance(value, Refusal) and value.provenance == _RAISED_BEFORE
 
 
 def lowered(value: object) -> object:

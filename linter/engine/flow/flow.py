@@ -13,8 +13,8 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
 from promolint.engine.records import Operation, Returned, Seeds, Site
-from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, settled
-from promolint.engine.values import Bound, Function, Reference, Returns, Value
+from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
+from promolint.engine.values import UNKNOWN, Bound, Function, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -163,7 +163,8 @@ class Flow:
             return lowered(value)
         read = self._read_by_rules.get(value)
         if read is None:  # asked again in each mode and pass: settled once per analysis
-            read = self._read_by_rules[value] = lowered(settled(value))
+            read = lowered(settled(value))
+            read = self._read_by_rules[value] = UNKNOWN if passed_on(read) else read
         return read
 
     def returned(self, frame: Frame, handle: object, value: Value) -> None:
