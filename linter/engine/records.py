@@ -78,6 +78,12 @@ class Operation:
     # For a call of the program's own function: the call again with other arguments (in order)
     # and modes, as the flow evaluates it; what fixes that cast arguments check themselves with.
     evaluate: Callable[[Sequence[Value], Context], Value] | None = field(default=None, repr=False, compare=False)
+    # For an operation on variables (parameters of unknown dtype): its operands and result at
+    # each member of them; where there are too many to weigh, at each dtype of ``uniform``
+    # given to every array variable alike (None without it): what a rule that concludes "for
+    # every member" reads, where ``operands`` and ``result`` hold what is true at all members.
+    members: Callable[..., list[tuple[tuple[Value, ...], Value]] | None] | None = field(
+        default=None, repr=False, compare=False)
 
 
 class Syntax(Protocol):
@@ -121,6 +127,7 @@ class Module:
     operations: Sequence[Operation]
     invocations: Sequence[Operation] = ()
     returns: Sequence[Returned] = ()
+    uses_jax: bool = True  # the module imports JAX (or a library on it): its unknowns may be JAX arrays
 
 
 @dataclass

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from promolint.dtypes import is_64bit
+from promolint.engine import symbolic
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Items, Library, Value, ValueSource
 
@@ -56,6 +57,26 @@ def traced(result: Value, operands: Iterable[Value], handle: object, ctx: Contex
     if asked(result):
         return result
     return replace(result, source=ValueSource(handle, _what(result, arrays, ctx)))
+
+
+def made_at(value: Value, handle: object) -> bool:
+    """Whether ``value``'s 64 bits were made at ``handle``."""
+    return isinstance(value, Array) and value.source is not None and value.source.handle is handle
+
+
+def made_at_some_member(operands: Sequence[object], result: Value) -> bool:
+    """Whether an operation on variables makes 64 bits itself: at some member of them the result
+    is 64-bit while no array operand is (``np.zeros(n)`` for an int ``n``).  Otherwise a result
+    that is 64-bit at every member took its 64 bits from an operand, wherever that operand got
+    them (``jnp.clip(x)`` of a float64 ``x``): no source is made there."""
+    instances = symbolic.instances(operands, result)
+    if instances is None:
+        return False
+    for members, value in instances:
+        if wide(value) and not any(isinstance(v, Array) and v.library is not Library.PYTHON and wide(v)
+                                   for v in _flattened(members)):  # fmt: skip
+            return True
+    return False
 
 
 def kept(converted: Value, original: Value) -> Value:

@@ -372,8 +372,9 @@ def _settled(value: Symbolic) -> Value:
     if exact is not value:
         return exact
     assignments = value.assignments()
-    if assignments is None:
-        return value
+    if assignments is None:  # too many to weigh: those of the operands that matter, if fewer
+        folded = value.folded()
+        return value if type(folded) is Symbolic else folded
     alive: list[Array] = []
     for assignment in assignments:
         outcome = value.at(assignment)
@@ -483,6 +484,77 @@ def summary(value: Value) -> Value:
         elif outcome != first:
             return value
     return first if first is not None else refused if refused is not None else value
+
+
+def weighed(operands: Sequence[object], result: Value,
+            uniform: Sequence[str] = ()) -> list[tuple[tuple[object, ...], Value]] | None:
+    """``instances``; where there are too many, ``uniform_instances`` with the dtypes
+    ``uniform`` (None when none are given)."""
+    found = instances(operands, result)
+    if found is None and uniform:
+        found = uniform_instances(operands, result, uniform)
+    return found
+
+
+def instances(operands: Sequence[object], result: Value,
+              limit: int = MAX_ASSIGNMENTS) -> list[tuple[tuple[object, ...], Value]] | None:
+    """An operation on variables at each assignment of them: its operands and its result there
+    (what a rule weighs "for every member"); None when there are more than ``limit``.  Where
+    there are more, an operand that is the same at every member where the program goes on is
+    that value (``Symbolic.folded``), so that only the variables that matter are weighed (and
+    the members where such an operand raises are no longer told apart)."""
+    operands = tuple(operands)
+    variables, count = _variables_of(operands, result)
+    if count > limit:
+        operands = tuple(_fold(o) for o in operands)
+        result = result.folded() if type(result) is Symbolic else result
+        variables, count = _variables_of(operands, result)
+    if not variables:  # folded to one value: the same at every member
+        return None if type(result) is Symbolic else [(operands, result)]
+    if count > limit:
+        return None
+    return [_instance(operands, result, dict(zip(variables, members)))
+            for members in itertools.product(*(v.domain for v in variables))]  # fmt: skip
+
+
+def _variables_of(operands: tuple[object, ...], result: Value) -> tuple[list[Variable], int]:
+    """The variables of an operation, in order, and the number of their assignments."""
+    found: set[Variable] = set()
+    _collect(result, found)
+    _collect(operands, found)
+    count = 1
+    for var in found:
+        count *= len(var.domain)
+    return sorted(found, key=_order), count
+
+
+def uniform_instances(operands: Sequence[object], result: Value,
+                      dtypes: Sequence[str]) -> list[tuple[tuple[object, ...], Value]]:
+    """An operation on variables where every array variable holds one strong JAX array of each
+    of ``dtypes`` in turn (what a function called with float32 arrays computes), and every other
+    variable a Python scalar of its domain: the question "with inputs all of one dtype" asks
+    of an operation whose variables have too many combinations to weigh each."""
+    operands = tuple(operands)  # not folded: one assignment each, where an operand may raise
+    variables, _ = _variables_of(operands, result)
+    out = []
+    for dtype in dtypes:
+        array = Array(frozenset([dtype]), Library.JAX, False)
+        assignment = {var: _uniform_member(var, array) for var in variables}
+        out.append(_instance(operands, result, assignment))
+    return out
+
+
+def _uniform_member(var: Variable, array: Array) -> Value:
+    chosen = next((m for m in var.domain if m == array), None)
+    if chosen is None:  # not an array variable: the Python scalar it most likely holds
+        python = [m for m in var.domain if m.library is Library.PYTHON]
+        chosen = next((m for m in python if m.dtypes == {"int64"}), python[0] if python else UNKNOWN)
+    return chosen
+
+
+def _instance(operands: tuple[object, ...], result: Value,
+              assignment: Mapping[Variable, Value]) -> tuple[tuple[object, ...], Value]:  # fmt: skip
+    return tuple(_substitute(o, assignment) for o in operands), _substitute(result, assignment)
 
 
 def identity_of(value: Value) -> Variable | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -21,6 +22,9 @@ from promolint.engine.values import UNKNOWN, Bound, Function, Reference, Returns
 _LOOP_PASSES = 3
 
 Run = Callable[[Frame], None]
+# Top-level packages whose import says the module works on JAX arrays.
+_JAX_LIBRARIES = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "haiku", "chex", "jaxtyping", "jraph",
+                            "distrax", "numpyro", "blackjax", "diffrax", "lineax", "optimistix", "orbax"})
 
 
 class Flow:
@@ -42,6 +46,7 @@ class Flow:
         self.objects = Objects(self)
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
+        self.imported_modules: set[str] = set()  # what the module imports, anywhere in it
         self._loop_depth = 0
 
     def module_frame(self) -> Frame:
@@ -90,6 +95,15 @@ class Flow:
         return result
 
     # --- names of other modules --------------------------------------------------------
+    def imports(self, module: str) -> None:
+        """The module imports ``module`` (or names from it)."""
+        self.imported_modules.add(module)
+
+    def uses_jax(self) -> bool:
+        """Whether the module imports JAX or a library built on it: where a value of unknown
+        dtype may be a JAX array that a leak reaches."""
+        return any(m.split(".")[0] in _JAX_LIBRARIES for m in self.imported_modules)
+
     def imported(self, qualname: str) -> Value:
         """What ``from module import name`` binds: a value the seeds know, else the reference."""
         value = self.seeds.names.get(qualname)
@@ -146,10 +160,13 @@ class Flow:
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
                 recorded_operands = tuple(self._for_rules(v) for v in operands)
                 recorded = sources.traced(self._for_rules(result), recorded_operands, handle, frame.ctx)
+                if sources.made_at(recorded, handle) and not sources.made_at_some_member(operands, result):
+                    recorded = replace(recorded, source=None)  # from what the variables made: origin unknown
                 if type(result) is Symbolic:
                     self._read_by_rules[result] = recorded
                 if "chain" in extra:
                     extra["chain"] = tuple(self._for_rules(v) for v in extra["chain"])
+                extra["members"] = functools.partial(symbolic.weighed, operands, result)
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
         return result
