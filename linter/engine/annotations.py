@@ -9,11 +9,15 @@ from collections.abc import Sequence
 
 from promolint.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
 from promolint.engine.context import Context
-from promolint.engine.values import UNKNOWN, Array, Library, Value, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Library, Unknown, Value, python_scalar
 
 JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxlib.xla_extension.ArrayImpl", "chex.Array",
                              "jax.core.Tracer"})  # fmt: skip
 NUMPY_ARRAY_TYPES = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})
+# ``jax.typing.ArrayLike``, ``numpy.typing.ArrayLike`` and the projects' re-exports of them
+# (``blackjax.types.ArrayLike``): any numeric value of any library, by the name they all share.
+ARRAY_LIKE = Unknown(provenance="annotated ArrayLike")
+_ARRAY_LIKE_NAME = "ArrayLike"
 PYTHON_SCALARS = {"builtins.float": "float", "builtins.int": "int", "builtins.complex": "complex",
                   "builtins.bool": "bool"}  # fmt: skip
 
@@ -41,6 +45,8 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
     """The value a parameter annotated ``head[arguments...]`` holds, as far as types say."""
     if head is None:
         return UNKNOWN
+    if head.rpartition(".")[2] == _ARRAY_LIKE_NAME:
+        return ARRAY_LIKE
     if head in PYTHON_SCALARS:
         return python_scalar(PYTHON_SCALARS[head], provenance=f"annotated {PYTHON_SCALARS[head]}")
     if head in JAX_ARRAY_TYPES:

@@ -63,14 +63,29 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
     values of the others, in order."""
     if isinstance(base, Bound) and base.method == "at":
         return Bound(base.receiver, "at.")
-    if isinstance(base, Elements) and len(indices) == 1 and isinstance(indices[0], Array):
-        return base.element if indices[0].library is Library.PYTHON and indices[0].dtypes == {"int64"} else UNKNOWN
+    if isinstance(base, Elements):
+        if slices == [True] and not indices:  # x.shape[1:]: more of the same
+            return base
+        # An integer of any library indexes a tuple (through __index__); where it cannot (an
+        # array of more than one element, a tracer) the program raises and nothing follows.
+        if len(indices) == 1 and isinstance(indices[0], Array) and indices[0].dtypes \
+                and all(DTYPES[d].kind in "biu" for d in indices[0].dtypes):  # fmt: skip
+            return base.element
+        return UNKNOWN
     if isinstance(base, Items) and len(indices) == 1 and isinstance(indices[0], Array):
         literal = indices[0].literal
         if type(literal) is int and -len(base.items) <= literal < len(base.items):
             return base.items[literal]
         return UNKNOWN
     if isinstance(base, Array) and base.library is not Library.PYTHON:
+        inexact = next((i for i in indices if isinstance(i, Array) and i.dtypes
+                        and all(DTYPES[d].kind in "fc" for d in i.dtypes)), None)  # fmt: skip
+        if inexact is not None:  # measured: jax 0.10.2, numpy 2.4.6
+            if base.library is Library.JAX:
+                return Refusal("TypeError", f"Indexer must have integer or boolean type, got indexer with type "
+                                            f"{'|'.join(sorted(inexact.dtypes))}")  # fmt: skip
+            return Refusal("IndexError", "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                                         "integer or boolean arrays are valid indices")  # fmt: skip
         ndim = _indexed_rank(base.rank, slices, indices)
         library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
         return replace(base, literal=None, provenance="", ndim=ndim, library=library)

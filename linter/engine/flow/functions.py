@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine import calls
+from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import Seeds
@@ -243,13 +244,15 @@ class Functions:
     @staticmethod
     def _variable(definition: Definition, param: Param, value: Value, ctx: Context) -> Value:
         """``value``, or a variable where it has no dtype: an untyped parameter (or one its call
-        sites disagree on) ranges over every numeric value; one annotated with a library only
+        sites disagree on) ranges over every numeric value, as does one annotated ``ArrayLike``;
+        one annotated with a library only
         (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
         their class, not numbers.  What the code does with non-numeric values is not claimed."""
         key = Functions._key(definition, param)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, domain((value.library,), ctx))
-        if value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls"):
+        if (value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls")
+                or value == ARRAY_LIKE):  # fmt: skip
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
 

@@ -1,0 +1,22 @@
+# A shape's elements are Python ints whatever integer indexes them (through __index__), and
+# whatever the array's dtype is; a slice of a shape is a tuple of them.
+def sizes(x, axis: int = 0):
+    n = x.shape[axis]
+    return n * 2, 1 / np.log10(n * 10)
+
+y = sizes(f32, np.int64(0))
+y2 = sizes(a_i8, 0)
+y3 = sizes(m_f16, np.uint8(1))
+# ---
+n = m_f32.shape[np.int32(1)]
+m = len(m_f32.shape[1:])
+# ---
+# oracle: modes=x64on
+# The blackjax diagnostics pattern: a strong NumPy float64 scalar made from a shape makes a
+# float32 parameter float64 with x64 on.
+def tau(x):
+    num_chains = x.shape[0]
+    return jnp.maximum(x, 1 / np.log10(num_chains * 10))
+
+y = tau(f32)
+y2 = tau(bf16)
