@@ -84,7 +84,8 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     attach_syntax(source, analysis.operations, analysis.flow.invocations.values())
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     flow = analysis.flow
-    module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns)
+    module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns,
+                    flow.uses_jax())
     findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)

@@ -203,6 +203,7 @@ class Analysis:
 
     def _import(self, node: ast.Import, frame: Frame) -> None:
         for alias in node.names:
+            self.flow.imports(alias.name)
             if alias.asname is not None:
                 frame.names[alias.asname] = Reference(alias.name)
             else:
@@ -211,6 +212,8 @@ class Analysis:
 
     def _import_from(self, node: ast.ImportFrom, frame: Frame) -> None:
         module = self.flow.absolute_module(node.module, node.level)
+        if module is not None:
+            self.flow.imports(module)
         if module is None or any(alias.name == "*" for alias in node.names):
             return
         for alias in node.names:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from promolint.dtypes import DTYPES, is_64bit
 from promolint.engine.records import Module, Operation, Returned
-from promolint.engine.values import Array, Items, Library, Value, ValueSource, python_scalar
+from promolint.engine.values import Array, Items, Library, Refusal, Value, ValueSource, python_scalar
 from promolint.rules.base import Edit, Example, Finding, Fix, Related, Rule, exact
 from promolint.rules.rewrites import reevaluate
 
@@ -25,6 +25,9 @@ _BUILTIN = {"float64": "float", "int64": "int"}
 # sums and indices by design (``mask.sum()``, ``np.argmax``): those stay on the host.
 _PROMOTING_CALLS = frozenset({"promote", "jax_power", "where", "concatenate", "scaled"})
 _PARAMETERS_NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is not data
+# The narrower floats every array input is given alike where an operation depends on too many
+# inputs to weigh each combination: "called with float32 arrays, does it compute float64?"
+_UNIFORM = ("float32", "bfloat16", "float16")
 _TEXT = 40  # longest code quoted in a message
 _RELATED = 8  # places listed per source
 
@@ -35,7 +38,9 @@ class ImplicitX64(Rule):
         "strong NumPy scalar such as `np.log(2)`, a Python float meeting x64's int64, or NumPy's "
         "int32 with float32 is reported where it meets strong float32 (or narrower) operands and "
         "gives a 64-bit result, or leaves a function while the function's array inputs were "
-        "narrower: at its source, with each place it widens as a related location."
+        "narrower: at its source, with each place it widens as a related location. A parameter of "
+        "unknown dtype counts as narrower data where, whatever narrower float it holds, the result is "
+        "64-bit (in modules that use JAX)."
     )
     why = """
         64-bit arithmetic is slow on GPUs and unsupported on TPUs. NumPy promotes mixed-kind operands
@@ -46,7 +51,10 @@ class ImplicitX64(Rule):
         scalar: `np.arange(n, dtype=np.float32) * np.log(2.0)` is float64 under NumPy 2. Weak
         64-bit values (`jnp.arange(n) - 0.5` under x64) adopt the dtype of the strong operand they
         meet and widen nothing; values that stay on the host (NumPy counts, sizes, in-place updates,
-        which keep their target's dtype) are not reported either.
+        which keep their target's dtype) are not reported either. A function's parameters have no
+        dtype in the code, but the function is called with float32 data somewhere: `x / np.sqrt(n)`
+        is reported where it is float64 for every narrower float `x` (and, for an operation on many
+        parameters, when they all hold float32, bfloat16 or float16 alike).
     """
     fix_safety = """
         The fix depends on intent: write the Python scalar (`math.sqrt(n)`, `float(c)`), give the
@@ -110,6 +118,15 @@ class ImplicitX64(Rule):
             x = jnp.ones(3, jnp.float32)
             y = scale(x, x.shape[0] / 2)
         """),
+        # A parameter of unknown dtype: a float32 one becomes float64 (netket's PR 1218), a
+        # float64 one stays; the finding holds for every narrower dtype the parameter may have.
+        Example("""
+            import jax
+            import numpy as np
+            @jax.jit
+            def normalized(x):
+                return x / np.sqrt(x.shape[-1])
+        """, x64="on"),
     )
     valid = (
         # uint32 with int32 is int64 under x64: PRM020 (mixed signedness) reports it.
@@ -117,12 +134,12 @@ class ImplicitX64(Rule):
             import jax.numpy as jnp
             x = jnp.ones(3, jnp.uint32) + jnp.ones(3, jnp.int32)
         """, x64="on"),
-        # A parameter nothing types may be float64 itself: the scalar widens nothing for sure.
+        # With x64 off, JAX takes the NumPy scalar as float32: only NumPy data would widen.
         Example("""
             import numpy as np
             def shift(x):
                 return x + np.float64(1)
-        """, x64="on"),
+        """, x64="off"),
         Example("""
             import math
             import jax.numpy as jnp
@@ -185,10 +202,10 @@ class ImplicitX64(Rule):
             return
         leaks: dict[int, _Leak] = {}  # by the source's handle: one finding per source
         for operation in module.operations:
-            widened = _widening(operation)
+            widened = _widening(operation, module.uses_jax)
             if widened is not None:
-                source, narrow = widened
-                leaks.setdefault(id(source.handle), _Leak(source)).widens.append((operation, narrow))
+                source, place = widened
+                leaks.setdefault(id(source.handle), _Leak(source)).widens.append(place)
         for returned in module.returns:
             for value in _returned_leaks(returned):
                 leaks.setdefault(id(value.source.handle), _Leak(value.source)).returns.append((returned, value))
@@ -198,8 +215,8 @@ class ImplicitX64(Rule):
     def _finding(self, leak: _Leak, syntax) -> Finding:
         source = leak.source
         text, line = _short(syntax.text(source.handle)), syntax.line(source.handle)
-        places = [(operation.node, _widens_text(syntax, operation, narrow)) for operation, narrow in leak.widens
-                  if operation.node is not source.handle]  # fmt: skip
+        places = [(place.operation.node, _widens_text(syntax, place)) for place in leak.widens
+                  if place.operation.node is not source.handle]  # fmt: skip
         places += [(returned.node, _returns_text(syntax, returned, value)) for returned, value in leak.returns]
         producer = syntax.operation_at(source.handle)
         if len(places) < len(leak.widens) + len(leak.returns):  # the 64 bits are made where they widen data
@@ -224,10 +241,23 @@ def _advice(producer: Operation | None) -> str:
     return "Cast it to the narrower dtype (`.astype(jnp.float32)`), or compute it from narrower operands."
 
 
+@dataclass(frozen=True)
+class _Widening:
+    """An operation where 64 bits widen narrower data: the operand they widen (``index`` among
+    the operation's operands, None when it is not one of them) to ``dtype``; ``every_member``:
+    the operand has an unknown dtype and this holds at every narrower member of it."""
+
+    operation: Operation
+    narrow: Array
+    index: int | None
+    dtype: str
+    every_member: bool = False
+
+
 @dataclass
 class _Leak:
     source: ValueSource
-    widens: list[tuple[Operation, Array]] = field(default_factory=list)
+    widens: list[_Widening] = field(default_factory=list)
     returns: list[tuple[Returned, Array]] = field(default_factory=list)
 
 
@@ -238,31 +268,76 @@ def _narrower_data(value: Value) -> bool:
     return bool(value.dtypes) and all(not is_64bit(d) and DTYPES[d].kind != "b" for d in value.dtypes)
 
 
+def _narrower_float(value: Value) -> bool:
+    """Narrower data of a floating kind: what a leak into a value of unknown dtype costs (an
+    integer that meets a 64-bit count is most often a Python int the annotation admits)."""
+    return _narrower_data(value) and all(DTYPES[d].kind in "fc" for d in value.dtypes)
+
+
 def _arrays(operation: Operation) -> list[Value]:
     if operation.kind == "call" and operation.call is not None:
         return list(operation.call.arrays())
     return list(operation.operands)
 
 
-def _widening(operation: Operation) -> tuple[ValueSource, Array] | None:
+def _widening(operation: Operation, uses_jax: bool) -> tuple[ValueSource, _Widening] | None:
     """Where a strong 64-bit value with a source meets strong narrower data and the result is
     64-bit: the source and the narrower operand."""
     if operation.kind not in ("binop", "augassign", "call"):
         return None
-    result = exact(operation.result)
-    if result is None or result.weak or not is_64bit(result.dtype) or result.source is None:
-        return None
     if operation.kind == "call" and (operation.call is None or operation.call.fn.rule not in _PROMOTING_CALLS):
         return None
+    result = exact(operation.result)
+    if result is None or result.weak or not is_64bit(result.dtype) or result.source is None:
+        return _widening_at_every_member(operation) if uses_jax else None
     arrays = _arrays(operation)
     narrow = [v for v in arrays if _narrower_data(v)]
     if not narrow:
-        return None
+        return _widening_at_every_member(operation) if uses_jax else None
     if result.source.handle is operation.node and len(narrow) < 2:
         return None  # made here from one narrower operand and a Python scalar: a kind change, not a leak
     if result.source.handle is operation.node and result.library is Library.JAX and _mixed_signedness(narrow):
         return None  # JAX's uint32 with a signed integer: PRM020 reports it, in both x64 modes
-    return result.source, narrow[0]
+    index = next((i for i, v in enumerate(operation.operands) if v is narrow[0]), None)
+    return result.source, _Widening(operation, narrow[0], index, result.dtype)
+
+
+def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widening] | None:
+    """Where an operand of unknown dtype (a parameter, what is computed from one) meets a strong
+    64-bit value with a source, and at every member where that operand is narrower data the
+    result is 64-bit (``x / np.sqrt(n)`` under x64, whatever float32 or narrower ``x`` is): the
+    source and the narrower operand at the first such member.  Members where it is not a
+    narrower float (a float64 ``x``, a Python scalar) widen nothing and decide nothing; at least one
+    must be a JAX array, the data the leak reaches (the caller asks only in modules that use JAX:
+    a NumPy module's parameters hold NumPy data)."""
+    if operation.members is None:
+        return None
+    sources = [i for i, v in enumerate(operation.operands)
+               if (s := exact(v)) is not None and s.source is not None and not s.weak and is_64bit(s.dtype)]
+    if not sources:
+        return None
+    instances = operation.members(_UNIFORM)
+    if not instances:
+        return None
+    first = None
+    reaches_jax = False
+    for operands, result in instances:
+        narrow = [(i, v) for i, v in enumerate(operands) if i not in sources and _narrower_float(v)]
+        if not narrow or isinstance(result, Refusal):
+            continue
+        if not (isinstance(result, Array) and result.exact and not result.weak and is_64bit(result.dtype)):
+            return None
+        if first is None or _example_rank(narrow[0][1]) < _example_rank(first.narrow):
+            first = _Widening(operation, narrow[0][1], narrow[0][0], result.dtype, every_member=True)
+        reaches_jax = reaches_jax or any(v.library is Library.JAX for _, v in narrow)
+    if first is None or not reaches_jax:
+        return None
+    return exact(operation.operands[sources[0]]).source, first
+
+
+def _example_rank(value: Array) -> tuple[bool, bool]:
+    """The member a message names: a JAX float32, the commonest narrower data, else any JAX."""
+    return value.library is not Library.JAX, value.dtypes != {"float32"}
 
 
 def _mixed_signedness(values: list[Array]) -> bool:
@@ -285,12 +360,15 @@ def _short(text: str) -> str:
     return text if len(text) <= _TEXT else text[: _TEXT - 3] + "..."
 
 
-def _widens_text(syntax, operation: Operation, narrow: Array) -> str:
-    nodes = syntax.operand_nodes(operation)
-    narrow_text = next((syntax.text(node) for node, value in zip(nodes, operation.operands) if value is narrow), "")
+def _widens_text(syntax, place: _Widening) -> str:
+    nodes = syntax.operand_nodes(place.operation)
+    narrow_text = syntax.text(nodes[place.index]) if place.index is not None and place.index < len(nodes) else ""
     named = f" `{_short(narrow_text)}`" if narrow_text else ""
-    return (f"widens {narrow.describe()}{named} to {exact(operation.result).dtype} at line "
-            f"{syntax.line(operation.node)}")  # fmt: skip
+    line = syntax.line(place.operation.node)
+    if place.every_member:
+        return (f"widens{named or ' its operand'} to {place.dtype} at line {line} whenever it is narrower "
+                f"(e.g. {place.narrow.describe()} {place.narrow.library.value})")  # fmt: skip
+    return f"widens {place.narrow.describe()}{named} to {place.dtype} at line {line}"
 
 
 def _returns_text(syntax, returned: Returned, value: Array) -> str:
@@ -312,9 +390,9 @@ def _python_scalars_fix(leak: _Leak, syntax) -> Fix | None:
     code, argument, imports, kind = rewrite
     replacement = python_scalar(kind)
     narrowed = set()
-    for operation, narrow in leak.widens:
-        fixed = exact(_again(syntax, operation, producer, replacement))
-        if fixed is None or fixed.dtype not in narrow.dtypes:
+    for place in leak.widens:
+        fixed = exact(_again(syntax, place.operation, producer, replacement))
+        if fixed is None or fixed.dtype not in place.narrow.dtypes:
             return None
         narrowed.add(fixed.dtype)
     for returned, _ in leak.returns:  # a returned expression the engine can evaluate again
