@@ -171,7 +171,8 @@ def _elementwise(library: Library) -> dict[str, Fn]:
         **{f"fft.{k}": Fn("fft", library, ("a", "n", "axis"), "real", arrays=("a",), shape="as-is")
            for k in ("irfft", "irfftn", "irfft2")},  # fmt: skip
         **{f"fft.{k}": Fn("create", library, ("n", "d", "dtype"), "f", shape="array") for k in ("fftfreq", "rfftfreq")},
-        **{f"fft.{k}": Fn("same", library, ("x", "axes"), arrays=("x",), shape="array") for k in ("fftshift", "ifftshift")},
+        **{f"fft.{k}": Fn("same", library, ("x", "axes"), arrays=("x",), shape="array")
+           for k in ("fftshift", "ifftshift")},  # fmt: skip
     }
     out |= {
         "atleast_1d": Fn("atleast", library, ("a", "*more"), "1", arrays=("a",), shape="as-is"),

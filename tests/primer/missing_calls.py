@@ -2,8 +2,8 @@
 
 Usage: ``python tests/primer/missing_calls.py [--source DIR] [--top N]``.
 
-Walks every ``.py`` file under the unpacked primer projects (``.primer_cache/src`` of the main
-checkout by default) with Python's ``ast``, resolves each call's target through the module's
+Walks every ``.py`` file under the unpacked primer projects (``.primer_cache/src`` by default:
+``tests/primer/run.py`` unpacks them there) with Python's ``ast``, resolves each call's target through the module's
 imports (``import jax.numpy as jnp``, ``from jax import lax``, ``from jax.nn import relu``...)
 to a qualified name under ``numpy`` or ``jax``, and counts the names the engine handles nowhere:
 not a catalog entry, not a dtype (``np.float32(x)``), not one of the flow's higher-order, control
@@ -23,14 +23,14 @@ from promolint.engine.catalog import CATALOG
 from promolint.engine.flow import control, higher_order, modes, objects
 from promolint.engine.values import DTypeRef
 
-DEFAULT_SOURCE = Path("/work/main/.primer_cache/src")
+DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / ".primer_cache" / "src"
 ROOTS = ("numpy", "jax")
 
 # Names the flow handles before the catalog (``promolint.engine.flow``).
 HANDLED_ELSEWHERE = frozenset({
     *higher_order.TRANSPARENT, *higher_order._GRADIENTS, *higher_order._TREE_MAPS, *higher_order._TREE_LEAVES,
-    higher_order._PARTIAL, *control.CONTROL, *modes.CONFIG_UPDATES, *modes.CONFIG_READS, *modes.SWITCHES, "jax.device_put",
-    *objects.FIELD_FUNCTIONS,
+    higher_order._PARTIAL, *control.CONTROL, *modes.CONFIG_UPDATES, *modes.CONFIG_READS, *modes.SWITCHES,
+    "jax.device_put", *objects.FIELD_FUNCTIONS,
 })  # fmt: skip
 
 

@@ -1,7 +1,7 @@
-"""``linalg``: ``norm``, ``inv``, ``det``, ``solve`` and the decompositions compute in floats.  NumPy converts an integer (or
-bool) to float64, where ``np.sqrt(int8)`` is float16; JAX as its elementwise float functions do
-(float32 up to 32-bit integers, x64 or not).  Other floats keep their dtype; a norm of complex
-values is real.  NumPy's ``inv`` and ``det`` have no float16 loop (TypeError),
+"""``linalg``: ``norm``, ``inv``, ``det``, ``solve`` and the decompositions compute in floats.
+NumPy converts an integer (or bool) to float64, where ``np.sqrt(int8)`` is float16; JAX as its
+elementwise float functions do (float32 up to 32-bit integers, x64 or not).  Other floats keep
+their dtype; a norm of complex values is real.  NumPy's ``inv`` and ``det`` have no float16 loop (TypeError),
 JAX's ``inv`` none either (NotImplementedError; its ``det`` and ``solve_triangular`` have one).
 Results are strong (measured)."""
 
