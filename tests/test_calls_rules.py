@@ -26,3 +26,19 @@ def test_each_family_rule_is_in_the_table_and_only_one_family_has_it() -> None:
 def test_the_catalog_and_the_rule_table_name_the_same_rules() -> None:
     named = {fn.rule for table in (CATALOG, METHODS, NUMPY_FORWARDED) for fn in table.values()}
     assert named == set(calls.RULES)
+
+
+def test_the_catalog_tables_name_catalogued_functions_and_known_dtype_classes() -> None:
+    """A name or a dtype class misspelt in the catalog's side tables would switch its check off
+    silently (``jnp.round(bools)`` claimed bool instead of ValueError)."""
+    from promolint.engine.catalog import CATALOG_REFUSALS, NEEDS_DIMENSIONS, UNMODELLED_ARGUMENTS
+    from promolint.engine.domains import DTYPE_CLASSES
+
+    shorts = {name.rsplit(".", 1)[-1] for name in CATALOG}
+    assert not NEEDS_DIMENSIONS - set(CATALOG), sorted(NEEDS_DIMENSIONS - set(CATALOG))
+    assert not set(UNMODELLED_ARGUMENTS) - shorts, sorted(set(UNMODELLED_ARGUMENTS) - shorts)
+    for library, functions in CATALOG_REFUSALS.items():
+        prefix = "jax." if library == "jax" else "numpy."
+        for name, errors in functions.items():
+            assert any(q.startswith(prefix) and q.endswith(f".{name}") for q in CATALOG), (library, name)
+            assert all(token in DTYPE_CLASSES for classes in errors.values() for token in classes.split()), name

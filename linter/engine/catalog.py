@@ -19,7 +19,8 @@ class Fn:
     #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
     #           result_type, promote_types, jax_power, contract, einsum, multi_dot, norm, linalg,
-    #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple
+    #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple, solve,
+    #           decomposition, fft, split, meshgrid, top_k, indices, choice
     #           (for atleast: ``default`` is the least number of dimensions)
     library: Library
     params: tuple[str, ...] = ()  # positional parameter names, in order
@@ -27,7 +28,10 @@ class Fn:
     #                    for scaled: the Python scalar type taking part ('int-inexact': an int,
     #                    then the result made inexact); for inexact: 'strong' results,
     #                    'weak-as-x1' (weak when the first operand is), 'all-weak' (weak when every
-    #                    operand is), 'all-weak-if-complex' (that, for complex results)
+    #                    operand is), 'all-weak-if-complex' (that, for complex results); for
+    #                    promote: 'strong' results; for same: 'strong-if-inexact' (nan_to_num);
+    #                    for linalg and solve: 'float16' where float16 runs; for decomposition:
+    #                    its parts; for fft: 'complex', 'real' or 'rfft'
     arrays: tuple[str, ...] = ()  # the parameters whose dtypes take part (promote, where, ...)
     shape: str = "elementwise"  # how the result's dimensions follow the inputs (SHAPES)
 
@@ -77,10 +81,19 @@ NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstac
                                          "append"})  # fmt: skip
 # Functions of the "array" shape that keep their input's dimensions.
 RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy", "diff", "moveaxis",
-                          "take_along_axis", "fliplr", "flipud"})  # fmt: skip
+                          "take_along_axis", "fliplr", "flipud", "pad", "fftshift", "ifftshift", "rev"})  # fmt: skip
 # Arguments a function's catalog rule does not model: given them, its result is unknown
 # (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
-UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {"diff": frozenset({"prepend", "append"})}
+UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {
+    "diff": frozenset({"prepend", "append"}),
+    # unique's flags add index and count arrays to the result; logsumexp's ``b`` takes part and
+    # ``return_sign`` adds the sign; a preferred element type replaces the operands' dtype.
+    "unique": frozenset({"return_index", "return_inverse", "return_counts", "fill_value"}),
+    "logsumexp": frozenset({"b", "return_sign", "where"}),
+    "dot_general": frozenset({"preferred_element_type"}),
+    "qr": frozenset({"mode"}),
+    "eigh": frozenset({"UPLO", "symmetrize_input"}),
+}
 _BOOL_UNARY = "isnan isinf isfinite signbit logical_not isneginf isposinf"
 _COMPARE = "equal not_equal less less_equal greater greater_equal"  # like the operators: weak in JAX
 _BOOL_BINARY = "logical_and logical_or logical_xor isclose"
@@ -126,6 +139,41 @@ def _elementwise(library: Library) -> dict[str, Fn]:
         "linalg.inv": Fn("linalg", library, ("a",), arrays=("a",), shape="as-is"),
     }
     out |= _many(_SAME_ARRAY, Fn("same", library, ("a",), arrays=("a",), shape="array"))
+    out |= {
+        "pad": Fn("same", library, ("array", "pad_width"), arrays=("array",), shape="array"),
+        "diagonal": Fn("same", library, ("a", "offset", "axis1", "axis2"), arrays=("a",), shape="array"),
+        "unique": Fn("same", library, ("ar",), arrays=("ar",), shape="array"),
+        "trace": Fn("sum", library, ("a", "offset", "axis1", "axis2", "dtype"), arrays=("a",), shape="reduce"),
+        "round": Fn("same", library, ("a", "decimals"), arrays=("a",)),
+        "nan_to_num": Fn("same", library, ("x",), "strong-if-inexact", arrays=("x",)),
+        # cross multiplies and subtracts: it refuses what subtract refuses (bools).
+        "cross": Fn("promote", library, ("a", "b"), arrays=("a", "b"), shape="array"),
+        "isin": Fn("bool", library, ("element", "test_elements"), arrays=("element", "test_elements"), shape="array"),
+        "split": Fn("split", library, ("ary", "indices_or_sections", "axis"), arrays=("ary",), shape="as-is"),
+        "array_split": Fn("split", library, ("ary", "indices_or_sections", "axis"), arrays=("ary",), shape="as-is"),
+        "meshgrid": Fn("meshgrid", library, ("*xi",), arrays=("xi",), shape="as-is"),
+        "tril_indices": Fn("indices", library, ("n", "k", "m"), "i", shape="as-is"),
+        "triu_indices": Fn("indices", library, ("n", "k", "m"), "i", shape="as-is"),
+        "linalg.cholesky": Fn("linalg", library, ("a",), arrays=("a",), shape="as-is"),
+        "linalg.pinv": Fn("linalg", library, ("a",), arrays=("a",), shape="as-is"),
+        "linalg.solve": Fn("solve", library, ("a", "b"), arrays=("a", "b"), shape="as-is"),
+        # (parts: what each array of the result is, and its rank against the input's)
+        "linalg.eigh": Fn("decomposition", library, ("a",), "real:-1 same:0", arrays=("a",), shape="as-is"),
+        "linalg.eigvalsh": Fn("decomposition", library, ("a",), "real:-1", arrays=("a",), shape="as-is"),
+        "linalg.svd": Fn("decomposition", library, ("a", "full_matrices", "compute_uv"), "same:0 real:-1 same:0",
+                         arrays=("a",), shape="as-is"),  # fmt: skip
+        "linalg.qr": Fn("decomposition", library, ("a",), "same:0 same:0", arrays=("a",), shape="as-is"),
+        "linalg.slogdet": Fn("decomposition", library, ("a",), "same:-2 real:-2", arrays=("a",), shape="as-is"),
+        **{f"fft.{k}": Fn("fft", library, ("a", "n", "axis"), "complex", arrays=("a",), shape="as-is")
+           for k in ("fft", "ifft", "fftn", "ifftn", "fft2", "ifft2")},  # fmt: skip
+        **{f"fft.{k}": Fn("fft", library, ("a", "n", "axis"), "rfft", arrays=("a",), shape="as-is")
+           for k in ("rfft", "rfftn", "rfft2")},  # fmt: skip
+        **{f"fft.{k}": Fn("fft", library, ("a", "n", "axis"), "real", arrays=("a",), shape="as-is")
+           for k in ("irfft", "irfftn", "irfft2")},  # fmt: skip
+        **{f"fft.{k}": Fn("create", library, ("n", "d", "dtype"), "f", shape="array") for k in ("fftfreq", "rfftfreq")},
+        **{f"fft.{k}": Fn("same", library, ("x", "axes"), arrays=("x",), shape="array")
+           for k in ("fftshift", "ifftshift")},  # fmt: skip
+    }
     out |= {
         "atleast_1d": Fn("atleast", library, ("a", "*more"), "1", arrays=("a",), shape="as-is"),
         "atleast_2d": Fn("atleast", library, ("a", "*more"), "2", arrays=("a",), shape="as-is"),
@@ -211,6 +259,8 @@ _NUMPY |= {
     "linalg.det": Fn("linalg", NP, ("a",), arrays=("a",), shape="as-is"),
     "polyval": Fn("polyval", NP, ("p", "x"), arrays=("p", "x"), shape="as-is"),
     "interp": Fn("interp", NP, ("x", "xp", "fp"), arrays=("x", "xp", "fp"), shape="as-is"),
+    "copy": Fn("asarray", NP, ("a",), arrays=("a",), shape="array"),  # np.array(a, copy=True)
+    "ascontiguousarray": Fn("asarray", NP, ("a", "dtype"), arrays=("a",), shape="array"),
 }
 # NumPy's ufuncs without a bool loop run bool inputs in int8 (np.power(bool, bool) is int8);
 # JAX computes these in int32 whatever x64 says (measured).
@@ -223,6 +273,34 @@ JAX_BOOL_AS_INT32 = frozenset({"power", "floor_divide", "mod", "remainder", "lef
 NUMPY_INTN_LOOPS = frozenset({"add", "subtract", "multiply", "floor_divide", "remainder", "mod"})
 NUMPY_METHOD_INTN_RESULTS = {"round": "float16", "conj": "int8", "conjugate": "int8"}
 # The dtypes each function refuses are measured data: promolint.engine.domains.
+# The refusals of functions outside that table's probe, in its format (measured, jax 0.10.2 and
+# numpy 2.4.6; the oracle corpus's snippets check them): cross subtracts, jnp.round has no bool
+# implementation, jax.scipy.special's real functions refuse complex values.
+CATALOG_REFUSALS: dict[str, dict[str, dict[str, str]]] = {
+    "numpy": {"cross": {"TypeError": "bool"}},
+    "jax": {
+        "cross": {"TypeError": "bool"},
+        "round": {"ValueError": "bool"},
+        "segment_sum": {"TypeError": "bool"},
+        "median": {"ValueError": "complex"},
+        **dict.fromkeys("gammaln digamma erf erfc erfinv betaln gammainc gammaincc i0e i1e".split(),
+                        {"TypeError": "complex"}),
+        "entr": {"ValueError": "complex"},
+        "top_k": {"ValueError": "complex"},
+    },
+}  # fmt: skip
+# Functions that raise for a value without dimensions (a Python scalar, a 0-d array): their
+# result is unknown there rather than modelled (the exception class varies).
+NEEDS_DIMENSIONS = frozenset({
+    *(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in (
+        "diagonal", "trace", "cross", "split", "array_split", "meshgrid", "linalg.cholesky", "linalg.pinv",
+        "linalg.solve", "linalg.eigh", "linalg.eigvalsh", "linalg.svd", "linalg.qr", "linalg.slogdet", "linalg.det",
+        "fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.fft2", "fft.ifft2", "fft.rfft2", "fft.irfft2",
+        "fft.rfftn", "fft.irfftn")),
+    "numpy.fft.fftn", "numpy.fft.ifftn", "jax.scipy.linalg.solve", "jax.scipy.linalg.solve_triangular",
+    *(f"jax.lax.{k}" for k in ("reshape", "rev", "collapse", "broadcast_in_dim", "slice", "slice_in_dim",
+                               "index_in_dim", "transpose", "dot_general", "top_k")),
+})  # fmt: skip
 # jnp.clip checks each operand for complex values before it promotes them (a ValueError where
 # promotion would fail too); the others refuse the dtype their operands promote to.
 JAX_DOMAIN_PER_OPERAND = frozenset({"clip"})
@@ -236,14 +314,26 @@ OPERATOR_FUNCTIONS = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_d
 # Of those, the ones NumPy calls through ``_wrapfunc``: a TypeError from the method makes NumPy
 # convert the argument and run its own function (np.argmax of a complex JAX array is an int64).
 NUMPY_FORWARD_FALLBACK = frozenset({"argmax", "argmin", "cumsum", "cumprod", "searchsorted", "reshape", "transpose",
-                                    "repeat"})  # fmt: skip
+                                    "repeat", "round"})  # fmt: skip
 NUMPY_FORWARDED = {name: _NUMPY[name] for name in (
     "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "cumsum",
-    "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip")}  # fmt: skip
+    "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip", "round")}  # fmt: skip
 _NUMPY |= {name: Fn("forward", NP, fn.params, arrays=fn.arrays, shape="as-is") for name, fn in NUMPY_FORWARDED.items()}
 
 _JAX_NUMPY = _elementwise(JNP)
 _JAX_NUMPY["einsum"] = Fn("einsum", JNP, ("subscripts", "*operands"), arrays=("operands",), shape="as-is")
+_JAX_NUMPY |= {
+    "take": Fn("same", JNP, ("a", "indices", "axis"), arrays=("a",), shape="array"),
+    "reciprocal": Fn("inexact", JNP, ("x",), arrays=("x",)),  # NumPy's keeps integers
+    "sinc": Fn("inexact", JNP, ("x",), arrays=("x",)),
+    "median": Fn("mean", JNP, ("a", "axis"), arrays=("a",), shape="reduce"),
+    "allclose": Fn("fixed", JNP, default="bool"),  # a strong JAX bool, where NumPy's is a Python bool
+    "array_equal": Fn("fixed", JNP, default="bool"),
+    "broadcast_arrays": Fn("meshgrid", JNP, ("*args",), arrays=("args",), shape="as-is"),
+    "broadcast_shapes": Fn("int_tuple", PY),
+    "iscomplexobj": Fn("python_scalar", PY, default="bool"),
+    "linalg.det": Fn("linalg", JNP, ("a",), "float16", arrays=("a",), shape="as-is"),
+}
 # What NumPy and JAX answer about arrays as Python values (jnp.allclose gives a JAX bool instead).
 _PYTHON_ANSWERS = {
     **{name: Fn("python_scalar", PY, default="int") for name in ("ndim", "size")},
@@ -278,6 +368,13 @@ CATALOG: dict[str, Fn] = {
     "jax.random.permutation": Fn("same", JNP, ("key", "x"), arrays=("x",)),
     "jax.random.split": Fn("same", JNP, ("key", "num"), arrays=("key",), shape="array"),
     "jax.random.fold_in": Fn("same", JNP, ("key", "data"), arrays=("key",), shape="array"),
+    # Draws in the default float (int for poisson and categorical) whatever their parameters' dtype.
+    "jax.random.gamma": Fn("random", JNP, ("key", "a", "shape", "dtype"), "f"),
+    "jax.random.beta": Fn("random", JNP, ("key", "a", "b", "shape", "dtype"), "f"),
+    "jax.random.dirichlet": Fn("random", JNP, ("key", "alpha", "shape", "dtype"), "f"),
+    "jax.random.poisson": Fn("random", JNP, ("key", "lam", "shape", "dtype"), "i"),
+    "jax.random.categorical": Fn("random", JNP, ("key", "logits", "axis", "shape"), "i"),
+    "jax.random.choice": Fn("choice", JNP, ("key", "a", "shape"), arrays=("a",)),
     # jax.nn: activations keep a float dtype.  Of an integer array (measured): relu and hard_tanh
     # keep it; those that scale by a Python float promote with it (weak float); the logistic ones
     # refuse it; the rest make it inexact.
@@ -291,6 +388,18 @@ CATALOG: dict[str, Fn] = {
     "jax.nn.softplus": Fn("scaled", JNP, ("x",), "int-inexact", arrays=("x",)),
     "jax.nn.gelu": Fn("inexact", JNP, ("x",), "strong", arrays=("x",)),  # scales by strong constants (measured)
     "jax.nn.one_hot": Fn("random", JNP, ("x", "num_classes", "dtype"), "f"),
+    # logsumexp reduces in the input's float dtype (a strong result, as jnp.mean's).
+    **{f"{k}.logsumexp": Fn("mean", JNP, ("a", "axis"), arrays=("a",), shape="reduce")
+       for k in ("jax.nn", "jax.scipy.special")},
+    # jax.scipy.special: elementwise float functions, promoted as jnp.sqrt and jnp.arctan2 are.
+    **{f"jax.scipy.special.{k}": Fn("inexact", JNP, ("x",), arrays=("x",))
+       for k in ("gammaln", "digamma", "erf", "erfc", "erfinv", "expit", "logit", "entr", "i0e", "i1e")},
+    **{f"jax.scipy.special.{k}": Fn("inexact", JNP, ("x", "y"), arrays=("x", "y"))
+       for k in ("xlogy", "xlog1py", "betaln", "gammainc", "gammaincc")},  # fmt: skip
+    "jax.scipy.linalg.solve": Fn("solve", JNP, ("a", "b"), arrays=("a", "b"), shape="as-is"),
+    "jax.scipy.linalg.solve_triangular": Fn("solve", JNP, ("a", "b"), "float16", arrays=("a", "b"), shape="as-is"),
+    "jax.scipy.linalg.block_diag": Fn("promote", JNP, ("*arrs",), "strong", arrays=("arrs",), shape="array"),
+    "jax.ops.segment_sum": Fn("reduce", JNP, ("data", "segment_ids"), arrays=("data",), shape="array"),
     # jax.lax: no implicit promotion at all; ``default`` is the result: the operands' dtype, bool
     # for comparisons, the complex of that precision for lax.complex.
     **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), arrays=("x", "y"))
@@ -325,6 +434,14 @@ CATALOG: dict[str, Fn] = {
                          arrays=("operand",), shape="array"),  # fmt: skip
     "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype"), shape="array"),
     "jax.lax.abs": Fn("abs", JNP, ("x",), arrays=("x",)),
+    # Reshaping and slicing keep the operand's dtype and weak flag.
+    **{f"jax.lax.{k}": Fn("same", JNP, ("operand", "arg"), arrays=("operand",), shape="array")
+       for k in ("reshape", "rev", "collapse", "squeeze", "expand_dims", "broadcast", "broadcast_in_dim", "slice",
+                 "slice_in_dim", "index_in_dim", "transpose")},  # fmt: skip
+    "jax.lax.broadcast_shapes": Fn("int_tuple", PY),
+    "jax.lax.dot_general": Fn("promote", JNP, ("lhs", "rhs", "dimension_numbers"), arrays=("lhs", "rhs"),
+                              shape="array"),  # fmt: skip
+    "jax.lax.top_k": Fn("top_k", JNP, ("operand", "k"), arrays=("operand",), shape="as-is"),
     **{f"jax.lax.{k}": Fn("same", JNP, ("x",), arrays=("x",))
        for k in ("neg", "sign", "floor", "ceil", "round", "exp", "log", "sin", "cos", "tanh", "sqrt",
                  "rsqrt", "logistic", "stop_gradient", "square")},  # fmt: skip

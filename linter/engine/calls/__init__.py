@@ -3,7 +3,8 @@
 By concept: ``binding`` (arguments by parameter name), ``conversions`` (dtype requests and
 defaults, values crossing NumPy, JAX and Python), ``shapes`` (ranks), ``promotion`` (the core
 the rules share), the rule families (``creation``, ``elementwise``, ``comparisons``,
-``reductions``, ``dtype_queries``, ``lax``, ``methods``, ``python_functions``) and ``dispatch``
+``reductions``, ``dtype_queries``, ``lax``, ``methods``, ``python_functions``, ``linear_algebra``,
+``spectral``, ``sequences``) and ``dispatch``
 (calls, attributes and names; the table of rules).  What the front ends and the rules use is
 here."""
 

@@ -15,6 +15,7 @@ from promolint.engine.calls.conversions import (
     as_dtype,
     as_numpy,
     default,
+    library_inputs,
     list_overflow,
     python_int_overflow,
     requested,
@@ -157,6 +158,18 @@ def _rule_random(call: Call) -> Value:
     return _rule_create(call)
 
 
+def _rule_choice(call: Call) -> Value:
+    """``jax.random.choice(key, a)``: elements of the array ``a`` (its dtype, strong), or of
+    ``arange(a)`` for a value without dimensions (the default int; measured)."""
+    a = call.bound.get("a")
+    if not isinstance(a, Array) or a.rank is None:
+        return UNKNOWN
+    if a.rank == 0:
+        return default("i", Library.JAX, call.ctx, "")
+    source = library_inputs(call)[0]
+    return Array(source.dtypes, Library.JAX, False)
+
+
 RULES: dict[str, Callable[[Call], Value]] = {
     "create": _rule_create,
     "full": _rule_full,
@@ -166,4 +179,5 @@ RULES: dict[str, Callable[[Call], Value]] = {
     "linspace": _rule_linspace,
     "fixed": _rule_fixed,
     "random": _rule_random,
+    "choice": _rule_choice,
 }

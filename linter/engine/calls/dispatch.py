@@ -19,6 +19,8 @@ from promolint.engine.calls import (
     methods,
     python_functions,
     reductions,
+    sequences,
+    spectral,
 )
 from promolint.engine.calls.binding import bind, display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, call_scalar_type, python_int_overflow
@@ -26,6 +28,7 @@ from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
+    NEEDS_DIMENSIONS,
     UNMODELLED_ARGUMENTS,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
@@ -79,6 +82,8 @@ RULES: dict[str, Callable[[Call], Value]] = {
     **lax.RULES,
     **methods.RULES,
     **python_functions.RULES,
+    **sequences.RULES,
+    **spectral.RULES,
     "forward": _rule_forward,
 }
 
@@ -105,9 +110,16 @@ def _is_none(value: Value) -> bool:
     return isinstance(value, Reference) and value.qualname == "builtins.None"
 
 
+def _without_dimensions(call: Call) -> bool:
+    """A function that needs an array with dimensions, given a Python scalar or a 0-d array."""
+    first = next((v for v in call.arrays()), None)
+    return call.name in NEEDS_DIMENSIONS and isinstance(first, Array) and first.rank == 0
+
+
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
-    if _untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ())):
+    if (_untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ()))
+            or _without_dimensions(call)):  # fmt: skip
         return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64

@@ -32,7 +32,10 @@ def _rule_promote(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
-    return promote(call, inputs)
+    value = promote(call, inputs)
+    if call.fn.default == "strong" and isinstance(value, Array):
+        return replace(value, weak=False)  # jax.scipy.linalg.block_diag builds a new array
+    return value
 
 
 def _rule_inexact(call: Call) -> Value:
@@ -83,7 +86,13 @@ def _rule_same(call: Call) -> Value:
     if call.fn.shape == "array" and isinstance(value, Array):
         # reshape/ravel/... change the dimensions; transpose/flip/sort/... keep them.
         keeps = call.short in RANK_KEEPING
-        value = replace(value, ndim=inputs[0].rank if keeps else 1 if call.short in ("ravel", "flatten") else None)
+        flat = call.short in ("ravel", "flatten", "unique")
+        value = replace(value, ndim=inputs[0].rank if keeps else 1 if flat else None)
+    if call.fn.default == "strong-if-inexact" and isinstance(value, Array) and all(
+            DTYPES[d].kind in "fc" for d in value.dtypes):  # fmt: skip
+        # jnp.nan_to_num selects between x and strong constants of its float dtype (measured:
+        # jnp.nan_to_num(1.5) is a strong float32, jnp.nan_to_num(1) a weak int32)
+        value = replace(value, weak=False)
     return value
 
 

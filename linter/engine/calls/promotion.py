@@ -9,8 +9,10 @@ from dataclasses import replace
 
 from promolint.dtypes import CUSTOM_FLOATS, INTN
 from promolint.engine import operations
+from promolint.engine.domains import DTYPE_CLASSES
 from promolint.engine.calls.binding import display_name
 from promolint.engine.catalog import (
+    CATALOG_REFUSALS,
     JAX_DOMAIN_PER_OPERAND,
     NUMPY_INT_TO_FLOAT64,
     NUMPY_METHOD_BOOL_RESULTS,
@@ -63,7 +65,8 @@ def _clip_overflow(call: Call, outcome: Array) -> Refusal | None:
 
 def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Value:
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    if call.fn.params[:1] == ("self",):  # a method: ndarray.conjugate() of bools stays bool
+    if call.fn.params[:1] == ("self",) or (library is not Library.JAX and call.short in NUMPY_METHOD_BOOL_RESULTS):
+        # a method (ndarray.conjugate() of bools stays bool), or np.round, which calls a.round()
         return _method_loops(call, outcome)
     ufunc = call.fn.shape == "elementwise" or call.short == "matmul"
     outcome = operations.fallback_loops(call.short, library, check_domain(call, outcome), ufunc)
@@ -92,6 +95,18 @@ def _method_loops(call: Call, outcome: Value) -> Value:
 
 
 def check_domain(call: Call, value: Value) -> Value:
-    """``value``, or the exception the function raises for its dtype (promolint.engine.domains)."""
+    """``value``, or the exception the function raises for its dtype (promolint.engine.domains,
+    then the catalog's own measured refusals)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    return operations.check_domain(call.short, library, value, display_name(call.name))
+    value = operations.check_domain(call.short, library, value, display_name(call.name))
+    refused = CATALOG_REFUSALS["jax" if library is Library.JAX else "numpy"].get(call.short)
+    if not refused or not isinstance(value, Array) or not value.dtypes:
+        return value
+    errors = {next((error for error, classes in refused.items()
+                    if any(d in DTYPE_CLASSES[c] for c in classes.split())), None) for d in value.dtypes}  # fmt: skip
+    if errors == {None}:
+        return value
+    if len(errors) > 1:
+        return Array(frozenset(), value.library, None, ndim=value.ndim)
+    kinds = "|".join(sorted(value.dtypes))
+    return Refusal(errors.pop(), f"{display_name(call.name)} is not supported for {kinds} operands")

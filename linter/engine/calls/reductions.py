@@ -127,13 +127,14 @@ def _rule_mean(call: Call) -> Value:
 
 
 def _rule_reduce(call: Call) -> Value:
-    """max, min, ptp: the input's dtype, in the loop NumPy's maximum and minimum run it in
+    """max, min, ptp, segment_sum: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
     inputs = reduced_inputs(call)
     if not inputs:
         return UNKNOWN
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    return operations.fallback_loops(call.short, library, Array(inputs[0].dtypes, library, False))
+    value = check_domain(call, Array(inputs[0].dtypes, library, False))  # segment_sum of bools
+    return operations.fallback_loops(call.short, library, value)
 
 
 RULES: dict[str, Callable[[Call], Value]] = {

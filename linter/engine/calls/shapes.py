@@ -72,6 +72,8 @@ def _reduced_rank(call: Call) -> int | None:
     keepdims = call.bound.get("keepdims")
     if isinstance(keepdims, Array) and keepdims.literal is True:
         return rank
+    if call.short == "trace":  # the diagonal summed: two dimensions fewer
+        return None if rank is None else max(rank - 2, 0)
     axis = call.bound.get("axis")
     if axis is None or (isinstance(axis, Reference) and axis.qualname == "builtins.None"):
         return 0

@@ -1,0 +1,28 @@
+# jax.lax reshaping and slicing keep the operand's dtype and weak flag; dot_general promotes.
+wk = jnp.asarray(2.0)
+x = jax.lax.reshape(m_f32, (4,))
+y = jax.lax.reshape(i32, (3, 1))
+z = jax.lax.rev(b, (0,))
+w = jax.lax.collapse(m_i8, 0, 2)
+v = jax.lax.squeeze(wk, ())
+u = jax.lax.expand_dims(f64, (0,))
+t = jax.lax.broadcast(wk, (2,))
+s = jax.lax.broadcast_in_dim(f16, (2, 3), (1,))
+r = jax.lax.slice(m_f32, (0, 0), (1, 1))
+q = jax.lax.slice_in_dim(i32, 0, 2)
+p = jax.lax.index_in_dim(m_bf16, 0)
+o = jax.lax.transpose(m_i8, (1, 0))
+n = jax.lax.squeeze(jnp.ones((1, 3), jnp.int32), (0,))
+# ---
+m_i32 = jnp.ones((2, 2), jnp.int32)
+m_f64 = jnp.ones((2, 2), jnp.float64)
+dims = (((1,), (0,)), ((), ()))
+x = jax.lax.dot_general(m_f32, m_f32, dims)
+y = jax.lax.dot_general(m_i32, m_i32, dims)
+z = jax.lax.dot_general(m_f64, m_f64, dims)
+w = jax.lax.dot_general(m_i8, m_i8, dims)
+# ---
+shape = jax.lax.broadcast_shapes((3, 1), (1, 4))
+s = jnp.broadcast_shapes((2,), (1,))
+n = shape[0] * 2.0
+c = jnp.iscomplexobj(f32)
