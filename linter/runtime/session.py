@@ -115,7 +115,9 @@ def judge(predicted: dict, observed: dict) -> str:
         return UNCHECKED
     if predicted.get("error"):
         return DISAGREE  # a value came where the engine predicted the operation raises
-    if predicted.get("dtype") is None:
+    if predicted.get("dtype") is None or predicted.get("variable") is not None:
+        # "the dtype of x" for a parameter this record could not assign (a lambda's, another
+        # function's): it says "as x is", which this value alone cannot check.
         return UNKNOWN
     matches = (
         observed["dtype"] in predicted["dtype"].split("|")

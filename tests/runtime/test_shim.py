@@ -155,6 +155,16 @@ def test_predicting_from_the_code_alone_evaluates_what_depends_on_parameters_at_
     assert code.to_json()["predict"] == "code" and "predicted from the code" in code.summary()
 
 
+def test_a_prediction_as_a_parameter_the_call_does_not_assign_is_unknown_not_a_disagreement(functions):
+    """A lambda's parameter is a variable of the lambda: "the dtype of leaf" says "as leaf is",
+    which a record of doubled_leaves' call cannot check (the runtime primer counted hundreds
+    of these as disagreements in chex's asserts)."""
+    for predict in ("arguments", "code"):
+        with verifying(mode="report", predict=predict) as session:
+            functions.doubled_leaves({"a": jnp.ones(2, jnp.float32), "b": jnp.ones(2, jnp.int8)})
+        assert outcomes(session)["leaf"] == {"unknown"}, predict
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

@@ -68,3 +68,9 @@ jitted_scale = jax.jit(scale)
 def noisy(key, x):
     keys = jax.random.split(key)  # new-style keys: an extended dtype, key<fry>, without a weak flag
     return keys, x + jax.random.normal(keys[0], x.shape)
+
+
+@verify
+def doubled_leaves(tree):
+    # `leaf` is the lambda's parameter, not doubled_leaves': the dtype of each leaf, unassigned here.
+    return jax.tree_util.tree_map(lambda leaf: leaf, tree)
