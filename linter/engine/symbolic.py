@@ -101,7 +101,15 @@ class Symbolic(Value):
         return variables
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is Symbolic and hash(self) == hash(other) and self.key == other.key)
+        if self is other:
+            return True
+        if type(other) is not Symbolic or hash(self) != hash(other) or self.key != other.key:
+            return False
+        # Equal values built apart (each pass of a loop builds its own) share their key from now
+        # on: comparing them again, or values built on them, is an identity check, not a walk
+        # of every path through shared operands (exponential in a loop's long chains).
+        object.__setattr__(other, "_key", self._key)
+        return True
 
     def __hash__(self) -> int:
         value = self._hash

@@ -97,6 +97,8 @@ class Array(Value):
         """``float32``, ``weak float32``, ``Python float``, ``float16|float32``."""
         if self.library is Library.PYTHON and self.dtype in PYTHON_TYPE_NAMES:
             return f"Python {PYTHON_TYPE_NAMES[self.dtype]}"
+        if not self.dtypes:
+            return f"a {self.library.value} value of unknown dtype"
         names = "|".join(sorted(self.dtypes))
         return f"weak {names}" if self.weak else names
 
