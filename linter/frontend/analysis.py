@@ -203,7 +203,7 @@ class Analysis:
 
     def _import(self, node: ast.Import, frame: Frame) -> None:
         for alias in node.names:
-            self.flow.imports(alias.name)
+            self.flow.record_import(alias.name)
             if alias.asname is not None:
                 frame.names[alias.asname] = Reference(alias.name)
             else:
@@ -213,7 +213,7 @@ class Analysis:
     def _import_from(self, node: ast.ImportFrom, frame: Frame) -> None:
         module = self.flow.absolute_module(node.module, node.level)
         if module is not None:
-            self.flow.imports(module)
+            self.flow.record_import(module)
         if module is None or any(alias.name == "*" for alias in node.names):
             return
         for alias in node.names:

@@ -134,6 +134,21 @@ class ImplicitX64(Rule):
             import jax.numpy as jnp
             x = jnp.ones(3, jnp.uint32) + jnp.ones(3, jnp.int32)
         """, x64="on"),
+        # A module that never imports JAX: its parameters hold NumPy data, float64 by default.
+        Example("""
+            import numpy as np
+            def centred(x):
+                return x - np.zeros(3)
+        """, x64="on"),
+        # The 64 bits come from JAX's float64 default under x64, which the code asked for; the
+        # clip of the product keeps them and makes none (brax's fluid force).
+        Example("""
+            import jax.numpy as jnp
+            def box(inertia, mass):
+                diagonal = jnp.diag(inertia)
+                diagonal *= jnp.ones((3, 3)) - 2 * jnp.eye(3)
+                return jnp.clip(jnp.sum(diagonal, axis=-1), 1e-12) / mass
+        """, x64="on"),
         # With x64 off, JAX takes the NumPy scalar as float32: only NumPy data would widen.
         Example("""
             import numpy as np
@@ -287,12 +302,9 @@ def _widening(operation: Operation, uses_jax: bool) -> tuple[ValueSource, _Widen
         return None
     if operation.kind == "call" and (operation.call is None or operation.call.fn.rule not in _PROMOTING_CALLS):
         return None
-    result = exact(operation.result)
-    if result is None or result.weak or not is_64bit(result.dtype) or result.source is None:
-        return _widening_at_every_member(operation) if uses_jax else None
-    arrays = _arrays(operation)
-    narrow = [v for v in arrays if _narrower_data(v)]
-    if not narrow:
+    result = _sourced_64bit(operation.result)
+    narrow = [v for v in _arrays(operation) if _narrower_data(v)] if result is not None else []
+    if not narrow:  # nothing known to widen: perhaps an operand of unknown dtype, at each member
         return _widening_at_every_member(operation) if uses_jax else None
     if result.source.handle is operation.node and len(narrow) < 2:
         return None  # made here from one narrower operand and a Python scalar: a kind change, not a leak
@@ -312,8 +324,7 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widen
     a NumPy module's parameters hold NumPy data)."""
     if operation.members is None:
         return None
-    sources = [i for i, v in enumerate(operation.operands)
-               if (s := exact(v)) is not None and s.source is not None and not s.weak and is_64bit(s.dtype)]
+    sources = [i for i, v in enumerate(operation.operands) if _sourced_64bit(v) is not None]
     if not sources:
         return None
     instances = operation.members(_UNIFORM)
@@ -332,7 +343,14 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widen
         reaches_jax = reaches_jax or any(v.library is Library.JAX for _, v in narrow)
     if first is None or not reaches_jax:
         return None
-    return exact(operation.operands[sources[0]]).source, first
+    return operation.operands[sources[0]].source, first
+
+
+def _sourced_64bit(value: Value) -> Array | None:
+    """``value`` if it is a strong 64-bit value whose 64 bits have a source."""
+    found = exact(value)
+    return found if found is not None and found.source is not None and not found.weak and is_64bit(found.dtype) \
+        else None  # fmt: skip
 
 
 def _example_rank(value: Array) -> tuple[bool, bool]:

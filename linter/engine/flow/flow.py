@@ -95,7 +95,7 @@ class Flow:
         return result
 
     # --- names of other modules --------------------------------------------------------
-    def imports(self, module: str) -> None:
+    def record_import(self, module: str) -> None:
         """The module imports ``module`` (or names from it)."""
         self.imported_modules.add(module)
 

@@ -20,3 +20,8 @@ def tau(x):
 
 y = tau(f32)
 y2 = tau(bf16)
+# ---
+# An array indexed by a float raises (TypeError in JAX, IndexError in NumPy).
+y = f32[np.float32(1)]
+# ---
+y = a_f32[1.0]
