@@ -16,7 +16,7 @@ from promolint.frontend.syntax import attach_syntax
 from promolint.noqa import directives
 from promolint.notebook import Notebook, NotebookError, is_notebook
 from promolint.rules import ALL_RULES, rule_by_code
-from promolint.rules.base import Fix
+from promolint.rules.base import Finding, Fix
 
 _MAX_FIX_PASSES = 5  # a fix can expose another (a cast makes the next operator of a chain refuse)
 
@@ -89,6 +89,7 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
+    findings = _confirmed_in_other_modes(analysis, findings)
     diagnostics: dict[Diagnostic, Fix | None] = {}
     for failed in analysis.failures:  # the rest of the file was analyzed: its findings stand
         span = source.span(failed)
@@ -135,6 +136,34 @@ def _x64_portability(source: Source, analysis: Analysis) -> list:
     rule = rule_by_code(X64_PORTABILITY)
     return [finding for key, operation in x32.operations.items() if (other := x64.operations.get(key)) is not None
             for finding in rule.check_pair(operation, other)]  # fmt: skip
+
+
+def _confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> list[Finding]:
+    """``findings``, each safe fix that must hold in the other x64 mode too (``Fix.other_mode``)
+    made unsafe where the analysis in that mode shows it changing a dtype: a fix is safe only
+    if it keeps every dtype in every mode the file may run in.  The other mode is analyzed only
+    when some fix asks."""
+    others: dict[bool, tuple[dict[int, object], dict[int, object]]] = {}
+
+    def operation_there(x64: bool, node: object):
+        if x64 not in others:
+            other = analyze(analysis.source, replace(analysis.settings, x64="on" if x64 else "off"),
+                            analysis.flow.seeds)  # fmt: skip
+            attach_syntax(analysis.source, other.operations, other.flow.invocations.values())
+            others[x64] = other.operations, other.flow.invocations
+        operations, invocations = others[x64]
+        return operations.get(id(node)) or invocations.get(id(node))
+
+    confirmed = []
+    for finding in findings:
+        fix = finding.fix
+        if fix is not None and fix.safe and fix.other_mode is not None:
+            check = fix.other_mode
+            fix = replace(fix, other_mode=None) if check.keeps(operation_there(check.x64, finding.node)) else \
+                fix.unsafe_with_x64_switched()  # fmt: skip
+            finding = replace(finding, fix=fix)
+        confirmed.append(finding)
+    return confirmed
 
 
 def fix_file(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,
@@ -210,13 +239,21 @@ def _keeping_dtypes(data: bytes, source: Source, fixes: list[Fix], settings: Set
 
 
 def _named_dtypes(data: bytes, modes: list[Settings]) -> list[dict] | None:
-    """Per mode, (line, name) -> (dtype, weak, error) of every name the file assigns."""
+    """Per mode, (line, name) -> (dtype, weak, error) of every name the file assigns, but for
+    the parameters of its functions: a cast at a call changes what the function receives by
+    design, and what its body computes from that is compared."""
+    import ast
+
     from promolint.reveal import reveal_records_many
 
     records = reveal_records_many(data, modes)
     if isinstance(records, ParseFailure):
         return None
-    return [{(r["line"], r["text"]): (r["dtype"], r["weak"], r["error"]) for r in one if r["target"]} for one in records]
+    source = parse_bytes(data)
+    parameters = {(span.line, span.column) for node in ast.walk(source.tree) if type(node) is ast.arg
+                  for span in (source.span(node),)}  # fmt: skip
+    return [{(r["line"], r["text"]): (r["dtype"], r["weak"], r["error"]) for r in one
+             if r["target"] and (r["line"], r["column"]) not in parameters} for one in records]  # fmt: skip
 
 
 def _line_map(before: bytes, after: bytes) -> dict[int, int]:

@@ -80,6 +80,7 @@ def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net
         return outcome
     try:
         matched, edited = correspondence(before, after)
+        reads = parameter_reads(before)
     except _Mismatch as error:
         outcome.error = f"the fixed file's syntax does not follow the original's: {error}"
         return outcome
@@ -91,7 +92,7 @@ def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net
         reference = _keyed(was[modes.index(replace(mode, promotion="standard"))])
         same_mode_before = _keyed(was[index]) if mode.promotion != "standard" else {}
         label = f"x64 {mode.x64}, {mode.promotion} promotion"
-        outcome.changes += _compare(reference, same_mode_before, _keyed(now[index]), matched, edited, label)
+        outcome.changes += _compare(reference, same_mode_before, _keyed(now[index]), matched, edited, reads, label)
     return outcome
 
 
@@ -100,7 +101,11 @@ def _keyed(records: list[dict]) -> dict[tuple, dict]:
 
 
 def _compare(reference: dict, same_mode_before: dict, fixed: dict, matched: dict, edited: set,
-             mode: str) -> list[Change]:  # fmt: skip
+             reads: dict[tuple, tuple], mode: str) -> list[Change]:  # fmt: skip
+    def value_of(records: dict, span: tuple | None, target: bool) -> tuple | None:
+        record = records.get((*span, target)) if span is not None else None
+        return tuple(record[k] for k in _COMPARED) if record is not None else None
+
     changes = []
     for key, record in reference.items():
         span, target = key[:4], key[4]
@@ -109,18 +114,46 @@ def _compare(reference: dict, same_mode_before: dict, fixed: dict, matched: dict
         moved = matched.get(span)
         if moved is None:
             continue  # inside an edited expression and not kept by the fix
-        now = fixed.get((*moved, target))
-        value = tuple(record[k] for k in _COMPARED)
-        new = tuple(now[k] for k in _COMPARED) if now is not None else None
+        value, new = value_of(reference, span, target), value_of(fixed, moved, target)
         if new == value:
             continue
+        parameter = reads.get(span)
+        if parameter == span or parameter is not None and (value, new) == (
+                value_of(reference, parameter, True), value_of(fixed, matched.get(parameter), True)):  # fmt: skip
+            continue  # a parameter, and its reads: a cast at a call changes what the body receives
         unfixed = same_mode_before.get(key)
         if unfixed is not None and new == tuple(unfixed[k] for k in _COMPARED):
             continue  # as before under this promotion: a finding left without a safe fix, or what follows it
+        if unfixed is not None and unfixed["dtype"] is None and new is not None and new[3] is not None:
+            continue  # raised before too (an earlier refusal left it unknown), now here: unfixed, not new
         if same_mode_before and new is not None and _narrowed(value, new):
             continue  # strict promotion leaves out the candidates it rejects (they raise): no dtype changed
         changes.append(Change(span[0], span[1], record["text"], mode, value, new))
     return changes
+
+
+def parameter_reads(source: Source) -> dict[tuple, tuple]:
+    """The span of each parameter of the module's functions, and of each read of one by its
+    name in the function's body, to the parameter's span (itself for the parameter): what a
+    cast at a call changes by design.  A read counts only while it holds the parameter's value
+    as it was and as it is (the caller compares), since the body may assign the name again."""
+    out: dict[tuple, tuple] = {}
+
+    def span(node: ast.AST) -> tuple:
+        s = source.span(node)
+        return s.line, s.column, s.end_line, s.end_column
+
+    for function in ast.walk(source.tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        arguments = function.args
+        parameters = {a.arg: span(a) for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        out.update((p, p) for p in parameters.values())
+        body = function.body if isinstance(function.body, list) else [function.body]
+        for node in (n for statement in body for n in ast.walk(statement)):
+            if type(node) is ast.Name and node.id in parameters and type(node.ctx) is ast.Load:
+                out.setdefault(span(node), parameters[node.id])
+    return out
 
 
 def _narrowed(value: tuple, new: tuple) -> bool:

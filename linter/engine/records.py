@@ -75,15 +75,27 @@ class Operation:
     chain_text: tuple[str, ...] = ()
     in_function: bool = False
     syntax: Syntax | None = field(default=None, repr=False, compare=False)
-    # For a call of the program's own function: the call again with other arguments (in order)
-    # and modes, as the flow evaluates it; what fixes that cast arguments check themselves with.
-    evaluate: Callable[[Sequence[Value], Context], Value] | None = field(default=None, repr=False, compare=False)
+    # For a call of the program's own function (kind ``invoke``, its operands the positional
+    # arguments): the call again with other positional arguments and modes, as the flow
+    # evaluates it; what fixes that cast arguments check themselves with.
+    evaluate: Callable[[Sequence[Value], Context], Evaluation] | None = field(default=None, repr=False,
+                                                                              compare=False)  # fmt: skip
     # For an operation on variables (parameters of unknown dtype): its operands and result at
     # each member of them; where there are too many to weigh, at each dtype of ``uniform``
     # given to every array variable alike (None without it): what a rule that concludes "for
     # every member" reads, where ``operands`` and ``result`` hold what is true at all members.
     members: Callable[..., list[tuple[tuple[Value, ...], Value]] | None] | None = field(
         default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A call of the program's own function evaluated again (``Operation.evaluate``): its result,
+    and every operation evaluated meanwhile, in its body and in the bodies it calls (calls of the
+    program's functions as ``invoke`` operations), in order."""
+
+    result: Value
+    operations: tuple[Operation, ...]
 
 
 class Syntax(Protocol):

@@ -4,8 +4,8 @@ over the operations the engine evaluated (never the syntax tree)."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from promolint.engine.records import Module, Operation
@@ -37,18 +37,35 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class OtherMode:
+    """What a fix found safe in one x64 mode must also show in the other, where the user has not
+    pinned x64: ``keeps`` gets the same operation as an analysis with x64 set to ``x64`` sees it
+    (None when it has none there) and says whether the fix keeps every dtype there too."""
+
+    x64: bool
+    keeps: Callable[[Operation | None], bool]
+
+
+@dataclass(frozen=True)
 class Fix:
     """Edits that make a finding go away; ``safe`` when the program behaves as before.
 
     ``imports`` are statements the new code needs (``import math``): added when missing, and
     the fix is dropped when their name means something else in the file.  ``note`` becomes a
-    trailing comment on the line of the first edit."""
+    trailing comment on the line of the first edit.  ``other_mode``: a safe fix whose safety
+    this analysis's x64 mode alone does not show; the linter asks it before it shows or applies
+    the fix as safe, and makes the fix unsafe where it does not hold."""
 
     title: str
     edits: tuple[Edit, ...]
     safe: bool
     imports: tuple[str, ...] = ()
     note: str = ""
+    other_mode: OtherMode | None = field(default=None, compare=False)
+
+    def unsafe_with_x64_switched(self) -> Fix:
+        return replace(self, safe=False, other_mode=None,
+                       title=f"{self.title} (unsafe: with x64 switched, it changes a dtype)")
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from promolint.engine.values import Library
-from promolint.rules.base import Edit, Example, Fix
+from promolint.engine.context import X64_BY_USER
+from promolint.engine.values import Library, Value
+from promolint.rules.base import Edit, Example, Fix, OtherMode
 from promolint.rules.chains import ChainRule, bracketings, chain_nodes
 from promolint.rules.rewrites import JNP_IMPORT, jax_asarray, same_dtype
 
@@ -68,15 +69,36 @@ class MixedDispatch(ChainRule):
         nodes = chain_nodes(operation) if operation.syntax else ()
         if len(nodes) != len(operation.chain):
             return None
-        leaves = tuple(jax_asarray(v, operation.ctx) if v.library.is_numpy else v for v in operation.chain)
-        outcomes = [value for _, value in bracketings(operation.op, leaves, operation.chain_text, operation.ctx)]
-        fixed = outcomes[0]
-        if not all(same_dtype(value, fixed) for value in outcomes):
+        fixed = _converted(operation)
+        if fixed is None:
             return None
         written = operation.result
         title = "Convert the NumPy operands with jnp.asarray first"
-        if not same_dtype(fixed, written):
+        safe = same_dtype(fixed, written)
+        if not safe:
             title += f" (the result becomes {fixed.describe()} instead of {written.describe()})"
-        edits = tuple(Edit(node, "jnp.asarray({0})", (node,)) for node, value in zip(nodes, operation.chain)
-                      if value.library.is_numpy)  # fmt: skip
-        return Fix(title, edits, safe=same_dtype(fixed, written), imports=(JNP_IMPORT,))
+        converted = tuple(i for i, value in enumerate(operation.chain) if value.library.is_numpy)
+        edits = tuple(Edit(nodes[i], "jnp.asarray({0})", (nodes[i],)) for i in converted)
+        other_mode = None
+        if safe and operation.ctx.x64_by != X64_BY_USER:  # NumPy's and JAX's defaults follow x64 apart
+            other_mode = OtherMode(not operation.ctx.x64, lambda other: _keeps(other, converted))
+        return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,), other_mode=other_mode)
+
+
+def _converted(operation) -> Value | None:
+    """The chain's result once its NumPy operands are converted up front, when every order of
+    it then gives one dtype; else None."""
+    leaves = tuple(jax_asarray(v, operation.ctx) if v.library.is_numpy else v for v in operation.chain)
+    outcomes = [value for _, value in bracketings(operation.op, leaves, operation.chain_text, operation.ctx)]
+    return outcomes[0] if all(same_dtype(value, outcomes[0]) for value in outcomes) else None
+
+
+def _keeps(other, converted: tuple[int, ...]) -> bool:
+    """Whether converting the same operands keeps the chain's dtype in ``other``, the chain as
+    the analysis in the other x64 mode sees it."""
+    if other is None or not other.chain:
+        return False
+    if tuple(i for i, value in enumerate(other.chain) if value.library.is_numpy) != converted:
+        return False
+    fixed = _converted(other)
+    return fixed is not None and same_dtype(fixed, other.result)

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from promolint.engine import operations
 from promolint.engine.context import X64_BY_USER
-from promolint.engine.values import Library, Refusal
-from promolint.rules.base import Edit, Example, Fix, Rule, describe_operands, exact
+from promolint.engine.values import Array, Library
+from promolint.rules.base import Edit, Example, Fix, OtherMode, Rule, describe_operands, exact
 from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
-from promolint.systems.base import Reason
+from promolint.rules.strict_calls import Calls, refused
 
 
 def _strength(weak: bool) -> str:
@@ -73,50 +73,85 @@ class StrictPromotion(Rule):
     )
 
     def check(self, operation):
-        result = operation.result
-        if isinstance(result, Refusal) and result.reason == Reason.STRICT.value:
+        if refused(operation):
             yield self.finding(operation, f"TypePromotionError under strict promotion: {describe_operands(operation)} have "
                                "no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.",
                                self._fix(operation))  # fmt: skip
 
+    def check_module(self, module):
+        """Each refused operation, its cast kept only where it suits every call of the function
+        around it; then the calls of the program's own functions that raise inside them where
+        no such cast does (``promolint.rules.strict_calls``)."""
+        calls = Calls(module)
+        fixed, reported = set(), set()
+        for operation in module.operations:
+            for finding in self.check(operation):
+                fix = finding.fix
+                if fix is not None and operation.in_function and not calls.same_everywhere(
+                        operation, promoted_operands(operation)):  # fmt: skip
+                    finding = replace(finding, fix=None)  # other calls pass other dtypes: cast at the calls
+                reported.add(id(operation.node))
+                if finding.fix is not None:
+                    fixed.add(id(operation.node))
+                yield finding
+        yield from calls.findings(self, fixed, reported)
+
     @staticmethod
     def _fix(operation) -> Fix | None:
         """Casts to the dtype the operands meet at in standard mode, if strict mode then gives
-        standard mode's result."""
+        standard mode's result (in the other x64 mode too, unless the user pinned one)."""
         nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
         if len(nodes) != len(operation.operands):
             return None
         standard_ctx = replace(operation.ctx, strict=False)
-        standard = exact(reevaluate(operation, {}, standard_ctx))
         positions = promoted_operands(operation)
         values = [exact(operation.operands[i]) for i in positions]
-        if standard is None or not values or None in values:
+        if not values or None in values:
             return None
         meet = exact(operations.collect(operations.promote(values, Library.JAX, standard_ctx), Library.JAX))
         if meet is None:
             return None
         spelled, ref = jax_dtype(meet.dtype, meet.weak, operation.ctx)
-        casts = {i: jax_cast(v, spelled, ref, operation.ctx) for i, v in zip(positions, values)
-                 if not v.weak and v.dtype != meet.dtype}  # fmt: skip
-        if not casts or (operation.kind == "augassign" and 0 in casts):  # an augmented target cannot be cast
+        cast = tuple(i for i, v in zip(positions, values) if not v.weak and v.dtype != meet.dtype)
+        if not cast or (operation.kind == "augassign" and 0 in cast):  # an augmented target cannot be cast
             return None
-        fixed = exact(reevaluate(operation, {i: value for i, (_, value) in casts.items()}, operation.ctx))
-        if fixed is None or fixed.dtype != standard.dtype:
+        outcome = _with_casts(operation, cast, spelled, ref)
+        if outcome is None or outcome[0].dtype != outcome[1].dtype:
             return None
+        standard, fixed = outcome
         title = f"Cast to {spelled} explicitly, as standard promotion does"
         safe = fixed.weak == standard.weak
         if not safe:
             title += f" (the result becomes {_strength(fixed.weak)}; standard mode's is {_strength(standard.weak)})"
-        elif operation.ctx.x64_by != X64_BY_USER and not _same_in_both_modes(operation, standard_ctx, standard):
-            safe = False  # a cast writes one dtype; standard promotion gives another with x64 switched
-            title += " (unsafe: with x64 switched, standard promotion gives another dtype)"
-        edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, (code, _) in sorted(casts.items()))
-        needs_jnp = any("jnp." in code for code, _ in casts.values())
-        return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if needs_jnp else ())
+        codes = {i: jax_cast(operation.operands[i], spelled, ref, operation.ctx)[0] for i in cast}
+        edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, code in sorted(codes.items()))
+        needs_jnp = any("jnp." in code for code in codes.values())
+        other_mode = None
+        if safe and operation.ctx.x64_by != X64_BY_USER:  # the cast writes one dtype; x64 may change the others
+            other_mode = OtherMode(not operation.ctx.x64, lambda other: _keeps(other, operation, cast, spelled, ref))
+        return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if needs_jnp else (), other_mode=other_mode)
 
 
-def _same_in_both_modes(operation, standard_ctx, standard) -> bool:
-    """Whether standard promotion of the operands gives the same dtype with x64 switched (the
-    operands as this analysis sees them: a 64-bit operand is one the code asked for)."""
-    other = exact(reevaluate(operation, {}, replace(standard_ctx, x64=not standard_ctx.x64)))
-    return other is not None and other.dtype == standard.dtype
+def _with_casts(operation, cast: tuple[int, ...], spelled: str, ref) -> tuple[Array, Array] | None:
+    """Standard promotion's result of ``operation``, and its result (in its own promotion) with
+    the operands at ``cast`` cast to ``spelled``; None where either is not exactly known."""
+    standard = exact(reevaluate(operation, {}, replace(operation.ctx, strict=False)))
+    values = {i: exact(operation.operands[i]) for i in cast}
+    if standard is None or None in values.values():
+        return None
+    casts = {i: jax_cast(value, spelled, ref, operation.ctx)[1] for i, value in values.items()}
+    fixed = exact(reevaluate(operation, casts, operation.ctx))
+    return None if fixed is None else (standard, fixed)
+
+
+def _keeps(other, operation, cast: tuple[int, ...], spelled: str, ref) -> bool:
+    """Whether the same casts keep standard promotion's dtype and weak flag in ``other``, the
+    operation as the analysis in the other x64 mode sees it (its operands may differ there: a
+    float64 under x64 that was a float32)."""
+    if other is None or len(other.operands) != len(operation.operands):
+        return False
+    if any(not isinstance(other.operands[i], Array) or other.operands[i].library is not operation.operands[i].library
+           for i in cast):  # fmt: skip
+        return False  # the cast would be written otherwise
+    outcome = _with_casts(other, cast, spelled, ref)
+    return outcome is not None and (outcome[0].dtype, outcome[0].weak) == (outcome[1].dtype, outcome[1].weak)

@@ -13,7 +13,7 @@ from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
-from promolint.engine.records import Operation, Returned, Seeds, Site
+from promolint.engine.records import Evaluation, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
 from promolint.engine.values import UNKNOWN, Bound, Function, Reference, Returns, Value
 
@@ -39,6 +39,8 @@ class Flow:
         self.operations: dict[int, Operation] = {}
         self.returns: list[Returned] = []  # what the functions' own analyses return, for rules
         self.invocations: dict[int, Operation] = {}  # calls of the program's own functions, for rules
+        self.trial: list[Operation] | None = None  # while a call is evaluated again: every operation it evaluates
+        self._indirect: set[int] = set()  # calls that call functions they are given (lax.scan(f, ...), partial)
         self.recording = True  # off while a call site evaluates a body: only the body's own run records
         self.module_names: dict[str, Value] = {}
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
@@ -75,13 +77,22 @@ class Flow:
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
         if isinstance(func, Function):
-            return self.functions.call(func, args, kwargs, frame.ctx)
+            result = self.functions.call(func, args, kwargs, frame.ctx)
+            if (self.recording or self.trial is not None) and id(handle) not in self._indirect:
+                self._invoked(func, args, kwargs, result, frame, handle)
+            return result
         result = self.objects.call(func, args, kwargs, frame.ctx)
         if result is not None:
             return result
         if isinstance(func, Returns):
             return func.result
-        result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+        indirect = id(handle) in self._indirect
+        self._indirect.add(id(handle))  # the functions it calls get other arguments than the call's
+        try:
+            result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+        finally:
+            if not indirect:
+                self._indirect.discard(id(handle))
         if result is not None:
             return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
@@ -93,6 +104,32 @@ class Flow:
             result = sources.traced(result, call.bound.values(), handle, frame.ctx)  # keywords too
             result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
         return result
+
+    def _invoked(self, func: Function, args: list[Value], kwargs: dict[str, Value], result: Value, frame: Frame,
+                 handle: object) -> None:  # fmt: skip
+        """Record a call of the program's own function made by the call's syntax itself (not by a
+        function it was given), which rules can evaluate again with other arguments or modes
+        (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
+        invocation = Operation("invoke", "", tuple(args), result, frame.ctx, handle, in_function=frame.in_function,
+                               evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
+        if self.recording:
+            self.invocations[id(handle)] = invocation
+        if self.trial is not None:
+            self.trial.append(invocation)
+
+    def _evaluate(self, func: Function, kwargs: dict[str, Value], args: Sequence[Value], ctx: Context) -> Evaluation:
+        """``func(*args, **kwargs)`` evaluated again in modes ``ctx``, recording nothing: its result
+        and every operation its body, and the bodies it calls, evaluated (none memoized)."""
+        saved = self.trial, self.recording
+        self.trial, self.recording = [], False
+        try:
+            result = self.functions.call(func, list(args), kwargs, ctx)
+        except RecursionError:
+            result = UNKNOWN
+        finally:
+            trial = self.trial
+            self.trial, self.recording = saved
+        return Evaluation(result, tuple(trial))
 
     # --- names of other modules --------------------------------------------------------
     def record_import(self, module: str) -> None:
@@ -140,12 +177,12 @@ class Flow:
         """Run ``run`` recording again what is recorded already (a function's body in another
         mode): each site's value becomes the join of both; the operations rules read stay the
         first ones."""
-        sites, operations = self.sites, self.operations
-        self.sites, self.operations = {}, {}
+        sites, operations, invocations = self.sites, self.operations, self.invocations
+        self.sites, self.operations, self.invocations = {}, {}, {}
         try:
             run()
         finally:
-            again, self.sites, self.operations = self.sites, sites, operations
+            again, self.sites, self.operations, self.invocations = self.sites, sites, operations, invocations
         for key, site in again.items():
             old = sites.get(key)
             sites[key] = site if old is None else replace(old, value=join([old.value, site.value]))
@@ -155,6 +192,8 @@ class Flow:
         """Record an evaluated operation; its result, with the source of its 64 bits (which the
         front end passes on)."""
         result = sources.traced(result, operands, handle, frame.ctx)
+        if self.trial is not None:
+            self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function))
         if self.recording:
             recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):

@@ -37,6 +37,7 @@ class Host(Protocol):
     """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
 
     recording: bool
+    trial: list | None  # set while a call is evaluated again for a rule: nothing memoized is reused
     final_ctx: Context
     seeds: Seeds
     failures: list[object]
@@ -155,11 +156,12 @@ class Functions:
         counts (memoized)."""
         definition = self._definitions[key]
         memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record)
-        if not record and memo_key in self._memo:
+        again = self._flow.trial is not None  # the body's operations are what is asked: run it
+        if not record and not again and memo_key in self._memo:
             return self._memo[memo_key]
         if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
             return UNKNOWN
-        if not record:
+        if not record and not again:
             if self._calls_left <= 0:
                 return UNKNOWN
             self._calls_left -= 1
