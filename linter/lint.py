@@ -158,10 +158,10 @@ def _confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> li
     for finding in findings:
         fix = finding.fix
         if fix is not None and fix.safe and fix.other_mode is not None:
-            check = fix.other_mode
-            fix = replace(fix, other_mode=None) if check.keeps(operation_there(check.x64, finding.node)) else \
-                fix.unsafe_with_x64_switched()  # fmt: skip
-            finding = replace(finding, fix=fix)
+            first = fix
+            while (check := fix.other_mode) is not None and not check.keeps(operation_there(check.x64, finding.node)):
+                fix = check.alternative or first.unsafe_with_x64_switched()
+            finding = replace(finding, fix=replace(fix, other_mode=None))
         confirmed.append(finding)
     return confirmed
 

@@ -323,10 +323,11 @@ def test_note_goes_on_the_line_the_fix_changes() -> None:
 
 
 def test_passes_repeat_until_no_fix_applies() -> None:
-    # Casting the inner sum (an unsafe fix: weak to strong) makes the outer one refuse in turn.
+    # Casting the inner sum (an unsafe fix: weak to strong) makes the outer one refuse in turn; the
+    # inner sum is then float64 with x64 on, so the outer cast is spelled to follow x64 too.
     source = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1.0 + jnp.ones(3, jnp.bfloat16)\n"
     assert fix(source, promotion="strict").splitlines()[1] == (
-        "x = jnp.ones(3, jnp.int8).astype(float) + 1.0 + jnp.ones(3, jnp.bfloat16).astype(jnp.float32)"
+        "x = jnp.ones(3, jnp.int8).astype(float) + 1.0 + jnp.ones(3, jnp.bfloat16).astype(float)"
     )
     assert not lint_source(fix(source, promotion="strict").encode(), "m.py", Settings(promotion="strict"), CODES)
 

@@ -183,23 +183,26 @@ z = layer(acts, acts.T)
     assert not now["errors"] and now["dtypes"] == was["dtypes"]
 
 
-def test_strict_fix_through_calls_is_safe_only_if_it_holds_with_x64_switched() -> None:
-    """`jnp.ones((3, 3))` is float32 with x64 off and float64 with it on: cast to float32 at the
-    call, bfloat16 activations still raise against float64 weights under strict promotion with
-    x64 on.  With x64 pinned off the same cast is safe."""
+def test_a_cast_at_a_call_is_spelled_to_follow_x64_where_only_that_keeps_the_dtype() -> None:
+    """`jnp.ones((3, 3))` is float32 with x64 off and float64 with it on: cast to `jnp.float32`
+    at the call, bfloat16 activations would still meet float64 weights with x64 on, which
+    strict promotion refuses; cast to `float`, which follows x64, the call runs in both modes.
+    With x64 pinned off the explicit spelling is safe as it is."""
     body = """
 def dense(x, w):
     return x @ w
 
 
 y = dense(acts, jnp.ones((3, 3)))
+z = dense(acts, acts.T)
 """
-    (finding,) = [d for d in lint_source((HEAD + body).encode(), "m.py", Settings(promotion="strict"), CODES)
-                  if d.code == "PRM004"]  # fmt: skip
-    assert not finding.fix.safe and "with x64 switched" in finding.fix.title
-    (pinned,) = [d for d in lint_source((HEAD + body).encode(), "m.py", Settings("off", "strict"), CODES)
-                 if d.code == "PRM004"]  # fmt: skip
-    assert pinned.fix.safe
+    fixed = fix(body)
+    assert "y = dense(acts.astype(float), jnp.ones((3, 3)))\n" in fixed
+    pinned = fix_source((HEAD + body).encode(), "m.py", Settings("off", "strict"), CODES)[0].decode()
+    assert "y = dense(acts.astype(jnp.float32), jnp.ones((3, 3)))\n" in pinned
+    for x64 in (False, True):
+        was, now = run_with_jax([(HEAD + body, False), (fixed, True)], x64=x64)
+        assert not now["errors"] and now["dtypes"] == was["dtypes"], x64
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -19,7 +19,7 @@ from promolint.config import X64_PORTABILITY, known_codes
 from promolint.engine import context
 from promolint.frontend.analysis import Settings
 from promolint.frontend.source import parse_bytes
-from promolint.lint import fix_source
+from promolint.lint import fix_source, lint_source
 from promolint.rules import ALL_RULES
 from safe_fixes import check_safe_fixes, correspondence
 
@@ -123,3 +123,23 @@ def test_the_fix_comment_goes_on_the_line_it_changed_in_multiline_literals() -> 
         "    high=1,",
         ")",
     ]
+
+
+def test_a_strict_cast_is_spelled_to_follow_x64_where_only_that_keeps_the_dtype_with_x64_on() -> None:
+    """`mask + 2 * counts` with int32 counts (x64 off) is int64 with x64 on: `jnp.int32` would then
+    meet int64, which strict promotion refuses; `int` follows x64 as the promotion did."""
+    source = textwrap.dedent("""\
+        import jax.numpy as jnp
+        mask = jnp.arange(3) > 1
+        counts = jnp.arange(3)
+        total = mask + 2 * counts
+    """).encode()
+    (finding,) = [d for d in lint_source(source, "m.py", Settings(promotion="strict"), CODES) if d.code == "PRM004"]
+    assert finding.fix.safe and finding.fix.title.startswith("Cast to int explicitly")
+    fixed = fix_source(source, "m.py", Settings(promotion="strict"), CODES)[0].decode()
+    assert fixed.endswith("total = mask.astype(int) + 2 * counts\n")
+    outcome = check_safe_fixes(source, Settings(promotion="strict"), CODES, net=False)
+    assert outcome.applied == 1 and not outcome.changes
+    # Pinned off, the explicit spelling is safe as it is.
+    pinned = fix_source(source, "m.py", Settings("off", "strict"), CODES)[0].decode()
+    assert pinned.endswith("total = mask.astype(jnp.int32) + 2 * counts\n")

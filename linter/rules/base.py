@@ -40,10 +40,13 @@ class Edit:
 class OtherMode:
     """What a fix found safe in one x64 mode must also show in the other, where the user has not
     pinned x64: ``keeps`` gets the same operation as an analysis with x64 set to ``x64`` sees it
-    (None when it has none there) and says whether the fix keeps every dtype there too."""
+    (None when it has none there) and says whether the fix keeps every dtype there too.
+    ``alternative``: the fix to try instead where this one does not (a cast spelled ``int``,
+    which follows x64, instead of ``jnp.int32``)."""
 
     x64: bool
     keeps: Callable[[Operation | None], bool]
+    alternative: Fix | None = None
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,15 @@ def jax_dtype(dtype: str, weak: bool, ctx: Context) -> tuple[str, DTypeRef]:
     return f"jnp.{dtype}", DTypeRef(dtype, module="jax.numpy")
 
 
+def following_x64(dtype: str, ctx: Context) -> tuple[str, DTypeRef] | None:
+    """``dtype`` spelled as the Python type (``int``) when it is the default dtype of its kind
+    here: a cast written so follows x64, as the promotion it replaces may."""
+    builtin = _BUILTIN_KINDS.get(DTYPES[dtype].kind)
+    if builtin is None or dtype != ctx.jax.default_dtype(DTYPES[dtype].kind):
+        return None
+    return builtin, DTypeRef(BUILTIN_TYPE_DTYPES[builtin], builtin=True)
+
+
 def jax_cast(value: Array, spelled: str, ref: DTypeRef, ctx: Context) -> tuple[str, Value]:
     """``value`` converted to the JAX dtype ``spelled``: the code (``{0}`` is the value's) and the value."""
     if value.library is Library.JAX:

@@ -20,7 +20,7 @@ from promolint.engine.context import X64_BY_USER
 from promolint.engine.records import Evaluation, Module, Operation
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value
 from promolint.rules.base import Edit, Finding, Fix, OtherMode, exact
-from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype
+from promolint.rules.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype
 from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
@@ -130,27 +130,41 @@ def _call_fix(invocation: Operation, trial: Evaluation) -> Fix | None:
         return None
     standard = invocation.evaluate(invocation.operands, replace(invocation.ctx, strict=False))
     for target in _targets(trial, invocation):
-        spelled, ref = jax_dtype(target, False, invocation.ctx)
-        widened = [i for i, v in enumerate(invocation.operands) if _cast_candidate(v) and _widens(v, target, invocation)]
+        widened = [i for i, v in enumerate(invocation.operands)
+                   if _cast_candidate(v) and _widens(v, target, invocation)]  # fmt: skip
         sets = [s for size in range(1, len(widened) + 1) for s in combinations(widened, size)][:_MAX_CAST_SETS]
         for cast in sets:
-            verdict = _verdict(invocation, cast, spelled, ref, standard)
-            if verdict is None:
+            spelled, ref = jax_dtype(target, False, invocation.ctx)
+            fix = _cast_fix(invocation, nodes, cast, spelled, ref, standard)
+            if fix is None:
                 continue
-            codes = {i: jax_cast(invocation.operands[i], spelled, ref, invocation.ctx)[0] for i in cast}
-            edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, code in sorted(codes.items()))
-            title = f"Cast {'the argument' if len(cast) == 1 else 'arguments'} to {spelled} at the call, as " \
-                    "standard promotion does inside"  # fmt: skip
-            safe = verdict == ""
-            if not safe:
-                title += f" (unsafe: {verdict})"
-            other_mode = None
-            if safe and invocation.ctx.x64_by != X64_BY_USER:
-                other_mode = OtherMode(not invocation.ctx.x64,
-                                       lambda other, cast=cast: _keeps(other, invocation, cast, spelled, ref))  # fmt: skip
-            return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if "jnp." in "".join(codes.values()) else (),
-                       other_mode=other_mode)  # fmt: skip
+            following = following_x64(target, invocation.ctx)
+            if fix.other_mode is not None and following is not None and following[0] != spelled:
+                # `jnp.float32` may hold with x64 on only spelled `float`, which follows x64
+                alternative = _cast_fix(invocation, nodes, cast, *following, standard)
+                if alternative is not None and alternative.safe:
+                    fix = replace(fix, other_mode=replace(fix.other_mode, alternative=alternative))
+            return fix
     return None
+
+
+def _cast_fix(invocation: Operation, nodes: Sequence[object], cast: Sequence[int], spelled: str, ref,
+              standard: Evaluation) -> Fix | None:  # fmt: skip
+    verdict = _verdict(invocation, cast, spelled, ref, standard)
+    if verdict is None:
+        return None
+    codes = {i: jax_cast(invocation.operands[i], spelled, ref, invocation.ctx)[0] for i in cast}
+    edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, code in sorted(codes.items()))
+    title = f"Cast {'the argument' if len(cast) == 1 else 'arguments'} to {spelled} at the call, as standard " \
+            "promotion does inside"  # fmt: skip
+    safe = verdict == ""
+    if not safe:
+        title += f" (unsafe: {verdict})"
+    other_mode = None
+    if safe and invocation.ctx.x64_by != X64_BY_USER:
+        other_mode = OtherMode(not invocation.ctx.x64, lambda other: _keeps(other, invocation, cast, spelled, ref))
+    return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if "jnp." in "".join(codes.values()) else (),
+               other_mode=other_mode)  # fmt: skip
 
 
 def _targets(trial: Evaluation, invocation: Operation) -> list[str]:

@@ -8,7 +8,7 @@ from promolint.engine import operations
 from promolint.engine.context import X64_BY_USER
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Edit, Example, Fix, OtherMode, Rule, describe_operands, exact
-from promolint.rules.rewrites import JNP_IMPORT, jax_cast, jax_dtype, promoted_operands, reevaluate
+from promolint.rules.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype, promoted_operands, reevaluate
 from promolint.rules.strict_calls import Calls, refused
 
 
@@ -20,7 +20,8 @@ class StrictPromotion(Rule):
     summary = (
         "Flags implicit promotions that raise TypePromotionError under "
         "`jax_numpy_dtype_promotion='strict'`: where strict mode is active at that point, or "
-        "everywhere with `--promotion strict`."
+        "everywhere with `--promotion strict`; and calls of the program's own functions whose body "
+        "raises so for the arguments the call passes."
     )
     why = """
         Strict mode allows only a weak scalar of the same or a lower kind beside a typed array: two
@@ -37,7 +38,17 @@ class StrictPromotion(Rule):
         1.0` is a weak float32 in standard mode, a strong one once the array is cast), since a
         strong result promotes differently later; the fix's title says so. Such a cast to the
         default dtype of a kind is spelled `float` (`int`, `complex`), which follows x64 as the
-        weak result did.
+        weak result did. Where x64 is not pinned, the fix must keep the dtype with x64 switched
+        too: `bfloat16_array @ jnp.ones((3, 3))` meets float64 with x64 on, where a cast to
+        `jnp.float32` still raises, so the cast is spelled `float` there, which follows x64 as
+        the promotion did; where no spelling holds in both modes, the fix is unsafe.
+
+        Inside a function, the cast goes in the function only when every call of it passes the
+        operands the same dtypes; otherwise it goes at the calls that raise
+        (`dense(acts.astype(jnp.float32), params)`), when the call then raises nowhere and returns
+        standard promotion's dtypes. That fix is unsafe when an operation in the function
+        changes its dtype (`h = x * 2` computed in float32 instead of bfloat16 before `h @ w`);
+        where every placement changes a result, the call is reported without a fix.
     """
     invalid = (
         Example("""
@@ -57,6 +68,23 @@ class StrictPromotion(Rule):
         """, promotion="strict", expected_replacement="""
             import jax.numpy as jnp
             y = jnp.ones(3, jnp.bfloat16).astype(jnp.float32) + jnp.ones(3, jnp.float16).astype(jnp.float32)
+        """),
+        # A function called with two combinations of dtypes: a cast inside would change the
+        # bfloat16-only call, so the cast goes at the call that raises.
+        Example("""
+            import jax.numpy as jnp
+            def dense(x, w):
+                return x @ w
+            acts = jnp.ones((2, 3), jnp.bfloat16)
+            y = dense(acts, jnp.ones((3, 3), jnp.float32))
+            z = dense(acts, acts.T)
+        """, x64="off", promotion="strict", expected_replacement="""
+            import jax.numpy as jnp
+            def dense(x, w):
+                return x @ w
+            acts = jnp.ones((2, 3), jnp.bfloat16)
+            y = dense(acts.astype(jnp.float32), jnp.ones((3, 3), jnp.float32))
+            z = dense(acts, acts.T)
         """),
     )
     valid = (
@@ -111,25 +139,37 @@ class StrictPromotion(Rule):
         meet = exact(operations.collect(operations.promote(values, Library.JAX, standard_ctx), Library.JAX))
         if meet is None:
             return None
-        spelled, ref = jax_dtype(meet.dtype, meet.weak, operation.ctx)
         cast = tuple(i for i, v in zip(positions, values) if not v.weak and v.dtype != meet.dtype)
         if not cast or (operation.kind == "augassign" and 0 in cast):  # an augmented target cannot be cast
             return None
-        outcome = _with_casts(operation, cast, spelled, ref)
-        if outcome is None or outcome[0].dtype != outcome[1].dtype:
-            return None
-        standard, fixed = outcome
-        title = f"Cast to {spelled} explicitly, as standard promotion does"
-        safe = fixed.weak == standard.weak
-        if not safe:
-            title += f" (the result becomes {_strength(fixed.weak)}; standard mode's is {_strength(standard.weak)})"
-        codes = {i: jax_cast(operation.operands[i], spelled, ref, operation.ctx)[0] for i in cast}
-        edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, code in sorted(codes.items()))
-        needs_jnp = any("jnp." in code for code in codes.values())
-        other_mode = None
-        if safe and operation.ctx.x64_by != X64_BY_USER:  # the cast writes one dtype; x64 may change the others
-            other_mode = OtherMode(not operation.ctx.x64, lambda other: _keeps(other, operation, cast, spelled, ref))
-        return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if needs_jnp else (), other_mode=other_mode)
+        spelled, ref = jax_dtype(meet.dtype, meet.weak, operation.ctx)
+        fix = _cast_fix(operation, nodes, cast, spelled, ref)
+        following = following_x64(meet.dtype, operation.ctx)
+        if fix is not None and fix.other_mode is not None and following and following[0] != spelled:
+            # `jnp.int32` may hold with x64 on only spelled `int`, as the promotion it replaces follows x64
+            alternative = _cast_fix(operation, nodes, cast, *following)
+            if alternative is not None and alternative.safe:
+                fix = replace(fix, other_mode=replace(fix.other_mode, alternative=alternative))
+        return fix
+
+
+def _cast_fix(operation, nodes, cast: tuple[int, ...], spelled: str, ref) -> Fix | None:
+    """The operands at ``cast`` cast to ``spelled``, if strict mode then gives standard mode's dtype."""
+    outcome = _with_casts(operation, cast, spelled, ref)
+    if outcome is None or outcome[0].dtype != outcome[1].dtype:
+        return None
+    standard, fixed = outcome
+    title = f"Cast to {spelled} explicitly, as standard promotion does"
+    safe = fixed.weak == standard.weak
+    if not safe:
+        title += f" (the result becomes {_strength(fixed.weak)}; standard mode's is {_strength(standard.weak)})"
+    codes = {i: jax_cast(operation.operands[i], spelled, ref, operation.ctx)[0] for i in cast}
+    edits = tuple(Edit(nodes[i], code, (nodes[i],)) for i, code in sorted(codes.items()))
+    needs_jnp = any("jnp." in code for code in codes.values())
+    other_mode = None
+    if safe and operation.ctx.x64_by != X64_BY_USER:  # the cast writes one dtype; x64 may change the others
+        other_mode = OtherMode(not operation.ctx.x64, lambda other: _keeps(other, operation, cast, spelled, ref))
+    return Fix(title, edits, safe=safe, imports=(JNP_IMPORT,) if needs_jnp else (), other_mode=other_mode)
 
 
 def _with_casts(operation, cast: tuple[int, ...], spelled: str, ref) -> tuple[Array, Array] | None:
