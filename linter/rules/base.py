@@ -129,7 +129,19 @@ class Rule:
             "## Fix safety",
             textwrap.dedent(cls.fix_safety).strip(),
             "",
+            *_options(cls.info),
         ])  # fmt: skip
+
+
+def _options(info: registry.RuleInfo) -> list[str]:
+    """ruff's "Options" section: the settings that change where the rule reports."""
+    if info.in_tests:
+        return []
+    return ["## Options",
+            "- `test-files` (`--test-files`): not reported in the test modules these globs match (by default "
+            "pytest's and unittest's names, `conftest.py` and files under `tests/`, `test/` or `testing/`: "
+            "`promolint config` prints them), where what it flags is what tests do on purpose; "
+            "`test-files = []` reports it there too.", ""]  # fmt: skip
 
 
 def _modes_comment(example: Example) -> str:
