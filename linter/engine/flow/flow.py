@@ -160,7 +160,7 @@ class Flow:
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
                 recorded_operands = tuple(self._for_rules(v) for v in operands)
                 recorded = sources.traced(self._for_rules(result), recorded_operands, handle, frame.ctx)
-                if sources.made_at(recorded, handle) and not sources.made_at_some_member(operands, result):
+                if sources.made_at(recorded, handle) and not sources.made_at_some_member(operands, result, handle, frame.ctx):
                     recorded = replace(recorded, source=None)  # from what the variables made: origin unknown
                 if type(result) is Symbolic:
                     self._read_by_rules[result] = recorded
