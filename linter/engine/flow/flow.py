@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
@@ -13,9 +13,9 @@ from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
-from promolint.engine.records import Operation, Returned, Seeds, Site
+from promolint.engine.records import Carried, LoopCall, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
-from promolint.engine.values import UNKNOWN, Bound, Function, Reference, Returns, Value
+from promolint.engine.values import UNKNOWN, Bound, Function, Instance, Items, Keyed, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -25,6 +25,18 @@ Run = Callable[[Frame], None]
 # Top-level packages whose import says the module works on JAX arrays.
 _JAX_LIBRARIES = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "haiku", "chex", "jaxtyping", "jraph",
                             "distrax", "numpyro", "blackjax", "diffrax", "lineax", "optimistix", "orbax"})
+
+
+@dataclass
+class _JitCall:
+    """What one pass of a loop's body gives a call of a jitted function: its arguments as the
+    trace sees them (static ones left out), and for those held in a variable, that variable's
+    name and the very value it held."""
+
+    handle: object
+    arguments: dict[str, Value]
+    held: dict[str, tuple[str, Value]]
+    ctx: Context
 
 
 class Flow:
@@ -47,7 +59,11 @@ class Flow:
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self.imported_modules: set[str] = set()  # what the module imports, anywhere in it
+        self.loop_calls: list[LoopCall] = []  # calls of jitted functions in loops, on two passes, for rules
         self._loop_depth = 0
+        self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
+        self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
+        self._bound_at: dict[int, tuple[Value, object]] = {}  # by id of a value: the value and its last binding
 
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
@@ -75,6 +91,8 @@ class Flow:
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
         if isinstance(func, Function):
+            if func.compiled and self._watched is not None and (self.recording or self._probing):
+                self._watch(func, args, kwargs, frame, handle)
             return self.functions.call(func, args, kwargs, frame.ctx)
         result = self.objects.call(func, args, kwargs, frame.ctx)
         if result is not None:
@@ -135,6 +153,8 @@ class Flow:
     def record(self, handle: object, value: Value, target: bool = False) -> None:
         if self.recording:
             self.sites[id(handle)] = Site(handle, value, "", target)
+            if target:
+                self._bound_at[id(value)] = (value, handle)
 
     def record_again(self, run: Callable[[], object]) -> None:
         """Run ``run`` recording again what is recorded already (a function's body in another
@@ -205,23 +225,93 @@ class Flow:
 
     def loop(self, frame: Frame, step: Run, orelse: Run) -> None:
         """A loop whose every pass is ``step`` (binding the loop variable and running the body),
-        run until its values settle; then ``orelse``."""
+        run until its values settle; then ``orelse``.  Where the first pass calls jitted
+        functions, the body runs once more, unrecorded, from where that pass left: what those
+        calls get on the loop's second pass (``loop_calls``)."""
         entry = frame.copy()
         states = [entry]
         current = frame.copy()
+        watch = self.recording
+        first_calls: dict[int, _JitCall] | None = None
         self._loop_depth += 1
         try:
-            for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
+            for index in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
                 before = dict(current.names)
-                step(current)
+                watched = self._watching(lambda: step(current), watch and index == 0)
+                if index == 0:
+                    first_calls = watched
                 states.append(current.copy())
                 merge(current, [entry, current.copy()])
                 if current.names == before:
                     break
+            if first_calls:
+                self._second_pass(step, entry, states[1], first_calls)
         finally:
             self._loop_depth -= 1
         merge(frame, states)
         orelse(frame)
+
+    def _watching(self, run: Callable[[], object], watch: bool) -> dict[int, _JitCall] | None:
+        """Run ``run``; with ``watch``, the jitted calls it makes itself (not in the loops nested
+        in it, which watch their own), else None."""
+        outer, self._watched = self._watched, ({} if watch else None)
+        try:
+            run()
+            return self._watched
+        finally:
+            self._watched = outer
+
+    def _watch(self, func: Function, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object) -> None:
+        if self._watched is None or id(handle) in self._watched:
+            return
+        bound = self.functions.bind(func, args, kwargs)
+        arguments = {name: self._traced_tree(value, frame.ctx) for name, value in bound.items()
+                     if name not in func.static}  # fmt: skip
+        held = {}
+        for param, value in bound.items():
+            name = next((name for name, current in frame.names.items() if current is value), None)
+            if name is not None:
+                held[param] = (name, value)
+        self._watched[id(handle)] = _JitCall(handle, arguments, held, frame.ctx)
+
+    def _traced_tree(self, value: Value, ctx: Context) -> Value:
+        """An argument as a jitted function's trace sees it: each leaf traced, a NamedTuple a
+        pytree of its fields; another object of the program's is unknown (JAX may not flatten it
+        into its fields)."""
+        if isinstance(value, Instance):
+            if self.objects.as_items(value) is None:
+                return UNKNOWN
+            return replace(value, fields=tuple((name, self._traced_tree(v, ctx)) for name, v in value.fields))
+        if isinstance(value, Items):
+            return Items(tuple(self._traced_tree(v, ctx) for v in value.items), value.is_tuple)
+        if isinstance(value, Keyed):
+            return Keyed(tuple((key, self._traced_tree(v, ctx)) for key, v in value.entries))
+        return calls.as_traced(value, ctx)
+
+    def _second_pass(self, step: Run, entry: Frame, after: Frame, first_calls: dict[int, _JitCall]) -> None:
+        """The loop's body once more from the state its first pass left (``after``), recording
+        nothing (nor spending the call budget of the code after it): the arguments its jitted
+        calls get on the loop's second pass, compared with the first pass's in ``loop_calls``."""
+        probe = Frame(dict(after.names), after.ctx, [], after.in_function, after.inputs)
+        saved = self.recording, self._probing
+        self.recording, self._probing = False, True
+        try:
+            second = self._watching(lambda: self.functions.apart(lambda: step(probe)), True) or {}
+        finally:
+            self.recording, self._probing = saved
+        for key, first in first_calls.items():
+            later = second.get(key)
+            if later is None:
+                continue
+            carried = tuple((param, Carried(name, self._binding(value))) for param, (name, value) in first.held.items()
+                            if entry.names.get(name) is value and after.names.get(name) is not value)  # fmt: skip
+            self.loop_calls.append(LoopCall(first.handle, tuple(first.arguments.items()),
+                                            tuple(later.arguments.items()), carried, first.ctx))  # fmt: skip
+
+    def _binding(self, value: Value) -> object | None:
+        """Where ``value`` was last bound to a name, as the front end recorded it."""
+        found = self._bound_at.get(id(value))
+        return found[1] if found is not None and found[0] is value else None
 
     def attempt(self, frame: Frame, body: Run, handlers: Sequence[Run], orelse: Run, final: Run) -> None:
         """``try``: a handler may start from the entry state or from any point of the body."""
