@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from test_fixtures import FIXTURES, expected
@@ -104,8 +103,11 @@ def test_example_fires_exactly_where_jax_compiles_again(name, example, x64) -> N
     retraced = _run(x64)[name]
     code = textwrap.dedent(example.code)
     assert _flagged(code, "on" if x64 else "off") == retraced, code
+    mode = f"x64 {'on' if x64 else 'off'}"
     if name.startswith("invalid"):
-        assert retraced, f"the invalid example compiles once only with x64 {'on' if x64 else 'off'}:\n{code}"
+        assert retraced, f"the invalid example compiles once only with {mode}:\n{code}"
+    else:
+        assert not retraced, f"the valid example compiles again with {mode}:\n{code}"
     if example.x64 == "auto" and not x64:  # the mode the documentation's example is linted in
         assert _flagged(code, "auto") == retraced
 

@@ -15,10 +15,11 @@ _LONGEST_CALL = 60  # characters of the call's code quoted in the message
 
 class JitRetrace(Rule):
     summary = (
-        "Flags a call of a jitted function in a `for` or `while` loop whose arguments have another "
-        "dtype or weak type on the loop's second pass than on its first, mostly because the loop "
-        "carries the function's own result back into it: a weak Python scalar or `jnp.asarray(0.0)` "
-        "goes in first, a strong array comes back, and JAX traces and compiles the function again."
+        "Opt-in (select `PRM026`): flags a call of a jitted function in a `for` or `while` loop whose "
+        "arguments have another dtype or weak type on the loop's later passes than on its first, mostly "
+        "because the loop carries the function's own result back into it: a weak Python scalar or "
+        "`jnp.asarray(0.0)` goes in first, a strong array comes back, and JAX traces and compiles the "
+        "function again."
     )
     why = """
         `jax.jit` caches what it compiled by the dtype, weak type and shape of every argument
@@ -33,10 +34,14 @@ class JitRetrace(Rule):
 
         The rule compares the arguments the call gets on the loop's first pass with those on the
         second, leaf by leaf through tuples, lists, dicts and NamedTuples, and fires only where
-        both are known exactly and differ. A loop that runs once, or a call that a branch of the
-        body skips on the first passes, may compile once only: the rule assumes a loop repeats its
-        body. Weak types that stay weak (`x + i` of two Python ints returns a weak int32) and
-        calls outside loops are not reported.
+        both are known exactly and differ. JAX compiles the function for each (where another
+        call compiled one of them before, that one is served from the cache). A loop that runs
+        once, or a call that a branch of the body skips on the first passes, may compile once
+        only: the rule assumes a loop repeats its body. Weak types that stay weak (`x + i` of two
+        Python ints returns a weak int32), calls outside loops, and functions JAX calls itself
+        (a `lax.scan` body) are not reported. It is opt-in until the real-code primer has
+        findings to measure its precision on: none of its projects calls a jitted function of
+        its own in a loop with arguments the analysis knows.
     """
     fix_safety = """
         No automatic fix is offered: the value the loop starts from is often set far from the
@@ -58,7 +63,7 @@ class JitRetrace(Rule):
                 return x + y
 
             x = 0
-            for i in jnp.arange(10):
+            for i in jnp.arange(10, dtype=jnp.int32):
                 x = my_fn(x, i)
         """),
         # jax issue 4274, in a training loop.
@@ -120,7 +125,7 @@ class JitRetrace(Rule):
                 return x + y
 
             x = jnp.asarray(0, jnp.int32)
-            for i in jnp.arange(10):
+            for i in jnp.arange(10, dtype=jnp.int32):
                 x = my_fn(x, i)
         """),
         # jax issue 3163 as reported: weak plus weak stays weak, the function compiles once.
@@ -206,25 +211,26 @@ class JitRetrace(Rule):
         code = syntax.text(call.node) if syntax else ""
         shown = f"`{code}`" if code and len(code) <= _LONGEST_CALL and "\n" not in code else "This call"
         carried = dict(call.carried).get(param)
-        where, related = "", ()
-        if carried is not None:
-            where = f" (the loop carries `{carried.name}` from one pass to the next"
-            if carried.bound_at is not None:
-                if syntax:
-                    where += f"; it is set before the loop at line {syntax.line(carried.bound_at)}"
-                related = (Related(carried.bound_at, f"`{carried.name}` starts here as {first.describe()}"),)
-            where += ")"
-        message = (f"{shown} traces and compiles the jitted function again on the loop's second pass: its argument "
-                   f"`{param}{path}` is {first.describe()} on the first call and {later.describe()} after{where}. "
-                   f"{_advice(later)}")  # fmt: skip
-        return Finding(self.code, message, call.node, related=related)
-
-
-def _advice(later: Array) -> str:
-    if later.weak:
-        return "Give the first call the weak type the later ones have, or make the function return a strong value."
-    dtype = later.dtype
-    return f"Give the initial value the strong dtype {dtype} (`jnp.asarray(..., jnp.{dtype})`, `jnp.{dtype}(...)`)."
+        argument = f"`{carried.name if carried else param}{path}`"
+        if carried is not None and carried.name != param:
+            argument += f" (parameter `{param}`)"
+        message = (f"{shown} passes {argument} as {first.describe()} on the loop's first pass and as "
+                   f"{later.describe()} on the next: JAX traces and compiles the jitted function for each.")
+        related: tuple[Related, ...] = ()
+        if later.weak:
+            advice = "Give every call the same weak type: make the function return a strong value."
+        else:
+            cast = f"the strong dtype {later.dtype} (`jnp.asarray(..., jnp.{later.dtype})` or `jnp.{later.dtype}(...)`)"
+            if carried is None:
+                advice = f"Give the first call's argument {cast}."
+            else:
+                leaf = f"`{carried.name}{path}`" if path else "it"
+                start = ""
+                if carried.bound_at is not None and syntax:
+                    start = f", starting from the value set at line {syntax.line(carried.bound_at)}"
+                    related = (Related(carried.bound_at, f"`{carried.name}{path}` starts here as {first.describe()}"),)
+                advice = f"The loop carries `{carried.name}` from pass to pass{start}: give {leaf} {cast}."
+        return Finding(self.code, f"{message} {advice}", call.node, related=related)
 
 
 def _first_difference(first: Value, later: Value) -> tuple[str, Array, Array] | None:

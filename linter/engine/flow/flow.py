@@ -59,7 +59,7 @@ class Flow:
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self.imported_modules: set[str] = set()  # what the module imports, anywhere in it
-        self.loop_calls: list[LoopCall] = []  # calls of jitted functions in loops, on two passes, for rules
+        self.loop_calls: list[LoopCall] = []  # jitted calls in loops, on their first two passes, for rules
         self._loop_depth = 0
         self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
         self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
@@ -99,7 +99,11 @@ class Flow:
             return result
         if isinstance(func, Returns):
             return func.result
-        result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+        if self._watched is not None and not isinstance(func, higher_order.Partial):
+            # JAX calls the functions given to it (a scan's body, tree_map's function): not the loop.
+            result = self._watching(None, lambda: higher_order.call(self, func, args, kwargs, frame, handle, static))
+        else:
+            result = higher_order.call(self, func, args, kwargs, frame, handle, static)
         if result is not None:
             return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
@@ -237,7 +241,8 @@ class Flow:
         try:
             for index in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
                 before = dict(current.names)
-                watched = self._watching(lambda: step(current), watch and index == 0)
+                watched: dict[int, _JitCall] | None = {} if watch and index == 0 else None
+                self._watching(watched, lambda: step(current))
                 if index == 0:
                     first_calls = watched
                 states.append(current.copy())
@@ -251,17 +256,17 @@ class Flow:
         merge(frame, states)
         orelse(frame)
 
-    def _watching(self, run: Callable[[], object], watch: bool) -> dict[int, _JitCall] | None:
-        """Run ``run``; with ``watch``, the jitted calls it makes itself (not in the loops nested
-        in it, which watch their own), else None."""
-        outer, self._watched = self._watched, ({} if watch else None)
+    def _watching(self, watched: dict[int, _JitCall] | None, run: Callable[[], Value | None]) -> Value | None:
+        """``run()``, noting in ``watched`` (None: nowhere) the jitted calls it makes itself, not
+        those of the loops nested in it, which watch their own."""
+        outer, self._watched = self._watched, watched
         try:
-            run()
-            return self._watched
+            return run()
         finally:
             self._watched = outer
 
     def _watch(self, func: Function, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object) -> None:
+        """Note what the jitted call at ``handle`` gets, the first time the pass reaches it."""
         if self._watched is None or id(handle) in self._watched:
             return
         bound = self.functions.bind(func, args, kwargs)
@@ -296,7 +301,8 @@ class Flow:
         saved = self.recording, self._probing
         self.recording, self._probing = False, True
         try:
-            second = self._watching(lambda: self.functions.apart(lambda: step(probe)), True) or {}
+            second: dict[int, _JitCall] = {}
+            self._watching(second, lambda: self.functions.apart(lambda: step(probe)))
         finally:
             self.recording, self._probing = saved
         for key, first in first_calls.items():
