@@ -63,7 +63,6 @@ class Flow:
         self._loop_depth = 0
         self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
         self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
-        self._bound_at: dict[int, tuple[Value, object]] = {}  # by id of a value: the value and its last binding
 
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
@@ -157,8 +156,6 @@ class Flow:
     def record(self, handle: object, value: Value, target: bool = False) -> None:
         if self.recording:
             self.sites[id(handle)] = Site(handle, value, "", target)
-            if target:
-                self._bound_at[id(value)] = (value, handle)
 
     def record_again(self, run: Callable[[], object]) -> None:
         """Run ``run`` recording again what is recorded already (a function's body in another
@@ -315,9 +312,8 @@ class Flow:
                                             tuple(later.arguments.items()), carried, first.ctx))  # fmt: skip
 
     def _binding(self, value: Value) -> object | None:
-        """Where ``value`` was last bound to a name, as the front end recorded it."""
-        found = self._bound_at.get(id(value))
-        return found[1] if found is not None and found[0] is value else None
+        """Where ``value`` (that very value) was bound to a name, as recorded: the first place."""
+        return next((site.node for site in self.sites.values() if site.target and site.value is value), None)
 
     def attempt(self, frame: Frame, body: Run, handlers: Sequence[Run], orelse: Run, final: Run) -> None:
         """``try``: a handler may start from the entry state or from any point of the body."""
