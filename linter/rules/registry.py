@@ -60,6 +60,9 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "A dtype or an OverflowError that differs between NumPy 1.x and NumPy 2", opt_in=True),
     RuleInfo("PRM025", "carry-dtype-mismatch", "carry_dtype_mismatch",
              "A lax loop carry or conditional branches whose dtypes differ"),
+    RuleInfo("PRM026", "jit-retrace", "jit_retrace",
+             "A jitted function a loop calls with arguments whose dtype or weak type change, so it compiles again "
+             "(opt-in: the primer has no finding yet to measure its precision on)", opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip
