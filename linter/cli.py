@@ -55,6 +55,11 @@ def _add_exclude_options(parser: argparse.ArgumentParser) -> None:
                         help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
 
 
+def _add_test_files_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--test-files", help="comma-separated glob patterns of test modules, where PRM001 is not "
+                        "reported (replaces `test-files`; empty: none)")  # fmt: skip
+
+
 def _add_config_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override [tool.promolint]: `check` and `config` share them."""
     codes = "comma-separated rule codes or prefixes"
@@ -63,6 +68,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ignore", help=f"{codes} to disable")
     _add_mode_options(parser)
     _add_exclude_options(parser)
+    _add_test_files_option(parser)
     parser.add_argument("--report-unused-noqa", action="store_true", default=None,
                         help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
     parser.add_argument("--x64-portability", action="store_true", default=None,
@@ -74,7 +80,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
 
 
-_CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "force-exclude",
+_CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "test-files", "force-exclude",
                  "report-unused-noqa", "x64-portability", "numpy1-compat", "external")  # fmt: skip
 
 
@@ -421,8 +427,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from promolint.rules.registry import REGISTRY
 
     for info in REGISTRY:
-        switches = ("opt-in" if info.opt_in else "default") + (", fixable" if info.fix != "never" else "")
-        print(f"{info.code}  {info.name:<22} {switches:<18} {info.title}")
+        switches = (("opt-in" if info.opt_in else "default") + (", fixable" if info.fix != "never" else "")
+                    + ("" if info.in_tests else ", not in tests"))
+        print(f"{info.code}  {info.name:<22} {switches:<33} {info.title}")
     return 0
 
 

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from promolint.rules.registry import NUMPY1_COMPAT, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
+from promolint.rules.registry import NUMPY1_COMPAT, OUTSIDE_TESTS, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
 
 # Every rule's code, True for the opt-in ones; the checker's own PRM000 (always on) and PRM100
 # (opt-in) are handled apart.
@@ -28,7 +28,11 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
                    "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache",
                    ".promolint_cache", "*.egg-info", ".eggs")  # fmt: skip
 _CODE_KEYS = ("select", "ignore", "extend-select")
-_GLOB_KEYS = ("exclude", "extend-exclude")
+_GLOB_KEYS = ("exclude", "extend-exclude", "test-files")
+# Test modules by the conventions of pytest and unittest, and the helpers beside them: the rules
+# whose registry row says `in_tests=False` (PRM001) are not reported there.
+DEFAULT_TEST_FILES = ("test_*.py", "*_test.py", "*_tests.py", "conftest.py", "tests/*", "*/tests/*", "test/*",
+                      "*/test/*", "testing/*", "*/testing/*")  # fmt: skip
 _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force-exclude")
 _PATH_KEYS = ("cache-dir", "baseline")
 KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
@@ -53,6 +57,7 @@ class Config:
     x64_portability: bool = False
     numpy1_compat: bool = False  # report where NumPy 1.x and 2 differ (PRM024)
     force_exclude: bool = False  # apply exclude to files named on the command line too (pre-commit passes them)
+    test_files: tuple[str, ...] = DEFAULT_TEST_FILES  # globs of test modules ([] reports every rule there)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     external: tuple[str, ...] = ()  # other tools' noqa codes (or prefixes): PRM100 leaves them alone, as ruff's
     cache_dir: str = ".promolint_cache"  # relative to the project root, like .ruff_cache
@@ -63,11 +68,13 @@ class Config:
 
     def enabled_codes(self, path: Path | None = None) -> frozenset[str]:
         ignored = self.ignore
-        if path is not None and self.per_file_ignores:
+        if path is not None and (self.per_file_ignores or self.test_files):
             relative = _relative(path, self.root)
             for pattern, extra in self.per_file_ignores.items():
                 if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
                     ignored += extra
+            if any(fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(path.name, p) for p in self.test_files):
+                ignored += OUTSIDE_TESTS
         switched = ((UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
                     + (NUMPY1_COMPAT,) * self.numpy1_compat)
         return _enabled(self.select + self.extend_select + switched, ignored)

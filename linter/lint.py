@@ -81,11 +81,11 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured
     (``external``: other tools' codes a `# noqa` may name)."""
     source = analysis.source
-    attach_syntax(source, analysis.operations, analysis.flow.invocations.values())
-    rules = [rule for rule in ALL_RULES if rule.code in codes]
     flow = analysis.flow
+    attach_syntax(source, analysis.operations, [*flow.invocations.values(), *flow.loop_calls])
+    rules = [rule for rule in ALL_RULES if rule.code in codes]
     module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns,
-                    flow.uses_jax())
+                    flow.uses_jax(), flow.loop_calls)
     findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)

@@ -106,6 +106,34 @@ def test_check_obeys_the_flags(tmp_path, capsys) -> None:
     assert run(capsys, "check", str(tmp_path), "--select", "PRM001", "--extend-select", "PRM006")[0] == 1
 
 
+# float64 reference data meeting float32 results under x64: PRM001 in any module, which tests do on purpose.
+LEAK = "import jax.numpy as jnp\nimport numpy as np\nx = jnp.ones(3, jnp.float32)\ny = x * np.ones(3)\n"
+
+
+def test_prm001_is_not_reported_in_test_modules_unless_test_files_says_so(tmp_path, capsys) -> None:
+    for name in ("pkg/model.py", "pkg/test_model.py", "pkg/model_test.py", "tests/helpers.py", "pkg/conftest.py",
+                 "pkg/testing/data.py"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(LEAK)
+    (tmp_path / "pkg" / "strict_test.py").write_text(BAD)  # other rules still report in tests
+
+    def reported(*flags: str) -> set[str]:
+        out = run(capsys, "check", str(tmp_path), "--x64", "on", "--no-cache", *flags)[1]
+        return {line.split(":")[0].removeprefix(str(tmp_path) + "/") + " " + line.split(": ")[1][:6]
+                for line in out.splitlines() if ": PRM" in line}  # fmt: skip
+
+    assert reported() == {"pkg/model.py PRM001", "pkg/strict_test.py PRM006"}
+    everywhere = reported("--test-files", "")
+    assert {entry.split()[0] for entry in everywhere if entry.endswith("PRM001")} == {
+        "pkg/model.py", "pkg/test_model.py", "pkg/model_test.py", "tests/helpers.py", "pkg/conftest.py",
+        "pkg/testing/data.py"}  # fmt: skip
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\ntest-files = ["*_test.py"]\n')
+    assert {e for e in reported() if e.endswith("PRM001")} == {
+        "pkg/model.py PRM001", "pkg/test_model.py PRM001", "tests/helpers.py PRM001", "pkg/conftest.py PRM001",
+        "pkg/testing/data.py PRM001"}  # fmt: skip
+    assert "not in tests" in run(capsys, "rules")[1].splitlines()[1]
+
+
 def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeypatch) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nextend-exclude = ["gen"]\n')
     (tmp_path / "gen").mkdir()
@@ -130,6 +158,7 @@ def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeyp
         ('report-unused-noqa = "yes"', "report-unused-noqa = 'yes' is not one of true, false"),
         ("force-exclude = 1", "force-exclude = 1 is not one of true, false"),
         ("exclude = [1]", "exclude must be a list of glob patterns"),
+        ('test-files = "tests"', "test-files must be a list of glob patterns"),
         ('per-file-ignores = ["x"]', "per-file-ignores must be a table of glob = [codes]"),
         ('per-file-ignores = {"a.py" = ["NOPE1"]}', "unknown rule code 'NOPE1' in"),
         ("[tool.promolint.lint]", "unknown key 'lint'"),

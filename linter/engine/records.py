@@ -130,16 +130,44 @@ class Returned:
     ctx: Context
 
 
+@dataclass(frozen=True)
+class Carried:
+    """A variable a loop carries from one pass to the next into an argument of a call: its name,
+    and the front end's handle on where it was bound before the loop (None where unknown)."""
+
+    name: str
+    bound_at: object | None
+
+
+@dataclass
+class LoopCall:
+    """A call of one of the program's jitted functions in the body of a loop: the arguments it
+    gets on the loop's first pass (``first``) and on its second (``second``: from what the first
+    pass left), as the trace sees them, by parameter (static ones left out).  JAX's trace cache
+    is keyed by every leaf's dtype and weak type: where the two differ, the function traces and
+    compiles again.  Pytrees are tuples, lists, dicts and NamedTuples (``Instance``, by field);
+    an object JAX may not flatten so is unknown.  ``carried``: the parameters whose argument is
+    a variable the loop changes, with that variable."""
+
+    node: object  # the front end's handle on the call
+    first: tuple[tuple[str, Value], ...]
+    second: tuple[tuple[str, Value], ...]
+    carried: tuple[tuple[str, Carried], ...]
+    ctx: Context
+    syntax: Syntax | None = field(default=None, repr=False, compare=False)
+
+
 @dataclass
 class Module:
     """What one analysis of a module hands the rules: its operations, the calls of its own
     functions (``invocations``: kind ``invoke``, which ``Operation.evaluate`` can run again with
-    other arguments) and what its functions return."""
+    other arguments), what its functions return and the calls of its jitted functions in loops."""
 
     operations: Sequence[Operation]
     invocations: Sequence[Operation] = ()
     returns: Sequence[Returned] = ()
     uses_jax: bool = True  # the module imports JAX (or a library on it): its unknowns may be JAX arrays
+    loop_calls: Sequence[LoopCall] = ()
 
 
 @dataclass

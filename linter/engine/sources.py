@@ -64,19 +64,16 @@ def made_at(value: Value, handle: object) -> bool:
     return isinstance(value, Array) and value.source is not None and value.source.handle is handle
 
 
-def made_at_some_member(operands: Sequence[object], result: Value) -> bool:
-    """Whether an operation on variables makes 64 bits itself: at some member of them the result
-    is 64-bit while no array operand is (``np.zeros(n)`` for an int ``n``).  Otherwise a result
-    that is 64-bit at every member took its 64 bits from an operand, wherever that operand got
-    them (``jnp.clip(x)`` of a float64 ``x``): no source is made there."""
+def made_at_some_member(operands: Sequence[object], result: Value, handle: object, ctx: Context) -> bool:
+    """Whether an operation on variables makes 64 bits itself: at some member of them ``traced``
+    gives its result a new source at ``handle`` (``np.zeros(n)`` for an int ``n``;
+    ``jnp.power(0.5, jnp.arange(x.shape[0]))``, a Python float meeting x64's int64).  Otherwise a
+    result that is 64-bit at every member took its 64 bits from an operand, wherever that operand
+    got them (``jnp.clip(x)`` of a float64 ``x``): no source is made there."""
     instances = symbolic.instances(operands, result)
     if instances is None:
         return False
-    for members, value in instances:
-        if wide(value) and not any(isinstance(v, Array) and v.library is not Library.PYTHON and wide(v)
-                                   for v in _flattened(members)):  # fmt: skip
-            return True
-    return False
+    return any(made_at(traced(value, members, handle, ctx), handle) for members, value in instances)
 
 
 def kept(converted: Value, original: Value) -> Value:

@@ -168,11 +168,14 @@ class Function(Value):
     """A function of the module being analyzed, or a lambda: the front end evaluates its calls.
 
     ``traced`` marks it wrapped by ``jax.jit``/``vmap``/...: its arguments, all but the
-    ``static`` ones (parameter names), arrive as JAX arrays, and so does its result."""
+    ``static`` ones (parameter names), arrive as JAX arrays, and so does its result.
+    ``compiled`` marks the outermost of those wrappers as ``jax.jit``: each call whose arguments
+    differ in dtype or weak type from every earlier call's traces and compiles it again."""
 
     key: object  # the front end's handle on the definition
     traced: bool = False
     static: frozenset[str] = frozenset()
+    compiled: bool = False
 
 
 @dataclass(frozen=True)

@@ -360,7 +360,9 @@ class Analysis:
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]
         if tracing:
             parameter_names = [param.name for param in params]
-            function = Function(key, True, frozenset().union(*(_static_names(d, parameter_names) for d in tracing)))
+            static = frozenset().union(*(_static_names(d, parameter_names) for d in tracing))
+            outermost = next(name for name in names if name in higher_order.TRACING)
+            function = Function(key, True, static, outermost in higher_order.COMPILING)
         functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in _parameters(node)
                                      if default is not None})  # fmt: skip
         if type(node) is not ast.Lambda:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from promolint.engine.records import Operation
+from promolint.engine.records import LoopCall, Operation
 from promolint.frontend.source import Source
 
 
@@ -61,9 +61,10 @@ class AstSyntax:
         return self._source.span(node).line
 
 
-def attach_syntax(source: Source, operations: dict[int, Operation], others: Iterable[Operation] = ()) -> None:
+def attach_syntax(source: Source, operations: dict[int, Operation],
+                  others: Iterable[Operation | LoopCall] = ()) -> None:  # fmt: skip
     """Give ``operations`` (which ``operation_at`` finds) and ``others`` (calls of the module's
-    own functions) the syntax that answers for them."""
+    own functions, and of its jitted functions in loops) the syntax that answers for them."""
     syntax = AstSyntax(source, operations)
     for operation in (*operations.values(), *others):
         operation.syntax = syntax

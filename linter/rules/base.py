@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from promolint.engine.records import Module, Operation
-from promolint.engine.values import Array, Value
+from promolint.engine.values import Array, DTypeRef, Items, Value
 from promolint.rules import registry
 
 
@@ -149,7 +149,19 @@ class Rule:
             "## Fix safety",
             textwrap.dedent(cls.fix_safety).strip(),
             "",
+            *_options(cls.info),
         ])  # fmt: skip
+
+
+def _options(info: registry.RuleInfo) -> list[str]:
+    """ruff's "Options" section: the settings that change where the rule reports."""
+    if info.in_tests:
+        return []
+    return ["## Options",
+            "- `test-files` (`--test-files`): not reported in the test modules these globs match (by default "
+            "pytest's and unittest's names, `conftest.py` and files under `tests/`, `test/` or `testing/`: "
+            "`promolint config` prints them), where what it flags is what tests do on purpose; "
+            "`test-files = []` reports it there too.", ""]  # fmt: skip
 
 
 def _modes_comment(example: Example) -> str:
@@ -164,5 +176,29 @@ def exact(value: Value) -> Array | None:
     return value if isinstance(value, Array) and value.exact else None
 
 
+# The builtin type a DTypeRef marked ``builtin`` was written as, by the dtype it stands for.
+_BUILTIN_TYPES = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}
+
+
 def describe_operands(operation: Operation) -> str:
-    return ", ".join(v.describe() for v in operation.operands if isinstance(v, Array)) or "its operands"
+    """The operands' types as a message lists them: arrays, the items of a sequence operand
+    (``jnp.stack([a, b])``) and dtypes or Python types given as operands
+    (``jnp.result_type(x, int)``)."""
+    described = [_described(v) for v in _flattened(operation.operands)]
+    return ", ".join(d for d in described if d) or "its operands"
+
+
+def _flattened(values) -> Iterator[Value]:
+    for value in values:
+        if isinstance(value, Items):
+            yield from _flattened(value.items)
+        else:
+            yield value
+
+
+def _described(value: Value) -> str:
+    if isinstance(value, Array):
+        return value.describe()
+    if isinstance(value, DTypeRef):
+        return f"Python type {_BUILTIN_TYPES.get(value.name, value.name)}" if value.builtin else f"dtype {value.name}"
+    return ""

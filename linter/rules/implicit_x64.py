@@ -118,6 +118,13 @@ class ImplicitX64(Rule):
             x = jnp.ones(3, jnp.float32)
             y = scale(x, x.shape[0] / 2)
         """),
+        # x64's int64 made float: the log of a range is a strong float64 whatever x is, and its
+        # shape's elements are Python ints (numpyro's StickBreakingTransform).
+        Example("""
+            import jax.numpy as jnp
+            def balanced(x):
+                return x - jnp.log(x.shape[-1] - jnp.arange(x.shape[-1]))
+        """, x64="on"),
         # A parameter of unknown dtype: a float32 one becomes float64 (netket's PR 1218), a
         # float64 one stays; the finding holds for every narrower dtype the parameter may have.
         Example("""
@@ -191,6 +198,16 @@ class ImplicitX64(Rule):
             import numpy as np
             a = np.ones(3, np.float64) * np.ones(3, np.float32)
         """),
+        # A float64 table filled slice by slice on the host: the NumPy 2 widening of the float32
+        # ranges by `np.log` changes nothing the table keeps (evosax's positional encoding).
+        Example("""
+            import jax
+            import numpy as np
+            table = np.zeros((8, 4))
+            position = np.arange(0, 8, dtype=np.float32)[:, None]
+            scale = np.exp(np.arange(0, 4, 2, dtype=np.float32) * -(np.log(10000.0) / 4))
+            table[:, 0::2] = np.sin(position * scale)
+        """, x64="on"),
         # NumPy counts stay on the host; an in-place update keeps its target's dtype.
         Example("""
             import numpy as np
@@ -225,7 +242,8 @@ class ImplicitX64(Rule):
             for value in _returned_leaks(returned):
                 leaks.setdefault(id(value.source.handle), _Leak(value.source)).returns.append((returned, value))
         for leak in leaks.values():
-            yield self._finding(leak, syntax)
+            if not _stays_on_host(leak, module):
+                yield self._finding(leak, syntax)
 
     def _finding(self, leak: _Leak, syntax) -> Finding:
         source = leak.source
@@ -360,6 +378,31 @@ def _example_rank(value: Array) -> tuple[bool, bool]:
 
 def _mixed_signedness(values: list[Array]) -> bool:
     return {DTYPES[d].kind for v in values for d in v.dtypes} == {"u", "i"}
+
+
+def _stays_on_host(leak: _Leak, module: Module) -> bool:
+    """The leak widens NumPy data only, and its 64-bit values end written into NumPy arrays (which
+    keep their own dtype) without ever reaching a JAX value or a function's result: a host-side
+    computation, such as a table filled slice by slice (evosax's positional encoding)."""
+    if leak.returns or any(_library(place.operation.result) is Library.JAX for place in leak.widens):
+        return False
+    handle, stored = leak.source.handle, False
+    for operation in module.operations:
+        values = (*operation.operands, operation.result)
+        if any(_library(v) is Library.JAX and _source_handle(v) is handle for v in values):
+            return False
+        if operation.kind == "store" and len(operation.operands) == 2:
+            target, value = operation.operands
+            stored = stored or (_source_handle(value) is handle and _library(target) is Library.NUMPY_ARRAY)
+    return stored
+
+
+def _library(value: Value) -> Library | None:
+    return value.library if isinstance(value, Array) else None
+
+
+def _source_handle(value: Value) -> object:
+    return value.source.handle if isinstance(value, Array) and value.source is not None else None
 
 
 def _returned_leaks(returned: Returned) -> list[Array]:

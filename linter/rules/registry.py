@@ -24,12 +24,16 @@ class RuleInfo:
     opt_in: bool = False  # enabled only by its own code or ALL, never by a prefix such as PRM
     fix: Literal["never", "sometimes"] = "never"  # whether `--fix` can offer a fix, as ruff's FixAvailability
     reported_by: Literal["operations", "pairs", "checker"] = "operations"  # what produces its findings
+    # False: not reported in the files `test-files` matches, where what it flags is what tests do on
+    # purpose (float64 reference data widening float32 results, for PRM001)
+    in_tests: bool = True
 
 
 REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM000", "unparsable-file", "parse_error", "A file that cannot be read, decoded or parsed",
              reported_by="checker"),
-    RuleInfo("PRM001", "implicit-x64", "implicit_x64", "A 64-bit result no operand asked for", fix="sometimes"),
+    RuleInfo("PRM001", "implicit-x64", "implicit_x64", "A 64-bit result no operand asked for", fix="sometimes",
+             in_tests=False),
     RuleInfo("PRM002", "mixed-dispatch", "mixed_dispatch", "A NumPy/JAX chain whose dtype depends on its association",
              fix="sometimes"),
     RuleInfo("PRM003", "numpy-nonassociative", "numpy_nonassociative",
@@ -56,6 +60,9 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "A dtype or an OverflowError that differs between NumPy 1.x and NumPy 2", opt_in=True),
     RuleInfo("PRM025", "carry-dtype-mismatch", "carry_dtype_mismatch",
              "A lax loop carry or conditional branches whose dtypes differ"),
+    RuleInfo("PRM026", "jit-retrace", "jit_retrace",
+             "A jitted function a loop calls with arguments whose dtype or weak type change, so it compiles again "
+             "(opt-in: the primer has no finding yet to measure its precision on)", opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip
@@ -68,6 +75,10 @@ PARSE_ERROR = "PRM000"
 UNUSED_NOQA = "PRM100"
 X64_PORTABILITY = "PRM010"
 NUMPY1_COMPAT = "PRM024"
+
+
+# The codes left out in test files, whatever selects them.
+OUTSIDE_TESTS: tuple[str, ...] = tuple(info.code for info in REGISTRY if not info.in_tests)
 
 
 def find(code_or_name: str) -> RuleInfo | None:

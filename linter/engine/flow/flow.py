@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
@@ -13,9 +13,9 @@ from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
-from promolint.engine.records import Evaluation, Operation, Returned, Seeds, Site
+from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
-from promolint.engine.values import UNKNOWN, Bound, Function, Reference, Returns, Value
+from promolint.engine.values import UNKNOWN, Bound, Function, Instance, Items, Keyed, Reference, Returns, Value
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -25,6 +25,18 @@ Run = Callable[[Frame], None]
 # Top-level packages whose import says the module works on JAX arrays.
 _JAX_LIBRARIES = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "haiku", "chex", "jaxtyping", "jraph",
                             "distrax", "numpyro", "blackjax", "diffrax", "lineax", "optimistix", "orbax"})
+
+
+@dataclass
+class _JitCall:
+    """What one pass of a loop's body gives a call of a jitted function: its arguments as the
+    trace sees them (static ones left out), and for those held in a variable, that variable's
+    name and the very value it held."""
+
+    handle: object
+    arguments: dict[str, Value]
+    held: dict[str, tuple[str, Value]]
+    ctx: Context
 
 
 class Flow:
@@ -49,7 +61,10 @@ class Flow:
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self.imported_modules: set[str] = set()  # what the module imports, anywhere in it
+        self.loop_calls: list[LoopCall] = []  # jitted calls in loops, on their first two passes, for rules
         self._loop_depth = 0
+        self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
+        self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
 
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
@@ -77,6 +92,8 @@ class Flow:
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
         if isinstance(func, Function):
+            if func.compiled and self._watched is not None and (self.recording or self._probing):
+                self._watch(func, args, kwargs, frame, handle)
             result = self.functions.call(func, args, kwargs, frame.ctx)
             if (self.recording or self.trial is not None) and id(handle) not in self._indirect:
                 self._invoked(func, args, kwargs, result, frame, handle)
@@ -89,7 +106,12 @@ class Flow:
         indirect = id(handle) in self._indirect
         self._indirect.add(id(handle))  # the functions it calls get other arguments than the call's
         try:
-            result = higher_order.call(self, func, args, kwargs, frame, handle, static)
+            if self._watched is not None and not isinstance(func, higher_order.Partial):
+                # JAX calls the functions given to it (a scan's body, tree_map's function): not the loop.
+                result = self._watching(None, lambda: higher_order.call(self, func, args, kwargs, frame, handle,
+                                                                        static))  # fmt: skip
+            else:
+                result = higher_order.call(self, func, args, kwargs, frame, handle, static)
         finally:
             if not indirect:
                 self._indirect.discard(id(handle))
@@ -199,7 +221,7 @@ class Flow:
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
                 recorded_operands = tuple(self._for_rules(v) for v in operands)
                 recorded = sources.traced(self._for_rules(result), recorded_operands, handle, frame.ctx)
-                if sources.made_at(recorded, handle) and not sources.made_at_some_member(operands, result):
+                if sources.made_at(recorded, handle) and not sources.made_at_some_member(operands, result, handle, frame.ctx):
                     recorded = replace(recorded, source=None)  # from what the variables made: origin unknown
                 if type(result) is Symbolic:
                     self._read_by_rules[result] = recorded
@@ -244,23 +266,94 @@ class Flow:
 
     def loop(self, frame: Frame, step: Run, orelse: Run) -> None:
         """A loop whose every pass is ``step`` (binding the loop variable and running the body),
-        run until its values settle; then ``orelse``."""
+        run until its values settle; then ``orelse``.  Where the first pass calls jitted
+        functions, the body runs once more, unrecorded, from where that pass left: what those
+        calls get on the loop's second pass (``loop_calls``)."""
         entry = frame.copy()
         states = [entry]
         current = frame.copy()
+        watch = self.recording
+        first_calls: dict[int, _JitCall] | None = None
         self._loop_depth += 1
         try:
-            for _ in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
+            for index in range(_LOOP_PASSES if self._loop_depth == 1 else 1):
                 before = dict(current.names)
-                step(current)
+                watched: dict[int, _JitCall] | None = {} if watch and index == 0 else None
+                self._watching(watched, lambda: step(current))
+                if index == 0:
+                    first_calls = watched
                 states.append(current.copy())
                 merge(current, [entry, current.copy()])
                 if current.names == before:
                     break
+            if first_calls:
+                self._second_pass(step, entry, states[1], first_calls)
         finally:
             self._loop_depth -= 1
         merge(frame, states)
         orelse(frame)
+
+    def _watching(self, watched: dict[int, _JitCall] | None, run: Callable[[], Value | None]) -> Value | None:
+        """``run()``, noting in ``watched`` (None: nowhere) the jitted calls it makes itself, not
+        those of the loops nested in it, which watch their own."""
+        outer, self._watched = self._watched, watched
+        try:
+            return run()
+        finally:
+            self._watched = outer
+
+    def _watch(self, func: Function, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object) -> None:
+        """Note what the jitted call at ``handle`` gets, the first time the pass reaches it."""
+        if self._watched is None or id(handle) in self._watched:
+            return
+        bound = self.functions.bind(func, args, kwargs)
+        arguments = {name: self._traced_tree(value, frame.ctx) for name, value in bound.items()
+                     if name not in func.static}  # fmt: skip
+        held = {}
+        for param, value in bound.items():
+            name = next((name for name, current in frame.names.items() if current is value), None)
+            if name is not None:
+                held[param] = (name, value)
+        self._watched[id(handle)] = _JitCall(handle, arguments, held, frame.ctx)
+
+    def _traced_tree(self, value: Value, ctx: Context) -> Value:
+        """An argument as a jitted function's trace sees it: each leaf traced, a NamedTuple a
+        pytree of its fields; another object of the program's is unknown (JAX may not flatten it
+        into its fields)."""
+        if isinstance(value, Instance):
+            if self.objects.as_items(value) is None:
+                return UNKNOWN
+            return replace(value, fields=tuple((name, self._traced_tree(v, ctx)) for name, v in value.fields))
+        if isinstance(value, Items):
+            return Items(tuple(self._traced_tree(v, ctx) for v in value.items), value.is_tuple)
+        if isinstance(value, Keyed):
+            return Keyed(tuple((key, self._traced_tree(v, ctx)) for key, v in value.entries))
+        return calls.as_traced(value, ctx)
+
+    def _second_pass(self, step: Run, entry: Frame, after: Frame, first_calls: dict[int, _JitCall]) -> None:
+        """The loop's body once more from the state its first pass left (``after``), recording
+        nothing (nor spending the call budget of the code after it): the arguments its jitted
+        calls get on the loop's second pass, compared with the first pass's in ``loop_calls``."""
+        probe = Frame(dict(after.names), after.ctx, [], after.in_function, after.inputs)
+        saved = self.recording, self._probing
+        self.recording, self._probing = False, True
+        try:
+            second: dict[int, _JitCall] = {}
+            self._watching(second, lambda: self.functions.apart(lambda: step(probe)))
+        finally:
+            self.recording, self._probing = saved
+        for key, first in first_calls.items():
+            later = second.get(key)
+            if later is None:
+                continue
+            carried = tuple((param, Carried(name, self._binding(value))) for param, (name, value) in first.held.items()
+                            if entry.names.get(name) is value and after.names.get(name) is not value)  # fmt: skip
+            self.loop_calls.append(LoopCall(first.handle, tuple(first.arguments.items()),
+                                            tuple(later.arguments.items()), carried, first.ctx))  # fmt: skip
+
+    def _binding(self, value: Value) -> object | None:
+        """Where ``value`` (that very value) was bound to a name, as recorded: the first place."""
+        return next((site.node for site in self.sites.values() if site.target and site.value is value), None)
 
     def attempt(self, frame: Frame, body: Run, handlers: Sequence[Run], orelse: Run, final: Run) -> None:
         """``try``: a handler may start from the entry state or from any point of the body."""

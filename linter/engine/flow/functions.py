@@ -106,6 +106,15 @@ class Functions:
         holds ``receiver``."""
         self._definitions[key].receiver = receiver
 
+    def apart(self, run: Callable[[], object]) -> None:
+        """Run ``run`` (more passes over code analysed already) without spending the call budget
+        of the code after it."""
+        left = self._calls_left
+        try:
+            run()
+        finally:
+            self._calls_left = left
+
     def forget(self) -> None:
         """Drop memoized call results: a fact they were computed from (an attribute's value)
         has changed."""
@@ -129,14 +138,9 @@ class Functions:
         (JAX's modes are global state: the body runs, and a jitted function traces, in the
         modes in force at the call)."""
         definition = self._definitions[function.key]
-        names = definition.names
-        bound = dict(zip(names, args))
-        bound.update({k: v for k, v in kwargs.items() if k in names})
-        for name, value in definition.defaults.items():
-            bound.setdefault(name, value)
+        bound = self.bind(function, args, kwargs)
         if function.traced:
-            # jax.jit and friends hand the body JAX arrays (tracers) and return JAX arrays.
-            bound = {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
+            bound = self.traced(function, bound, ctx)
             refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
             if refused is not None:
                 return refused
@@ -144,6 +148,22 @@ class Functions:
             return calls.as_traced(self.invoke(function.key, bound, ctx, record=False), ctx)
         self._note_call(definition, bound, ctx)
         return self.invoke(function.key, bound, ctx, record=False)
+
+    def bind(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:
+        """The parameters a call of ``function`` binds, by name, defaults included."""
+        definition = self._definitions[function.key]
+        names = definition.names
+        bound = dict(zip(names, args))
+        bound.update({k: v for k, v in kwargs.items() if k in names})
+        for name, value in definition.defaults.items():
+            bound.setdefault(name, value)
+        return bound
+
+    @staticmethod
+    def traced(function: Function, bound: Mapping[str, Value], ctx: Context) -> dict[str, Value]:
+        """What the body of a function jax.jit and friends wrap gets: JAX arrays (tracers), all
+        but the static parameters."""
+        return {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
 
     def _note_call(self, definition: Definition, bound: dict[str, Value], ctx: Context) -> None:
         if self._flow.recording:

@@ -24,6 +24,8 @@ TRACING = frozenset({
     "jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint",
     "jax.ad_checkpoint.remat", "jax.shard_map", "jax.experimental.shard_map.shard_map", "jax.experimental.pjit.pjit",
 })  # fmt: skip
+# Those that compile it, cached by the dtypes and weak types of its arguments.
+COMPILING = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
 # Decorators that keep what the function's body computes.  ``custom_jvp``/``custom_vjp`` call
 # it with the arguments as they are (a Python float stays one, measured) unless it is traced.
 TRANSPARENT = TRACING | {"jax.named_call", "jax.custom_jvp", "jax.custom_vjp", "functools.wraps", "functools.cache",
@@ -135,14 +137,14 @@ def _transformed(functions: Functions, name: str, func: Value, args: Sequence[Va
         # The partial's own arguments are constants of the traced function, not its arguments.
         names = functions.parameter_names(inner.key)
         bound = set(names[: len(func.args)]) | {k for k, _ in func.kwargs}
-        return Partial(Function(inner.key, True, inner.static | bound), func.args, func.kwargs)
+        return Partial(Function(inner.key, True, inner.static | bound, inner.compiled), func.args, func.kwargs)
     if not isinstance(func, Function):
         return func
     names = functions.parameter_names(func.key)
     kept = func.static | static(names) | _static_numbers(kwargs.get("static_argnums"), names)
     if name in _MAPPING:
         kept |= _unmapped(kwargs.get("in_axes", args[0] if name == "jax.vmap" and args else None), names)
-    return Function(func.key, True, kept)
+    return Function(func.key, True, kept, name in COMPILING)
 
 
 def _literal_ints(value: Value | None) -> list[int] | None:
