@@ -59,7 +59,7 @@ class Symbolic(Value):
     alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
     are its variables; most symbolic values are never compared nor evaluated."""
 
-    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded")
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -71,6 +71,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_variables", None)
         object.__setattr__(self, "_ordered", None)
         object.__setattr__(self, "_folded", None)
+        object.__setattr__(self, "_settled", None)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -184,8 +185,8 @@ class Symbolic(Value):
                         folded = _settled(Symbolic(self.name, self.function, arguments))
                     else:
                         folded = _raised(self.name, arguments) or self.function(*arguments)
-            object.__setattr__(self, "_folded", folded)
-        return folded
+            object.__setattr__(self, "_folded", _ITSELF if folded is self else folded)
+        return self if folded is _ITSELF else folded
 
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
@@ -193,6 +194,9 @@ class Symbolic(Value):
 
 
 _MEMO: dict[tuple, Value] = {}
+# What a value's memoized ``folded`` or settled value is when it is the value itself: a
+# reference to itself would make every such value a cycle for the collector to find.
+_ITSELF = object()
 
 
 def forget() -> None:
@@ -372,7 +376,16 @@ def settled(value: object) -> object:
 def _settled(value: Symbolic) -> Value:
     """``summary``, or where the members differ only in rank, the array of unknown rank they
     all are (the dtype, weak flag and library are what folding needs).  Stops at the first
-    member that tells otherwise."""
+    member that tells otherwise.  Memoized per value: folding settles the operands of every
+    value it folds, and the values it builds, again and again."""
+    exact = value._settled
+    if exact is None:
+        exact = _settle(value)
+        object.__setattr__(value, "_settled", _ITSELF if exact is value else exact)
+    return value if exact is _ITSELF else exact
+
+
+def _settle(value: Symbolic) -> Value:
     known = value.at(_EVERY_VARIABLE_UNKNOWN)  # one evaluation: what holds whatever they are
     if isinstance(known, Array) and known.dtypes:
         return known
