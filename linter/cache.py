@@ -4,6 +4,10 @@ Entries are keyed by the SHA-256 of the file's bytes; one cache file holds the e
 (promolint version, effective settings) pair, so any change of version or configuration starts
 a fresh file.  Writes go to a temporary file renamed into place, so concurrent runs never see a
 torn file (the last writer wins; a lost entry only costs a re-lint).
+
+The same file holds an index of the last run's files, as git's index does: each path's status
+(modification and change times, size, inode) when it was read, and the key of its entry.  A run
+whose files all have the status recorded reads none of them (``promolint.runner``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from pathlib import Path
 from promolint import __version__
 
 CACHE_DIR_NAME = ".promolint_cache"
-_FORMAT = 3  # 2: rows hold the fix as one list, and a notebook cell and file line; 3: related locations
+_PARTS = ("results", "files", "run")  # of a cache file: entries, the index of files, the index's run
+_FORMAT = 4  # 2: rows hold the fix as one list, and a notebook cell and file line; 3: related locations; 4: the index
 
 
 def content_key(data: bytes) -> str:
@@ -31,15 +36,23 @@ class ResultCache:
         digest = hashlib.sha256(f"{_FORMAT}|{__version__}|{settings_key}".encode()).hexdigest()[:24]
         self.path = directory / f"{digest}.json"
         self.directory = directory
-        self._entries: dict[str, list] = self._load()
+        loaded = self._load()
+        self._entries: dict[str, list] = loaded.get("results", {})
+        self.files: dict[str, list] = loaded.get("files", {})  # the index: path -> status and entry (runner)
+        self.run: dict = loaded.get("run", {})  # what the index holds for the run as a whole (runner)
         self._dirty = False
 
-    def _load(self) -> dict[str, list]:
+    def _load(self) -> dict[str, dict]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}  # missing or damaged: start afresh
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict) or not all(isinstance(data.get(part, {}), dict) for part in _PARTS):
+            return {}
+        return data
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._entries
 
     def get(self, key: str) -> list | None:
         return self._entries.get(key)
@@ -47,6 +60,12 @@ class ResultCache:
     def put(self, key: str, rows: list) -> None:
         if self._entries.get(key) != rows:
             self._entries[key] = rows
+            self._dirty = True
+
+    def index(self, files: dict[str, list], run: dict) -> None:
+        """Replace the index of the last run's files."""
+        if files != self.files or run != self.run:
+            self.files, self.run = files, run
             self._dirty = True
 
     def retain(self, keys: set[str]) -> None:
@@ -67,7 +86,7 @@ class ResultCache:
                 ignore.write_text("# Automatically created by promolint.\n*\n", encoding="utf-8")
             handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(self._entries, out, separators=(",", ":"))
+                json.dump({"results": self._entries, "files": self.files, "run": self.run}, out, separators=(",", ":"))
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only tree lints fine without a cache

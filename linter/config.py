@@ -80,9 +80,17 @@ class Config:
         return _enabled(self.select + self.extend_select + switched, ignored)
 
     def excluded(self, path: Path) -> bool:
-        relative = _relative(path, self.root)
+        return self.excluded_relative(_relative(path, self.root))
+
+    def excluded_relative(self, relative: str) -> bool:
+        """``excluded`` for a path given relative to the root, with forward slashes (a walk
+        extends its folder's instead of computing each file's)."""
         pattern = _glob_regex(self.exclude + self.extend_exclude)
         return any(pattern.match(part) for part in relative.split("/")) or bool(pattern.match(relative))
+
+    def relative(self, path: Path) -> str:
+        """``path`` as ``excluded_relative`` takes it."""
+        return _relative(path, self.root)
 
 
 @functools.lru_cache(maxsize=64)

@@ -72,7 +72,11 @@ def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str
 def _lint_source(source: Source, data: bytes, path: str, settings: Settings, codes: frozenset[str],
                  external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
-    return diagnose(analyze(source, settings), data, path, codes, external)
+    analysis = analyze(source, settings)
+    try:
+        return diagnose(analysis, data, path, codes, external)
+    finally:
+        analysis.release()
 
 
 def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
@@ -134,8 +138,12 @@ def _x64_portability(source: Source, analysis: Analysis) -> list:
 
     x32, x64 = forced("off"), forced("on")
     rule = rule_by_code(X64_PORTABILITY)
-    return [finding for key, operation in x32.operations.items() if (other := x64.operations.get(key)) is not None
-            for finding in rule.check_pair(operation, other)]  # fmt: skip
+    try:
+        return [finding for key, operation in x32.operations.items() if (other := x64.operations.get(key)) is not None
+                for finding in rule.check_pair(operation, other)]  # fmt: skip
+    finally:
+        for other in {x32, x64} - {analysis}:
+            other.release()
 
 
 def _confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> list[Finding]:

@@ -13,6 +13,7 @@ lines that start with ``import``/``from`` at the left margin (imports inside fun
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,14 @@ def project_facts(files: Sequence[tuple[Path, bytes]]) -> dict[str, ProjectFacts
         if at_import is not None or elsewhere:
             facts[str(path)] = ProjectFacts(at_import, elsewhere)
     return facts
+
+
+def scanned(data: bytes) -> bytes:
+    """What the scan makes of a file: its imports at the left margin, and the switches of a file
+    that names the option.  A file whose scan is unchanged leaves every file's facts as they
+    were (while the files and their packages are the same), whatever else changed in it."""
+    imports = b"\n".join(match.group(0) for match in _IMPORT.finditer(data))
+    return imports + b"\0%r" % (_switches(data),) if may_switch_x64(data) else imports
 
 
 # --- modules and imports -----------------------------------------------------------------------
@@ -149,6 +158,7 @@ def _packages(name: str) -> list[str]:
 
 
 # --- switches --------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)  # a run's index scans the files the facts were made from again
 def _switches(data: bytes) -> tuple[bool | None, bool]:
     """(the x64 mode the module's top level sets on every path, or None; whether it may switch
     x64 on anywhere else: in a function, a loop, under another condition, from a variable or the

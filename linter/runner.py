@@ -9,19 +9,17 @@ from __future__ import annotations
 import gc
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass, field
+from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, may_switch_x64, parses
-
-if TYPE_CHECKING:
-    from promolint.project_facts import ProjectFacts
+from promolint.project_facts import ProjectFacts
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
@@ -36,34 +34,42 @@ def iter_files(paths: Iterable[Path], config: Config, notes: list[str] | None = 
     unless ``force_exclude`` (pre-commit names every file, and the project's excludes must still
     hold).  Only regular files are read: a FIFO, socket or device (which could block a read
     forever) is skipped with a note in ``notes``."""
+    return map(Path, _file_names(paths, config, notes))
+
+
+def _file_names(paths: Iterable[Path], config: Config, notes: list[str] | None) -> Iterator[str]:
+    """``iter_files`` as the names ``str(path)`` gives (pathlib costs more than the walk)."""
     for path in paths:
         if path.is_dir():
-            yield from _walk(path, config, notes)
+            yield from _walk(str(path), config, notes)
         elif _is_regular(path, notes):
             if not (config.force_exclude and config.excluded(path)):
-                yield path
+                yield str(path)
 
 
-def _walk(directory: Path, config: Config, notes: list[str] | None) -> Iterator[Path]:
+def _walk(directory: str, config: Config, notes: list[str] | None, relative: str | None = None) -> Iterator[str]:
+    """The files under ``directory``; ``relative``: its path as the excludes read it."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError as error:
         if notes is not None:
             notes.append(f"skipped {directory}: cannot list it ({error.strerror})")
         return
+    if relative is None:
+        relative = config.relative(Path(directory))
+    prefix = "" if relative == "." else relative + "/"  # what Config.relative gives each entry
+    folder = "" if directory == "." else os.path.join(directory, "")  # as Path(directory) / name is written
     subdirectories = []
     for entry in entries:
         if _entry_is_dir(entry):
             subdirectories.append(entry.name)
-        elif entry.name.endswith(LINTED_SUFFIXES):
-            candidate = directory / entry.name
+        elif entry.name.endswith(LINTED_SUFFIXES) and not config.excluded_relative(prefix + entry.name):
             # is_file: no system call where the directory listing gives the type
-            if not config.excluded(candidate) and (entry.is_file() or _is_regular(candidate, notes)):
-                yield candidate
+            if entry.is_file() or _is_regular(Path(folder + entry.name), notes):
+                yield folder + entry.name
     for name in subdirectories:  # files first, then subdirectories: os.walk's order
-        subdirectory = directory / name
-        if not config.excluded(subdirectory):
-            yield from _walk(subdirectory, config, notes)
+        if not config.excluded_relative(prefix + name):
+            yield from _walk(folder + name, config, notes, prefix + name)
 
 
 def _entry_is_dir(entry: os.DirEntry) -> bool:
@@ -208,33 +214,190 @@ def cache_rows(diagnostics: list[Diagnostic]) -> list | None:
 def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache: bool = True,
               stdin: tuple[str, bytes] | None = None) -> CheckRun:  # fmt: skip
     """Lint ``paths`` (or, with ``stdin``, one file's name and bytes read from standard input);
-    unchanged files come from the content-hash cache unless ``cache`` is off."""
+    unchanged files come from the content-hash cache unless ``cache`` is off, and files the
+    cache's index finds as they were are not even read."""
     settings = (config.x64, config.promotion)
     store = open_cache(config) if cache else None
     run = CheckRun([])
+    index, facts = None, None
+    if stdin:
+        files = [(Path(stdin[0]), stdin[1])]
+    else:
+        found = list(_file_names(paths, config, run.notes))
+        index = _RunIndex(store, found, config) if store else None
+        read = dict(_read(index.changed if index else found, run))
+        if index:
+            facts = index.facts(read)
+            if facts is None:  # they may have changed, and with them the unchanged files' keys
+                read.update(_read(index.take_unchanged(), run))
+        files = [(Path(path), read[path]) for path in found if path in read]
+    if facts is None:
+        facts = _project_facts(files) if config.x64 == "auto" else {}
     work, keys = [], {}
-    files = [(Path(stdin[0]), stdin[1])] if stdin else list(_read(iter_files(paths, config, run.notes), run))
-    facts = _project_facts(files) if config.x64 == "auto" else {}
+    for path, key in index.unchanged() if index else ():
+        run.files += 1
+        run.cached += 1
+        run.diagnostics += from_cache(store, path, key)
     for path, data in files:
         run.files += 1
         codes = config.enabled_codes(path)
-        found = facts.get(str(path))
-        key, path = cache_key(data, codes, found), str(path)
+        found_facts = facts.get(str(path))
+        key, path = cache_key(data, codes, found_facts), str(path)
+        if index:
+            index.record(path, key, data, found_facts)
         cached = from_cache(store, path, key)
         if cached is not None:
             run.cached += 1
             run.diagnostics += cached
             continue
         keys[path] = key
-        work.append(LintJob(path, data, settings, codes, config.external, found))
+        work.append(LintJob(path, data, settings, codes, config.external, found_facts))
     for job, (diagnostics, skipped) in zip(work, parallel_map(lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics
         to_cache(store, keys[job.path], diagnostics)
     if store:
+        if index:
+            index.save()
         store.save()
     run.diagnostics.sort()
     return run
+
+
+# A file modified this close before a run may be modified again within one tick of the file
+# system's clock and keep its time: it is not indexed (it is read again next time), as git does.
+_RACY_NS = 2_000_000_000
+# An index entry: the file's status when it was read, its entry's key, whether it may switch x64,
+# the project's facts on it ([x64_at_import, x64_elsewhere], None for none), a hash of the text
+# the project's scan reads (promolint.project.scanned).
+_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED = slice(0, 4), 4, 5, 6, 7
+
+
+class _RunIndex:
+    """The cache's index of the files runs have read (``promolint.cache``), so that files whose
+    status (times, size, inode) is unchanged need not be read again.
+
+    A file's entry depends on its content, its settings, and the project's facts on it
+    (``promolint.project``), which depend on every file of the run.  So the keys of unchanged
+    files stand while no fact can have changed: the settings leave the facts out; or no file of
+    the run may switch x64 and no unchanged file's key has facts (the facts are then none,
+    whatever the files); or the run has the files of the last one, in the same packages, and
+    the text the scan reads is unchanged in every changed file.  Otherwise every file is read,
+    as before there was an index."""
+
+    def __init__(self, store: ResultCache, found: list[str], config: Config):
+        self.store = store
+        self.fingerprint = _settings_fingerprint(config)
+        self.x64 = config.x64
+        self.start = time.time_ns()
+        self.paths = found
+        self.last = store.run if store.run.get("settings") == self.fingerprint else {}
+        self.previous = store.files if self.last else {}
+        self.statuses = {path: _status(path) for path in found}
+        self.entries: dict[str, list] = {}  # this run's
+        self.changed: list[str] = []
+        self._scanned: dict[str, str] = {}
+        self._packages_stand = False
+        for path in found:
+            entry = self.previous.get(path)
+            if entry is not None and entry[_STATUS] == self.statuses[path] and entry[_KEY] in store:
+                self.entries[path] = entry
+            else:
+                self.changed.append(path)
+
+    def unchanged(self) -> list[tuple[str, str]]:
+        """The unchanged files and their entries' keys."""
+        return [(path, entry[_KEY]) for path, entry in self.entries.items()]
+
+    def facts(self, changed: dict[str, bytes]) -> dict[str, ProjectFacts] | None:
+        """The project's facts on the ``changed`` files (their contents by path), when the
+        unchanged files' keys stand; None when the facts may have changed."""
+        if self.x64 != "auto":
+            return {}
+        if not self.entries:
+            return None  # every file is read: the facts come from all of them, as without an index
+        if not any(entry[_SWITCHES] or entry[_FACTS] for entry in self.entries.values()) and \
+                not any(may_switch_x64(data) for data in changed.values()):  # fmt: skip
+            return {}
+        if self.last.get("paths") != _digest(self.paths) or not _packages_stand(self.last.get("packages")):
+            return None
+        self._packages_stand = True
+        facts = {}
+        for path, data in changed.items():
+            entry = self.previous.get(path)
+            if entry is None or entry[_SCANNED] != self.scanned(path, data):
+                return None
+            if entry[_FACTS] is not None:
+                facts[path] = ProjectFacts(*entry[_FACTS])
+        return facts
+
+    def scanned(self, path: str, data: bytes) -> str:
+        if path not in self._scanned:
+            from promolint.project import scanned  # here: a run that reads no file needs no scan
+
+            self._scanned[path] = content_key(scanned(data))[:32]
+        return self._scanned[path]
+
+    def take_unchanged(self) -> list[str]:
+        """The unchanged files, to be read after all: their keys may change."""
+        taken, self.entries = list(self.entries), {}
+        return taken
+
+    def record(self, path: str, key: str, data: bytes, facts: ProjectFacts | None) -> None:
+        """``path`` was read (after its status was taken): its entry is ``key``."""
+        status = self.statuses.get(path)
+        if status is None or status[0] >= self.start - _RACY_NS:
+            status = [None] * 4  # matches no status: read again next time, its facts known meanwhile
+        facts = None if facts is None else [facts.x64_at_import, facts.x64_elsewhere]
+        self.entries[path] = [*status, key, may_switch_x64(data), facts, self.scanned(path, data)]
+
+    def save(self) -> None:
+        """This run's entries merged into the index (a run of a few files keeps the others')."""
+        entries = dict(self.previous)
+        for path in self.paths:
+            entries.pop(path, None)
+        entries.update(self.entries)
+        run = {"settings": self.fingerprint, "paths": _digest(self.paths)}
+        if self.x64 == "auto" and any(entry[_SWITCHES] for entry in self.entries.values()):
+            # The facts also depend on the folders of packages around the files.
+            run["packages"] = self.last["packages"] if self._packages_stand else _package_markers(self.paths)
+        self.store.index(entries, run)
+
+
+def _status(path: str) -> list[int] | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None  # reading it reports why
+    return [status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+
+
+def _digest(paths: list[str]) -> str:
+    return content_key("\0".join(paths).encode())
+
+
+def _settings_fingerprint(config: Config) -> str:
+    """The settings, which decide the codes enabled for each file (where they came from does
+    not matter)."""
+    return repr(replace(config, origins={}))
+
+
+def _package_markers(paths: list[str]) -> list[list]:
+    """Whether each folder above the run's Python files has an ``__init__.py``: the project's
+    module names, on which its facts depend, follow from them."""
+    folders = set()
+    for path in paths:
+        if path.endswith(".py"):
+            folder = os.path.dirname(os.path.realpath(path))
+            while folder not in folders:
+                folders.add(folder)
+                folder = os.path.dirname(folder)
+    return [[folder, os.path.isfile(os.path.join(folder, "__init__.py"))] for folder in sorted(folders)]
+
+
+def _packages_stand(markers: list[list] | None) -> bool:
+    return markers is not None and all(os.path.isfile(os.path.join(folder, "__init__.py")) == marker
+                                       for folder, marker in markers)  # fmt: skip
 
 
 def _project_facts(files: list[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
@@ -245,13 +408,16 @@ def _project_facts(files: list[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
     return project_facts(files)
 
 
-def _read(paths: Iterable[Path], run: CheckRun) -> Iterator[tuple[Path, bytes]]:
+def _read(paths: Iterable[str], run: CheckRun) -> Iterator[tuple[str, bytes]]:
     for path in paths:
         try:
-            yield path, path.read_bytes()
+            with open(path, "rb") as file:
+                data = file.read()
         except OSError as error:
             run.files += 1
-            run.diagnostics.append(Diagnostic(str(path), 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
+            run.diagnostics.append(Diagnostic(path, 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
+            continue
+        yield path, data
 
 
 def _file_size(job: LintJob) -> int:

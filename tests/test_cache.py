@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from promolint import runner
 from promolint.cli import main
 from promolint.runner import _batches
 
@@ -93,3 +96,87 @@ def test_workers_get_every_file_once_the_largest_first() -> None:
     assert sorted(index for batch in batches for index in batch) == list(range(7))
     assert batches[:2] == [[2], [0]]
     assert _batches([0, 0, 0], 2) == [[0, 1, 2]]
+
+
+def _age(root: Path, seconds: float = 60) -> None:
+    """Give every file under ``root`` a modification time in the past: files modified just
+    before a run are not indexed (they may change again within one tick of the clock)."""
+    past = time.time() - seconds
+    for path in root.rglob("*.py"):
+        os.utime(path, (past, past))
+
+
+def _reads(monkeypatch) -> list[str]:
+    """The files runs read from now on."""
+    read: list[str] = []
+    original = runner._read
+
+    def recording(paths, run):
+        for path, data in original(paths, run):
+            read.append(Path(path).name)
+            yield path, data
+
+    monkeypatch.setattr(runner, "_read", recording)
+    return read
+
+
+def test_a_run_with_nothing_changed_reads_no_file_and_a_touched_one_only_it(tmp_path, capsys, monkeypatch) -> None:
+    make_project(tmp_path)  # PRM007's fixture switches x64: the project's facts are at stake too
+    _age(tmp_path)
+    cache = ["--cache-dir", str(tmp_path / "cache"), "--format", "json"]
+    _, fresh = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
+    assert check(capsys, str(tmp_path), *cache)[1] == fresh
+    read = _reads(monkeypatch)
+    assert check(capsys, str(tmp_path), *cache)[1] == fresh and read == []
+    touched = tmp_path / "PRM006_literal_overflow.py"
+    touched.write_text(touched.read_text() + "y = jnp.ones(3, jnp.int8) + 999\n")  # the same imports
+    _, now = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
+    del read[:]
+    assert now != fresh and check(capsys, str(tmp_path), *cache)[1] == now and read == [touched.name]
+    # Modified just now, it was not indexed (it may change again within the same clock tick).
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == now and read == [touched.name]
+    # New imports may change the project's facts on every file: all are read again.
+    touched.write_text("import jax\n" + touched.read_text())
+    _, now = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == now and len(read) == len(list(tmp_path.glob("*.py")))
+
+
+def test_a_project_that_never_switches_x64_reads_only_changed_files(tmp_path, capsys, monkeypatch) -> None:
+    make_project(tmp_path)
+    (tmp_path / "PRM007_x64_truncation.py").unlink()
+    _age(tmp_path)
+    cache = ["--cache-dir", str(tmp_path / "cache"), "--format", "json"]
+    check(capsys, str(tmp_path), *cache)
+    read = _reads(monkeypatch)
+    touched = tmp_path / "plain.py"
+    touched.write_text("import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 999\n")
+    _, fresh = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == fresh and read == [touched.name]
+    # A new file that switches x64: every file is read, their facts may have changed.
+    (tmp_path / "switch.py").write_text("import jax\njax.config.update('jax_enable_x64', True)\n")
+    _, fresh = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == fresh and len(read) == len(list(tmp_path.glob("*.py")))
+
+
+def test_a_file_that_switches_x64_makes_the_packages_around_the_files_count(tmp_path, capsys, monkeypatch) -> None:
+    write = {"pkg/a/__init__.py": "", "pkg/a/precision.py": "import jax\njax.config.update('jax_enable_x64', False)\n",
+             "pkg/b/__init__.py": "", "pkg/b/m.py": "from pkg.a import precision\nimport jax.numpy as jnp\n"
+                                                    "z = jnp.zeros(3, dtype=jnp.float64)\n"}  # fmt: skip
+    for name, text in write.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    _age(tmp_path)
+    paths = [str(tmp_path / "pkg" / "a"), str(tmp_path / "pkg" / "b")]
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    # Without pkg/__init__.py, `pkg.a.precision` is not the module that sets x64 off.
+    assert "PRM007" not in check(capsys, *paths, *cache)[1]
+    read = _reads(monkeypatch)
+    assert "PRM007" not in check(capsys, *paths, *cache)[1] and read == []
+    (tmp_path / "pkg" / "__init__.py").write_text("")  # outside the run, it makes `pkg.a` a module
+    assert "PRM007" in check(capsys, *paths, *cache)[1] and len(read) == 4
+    (tmp_path / "pkg" / "a" / "precision.py").write_text("import jax\n")
+    assert "PRM007" not in check(capsys, *paths, *cache)[1]

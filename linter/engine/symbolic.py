@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from promolint.dtypes import DTYPES, is_64bit
 from promolint.engine.context import Context
@@ -30,6 +30,7 @@ from promolint.engine.values import (
     Items,
     Library,
     Refusal,
+    Unknown,
     Value,
     join as join_exact,
 )
@@ -59,7 +60,8 @@ class Symbolic(Value):
     alike: its ``key`` (the operation and its arguments' keys), computed when first needed, as
     are its variables; most symbolic values are never compared nor evaluated."""
 
-    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded")
+    __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled",
+                 "_evaluated")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -71,6 +73,8 @@ class Symbolic(Value):
         object.__setattr__(self, "_variables", None)
         object.__setattr__(self, "_ordered", None)
         object.__setattr__(self, "_folded", None)
+        object.__setattr__(self, "_settled", None)
+        object.__setattr__(self, "_evaluated", None)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -141,8 +145,26 @@ class Symbolic(Value):
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
                 _MEMO.clear()
-            arguments = tuple(_substitute(a, assignment) for a in self.arguments)
-            value = _MEMO[memo_key] = _raised(self.name, arguments) or self.function(*arguments)
+            value = _MEMO[memo_key] = self._evaluate(assignment)
+        return value
+
+    def _evaluate(self, assignment: Mapping[Variable, Value]) -> Value:
+        """The operation applied to its operands at ``assignment``.  Many assignments give the
+        operands the same values (``range(len(x))``: ``len(x)`` is a Python int for every
+        member): the operation runs once per distinct operands, told apart by the identity of
+        their values, which are canonical (``_canonical``)."""
+        inputs: list[object] = []
+        arguments = tuple([_substitute_into(a, assignment, inputs) for a in self.arguments])
+        evaluated = self._evaluated
+        if evaluated is None:
+            evaluated = {}
+            object.__setattr__(self, "_evaluated", evaluated)
+        key = tuple(map(id, inputs))
+        found = evaluated.get(key)
+        if found is not None:
+            return found[1]
+        value = _canonical(_raised(self.name, arguments) or self.function(*arguments))
+        evaluated[key] = (inputs, value)  # the inputs kept alive: their identities are the key
         return value
 
     def assignments(self, limit: int = MAX_ASSIGNMENTS) -> Iterator[dict[Variable, Value]] | None:
@@ -184,8 +206,8 @@ class Symbolic(Value):
                         folded = _settled(Symbolic(self.name, self.function, arguments))
                     else:
                         folded = _raised(self.name, arguments) or self.function(*arguments)
-            object.__setattr__(self, "_folded", folded)
-        return folded
+            object.__setattr__(self, "_folded", _ITSELF if folded is self else folded)
+        return self if folded is _ITSELF else folded
 
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
@@ -193,12 +215,16 @@ class Symbolic(Value):
 
 
 _MEMO: dict[tuple, Value] = {}
+# What a value's memoized ``folded`` or settled value is when it is the value itself: a
+# reference to itself would make every such value a cycle for the collector to find.
+_ITSELF = object()
 
 
 def forget() -> None:
     """Drop the evaluations of the analysis before: another file's values are rarely asked
     again, and a worker's memory would grow with the files it lints."""
     _MEMO.clear()
+    _CANONICAL.clear()
 
 
 def _order(variable: Variable) -> str:
@@ -372,7 +398,16 @@ def settled(value: object) -> object:
 def _settled(value: Symbolic) -> Value:
     """``summary``, or where the members differ only in rank, the array of unknown rank they
     all are (the dtype, weak flag and library are what folding needs).  Stops at the first
-    member that tells otherwise."""
+    member that tells otherwise.  Memoized per value: folding settles the operands of every
+    value it folds, and the values it builds, again and again."""
+    exact = value._settled
+    if exact is None:
+        exact = _settle(value)
+        object.__setattr__(value, "_settled", _ITSELF if exact is value else exact)
+    return value if exact is _ITSELF else exact
+
+
+def _settle(value: Symbolic) -> Value:
     known = value.at(_EVERY_VARIABLE_UNKNOWN)  # one evaluation: what holds whatever they are
     if isinstance(known, Array) and known.dtypes:
         return known
@@ -424,6 +459,69 @@ def _substitute(value: object, assignment: Mapping[Variable, Value]) -> object:
     if kind is dict:
         return {k: _substitute(v, assignment) for k, v in value.items()}
     return value
+
+
+def _substitute_into(value: object, assignment: Mapping[Variable, Value], inputs: list[object]) -> object:
+    """``_substitute``, listing in ``inputs`` the value of each symbolic value met, in order."""
+    kind = type(value)
+    if kind is Symbolic:
+        found = value.at(assignment)
+        inputs.append(found)
+        return found
+    if kind not in _CONTAINERS:
+        return value
+    if kind is Items:
+        return Items(tuple([_substitute_into(v, assignment, inputs) for v in value.items]), value.is_tuple)
+    if kind is Bound:
+        return Bound(_substitute_into(value.receiver, assignment, inputs), value.method)
+    if kind is Elements:
+        return Elements(_substitute_into(value.element, assignment, inputs))
+    if kind is list:
+        return [_substitute_into(v, assignment, inputs) for v in value]
+    if kind is tuple:
+        return tuple([_substitute_into(v, assignment, inputs) for v in value])
+    return {k: _substitute_into(v, assignment, inputs) for k, v in value.items()}
+
+
+# --- canonical values: one object per value, so that identity tells values apart -------------
+_CANONICAL: dict[object, Value] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _canonical(value: Value) -> Value:
+    """The one object of the analysis equal to ``value`` in every respect (``==`` ignores
+    provenance and sources, and takes ``True`` for ``1``): equal operands are then the same
+    object, and the operations applied to them run once (``Symbolic._evaluate``)."""
+    key = _whole(value)
+    found = _CANONICAL.get(key)
+    if found is None:
+        if len(_CANONICAL) > _MEMO_LIMIT:
+            _CANONICAL.clear()
+        found = _CANONICAL[key] = value  # holds what the key's identities name
+    return found
+
+
+def _whole(value: object) -> object:
+    """A key that tells ``value`` from every value that differs from it in any field."""
+    kind = type(value)
+    if kind is Array:
+        literal = value.literal
+        if type(literal) is float or type(literal) is complex:
+            literal = repr(literal)  # -0.0 == 0.0, and nan is not equal to itself
+        return (kind, value.dtypes, id(value.library), value.weak, type(value.literal), literal, value.intended64,
+                value.ndim, value.provenance, value.source)  # fmt: skip
+    if kind is str or kind is int or kind is bool or value is None:
+        return (kind, value)
+    if kind is Unknown:
+        return (kind, id(value))  # code asks whether a value is UNKNOWN itself
+    if kind is tuple or kind is list:
+        return (kind, *[_whole(item) for item in value])
+    if isinstance(value, Value):
+        names = _FIELD_NAMES.get(kind)
+        if names is None:
+            names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+        return (kind, *[_whole(getattr(value, name)) for name in names])
+    return (kind, id(value))  # anything else: itself (kept alive by the value that holds it)
 
 
 def join(values: Iterable[Value]) -> Value:

@@ -66,6 +66,14 @@ class Flow:
         self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
         self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
 
+    def release(self) -> None:
+        """The analysis has been read (``Analysis.release``): the functions and objects refer
+        back to the flow, and the syntax a front end attaches to operations to all of them."""
+        self.functions = self.objects = None  # type: ignore[assignment]
+        for operation in (*self.operations.values(), *self.invocations.values()):
+            operation.syntax = None
+        symbolic.forget()  # its evaluations, freed now rather than when the next analysis starts
+
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
 
