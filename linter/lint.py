@@ -151,26 +151,30 @@ def _confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> li
     made unsafe where the analysis in that mode shows it changing a dtype: a fix is safe only
     if it keeps every dtype in every mode the file may run in.  The other mode is analyzed only
     when some fix asks."""
-    others: dict[bool, tuple[dict[int, object], dict[int, object]]] = {}
+    others: dict[bool, Analysis] = {}
 
     def operation_there(x64: bool, node: object):
         if x64 not in others:
-            other = analyze(analysis.source, replace(analysis.settings, x64="on" if x64 else "off"),
-                            analysis.flow.seeds)  # fmt: skip
+            other = others[x64] = analyze(analysis.source, replace(analysis.settings, x64="on" if x64 else "off"),
+                                          analysis.flow.seeds)  # fmt: skip
             attach_syntax(analysis.source, other.operations, other.flow.invocations.values())
-            others[x64] = other.operations, other.flow.invocations
-        operations, invocations = others[x64]
-        return operations.get(id(node)) or invocations.get(id(node))
+        flow = others[x64].flow
+        return flow.operations.get(id(node)) or flow.invocations.get(id(node))
 
     confirmed = []
-    for finding in findings:
-        fix = finding.fix
-        if fix is not None and fix.safe and fix.other_mode is not None:
-            first = fix
-            while (check := fix.other_mode) is not None and not check.keeps(operation_there(check.x64, finding.node)):
-                fix = check.alternative or first.unsafe_with_x64_switched()
-            finding = replace(finding, fix=replace(fix, other_mode=None))
-        confirmed.append(finding)
+    try:
+        for finding in findings:
+            fix = finding.fix
+            if fix is not None and fix.safe and fix.other_mode is not None:
+                first = fix
+                while (check := fix.other_mode) is not None and not check.keeps(
+                        operation_there(check.x64, finding.node)):  # fmt: skip
+                    fix = check.alternative or first.unsafe_with_x64_switched()
+                finding = replace(finding, fix=replace(fix, other_mode=None))
+            confirmed.append(finding)
+    finally:
+        for other in others.values():
+            other.release()
     return confirmed
 
 

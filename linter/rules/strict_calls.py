@@ -68,38 +68,8 @@ class Calls:
         ``fixed_inside``/``reported_inside``: the operations (by their node) that findings of
         their own report, with a fix / at all."""
         outcomes: dict[int, tuple[set[int], Fix | None, bool]] = {}
-
-        def outcome(invocation: Operation, visiting: frozenset[int]) -> tuple[set[int], Fix | None, bool]:
-            """The refusals the call reaches, its fix, whether it is reported."""
-            key = id(invocation.node)
-            if key in outcomes:
-                return outcomes[key]
-            if key in visiting or not invocation.ctx.strict or not _castable(invocation):
-                return set(), None, False
-            trial = self.trial(invocation)
-            raises = {id(op.node) for op in trial.operations if refused(op)}
-            fixed_below, reported_below = fixed_inside & raises, reported_inside & raises
-            for seen in trial.operations:
-                inner = self._invocations.get(id(seen.node))
-                if seen.kind != "invoke" or inner is None or inner is invocation:
-                    continue
-                inner_raises, inner_fix, inner_reported = outcome(inner, visiting | {key})
-                if inner_reported:
-                    reported_below |= inner_raises & raises
-                    if inner_fix is not None:
-                        fixed_below |= inner_raises & raises
-            fix = None
-            if raises - fixed_below:
-                fix = _call_fix(invocation, trial)
-                if fix is not None and invocation.in_function and not self.same_everywhere(
-                        invocation, range(len(invocation.operands))):  # fmt: skip
-                    fix = None  # the call's body runs for other calls too, with other arguments
-            reported = bool(raises - fixed_below) and (fix is not None or bool(raises - reported_below))
-            outcomes[key] = raises, fix, reported
-            return outcomes[key]
-
         for invocation in self._invocations.values():
-            _, fix, reported = outcome(invocation, frozenset())
+            _, fix, reported = self._outcome(invocation, frozenset(), outcomes, fixed_inside, reported_inside)
             if reported:
                 trial = self.trial(invocation)
                 first = next(op for op in trial.operations if refused(op))
@@ -109,6 +79,38 @@ class Calls:
                 yield Finding(rule.code, f"This call raises TypePromotionError under strict promotion{where}: "
                               f"{described} have no implicit promotion path. Cast the arguments explicitly, e.g. "
                               "`.astype(...)`.", invocation.node, fix)  # fmt: skip
+
+    def _outcome(self, invocation: Operation, visiting: frozenset[int], outcomes: dict, fixed_inside: set[int],
+                 reported_inside: set[int]) -> tuple[set[int], Fix | None, bool]:
+        """The refusals the call reaches, its fix, whether it is reported (memoized in ``outcomes``;
+        a method, not a closure, so that no cycle keeps the analysis alive)."""
+        key = id(invocation.node)
+        if key in outcomes:
+            return outcomes[key]
+        if key in visiting or not invocation.ctx.strict or not _castable(invocation):
+            return set(), None, False
+        trial = self.trial(invocation)
+        raises = {id(op.node) for op in trial.operations if refused(op)}
+        fixed_below, reported_below = fixed_inside & raises, reported_inside & raises
+        for seen in trial.operations:
+            inner = self._invocations.get(id(seen.node))
+            if seen.kind != "invoke" or inner is None or inner is invocation:
+                continue
+            inner_raises, inner_fix, inner_reported = self._outcome(inner, visiting | {key}, outcomes, fixed_inside,
+                                                                    reported_inside)  # fmt: skip
+            if inner_reported:
+                reported_below |= inner_raises & raises
+                if inner_fix is not None:
+                    fixed_below |= inner_raises & raises
+        fix = None
+        if raises - fixed_below:
+            fix = _call_fix(invocation, trial)
+            if fix is not None and invocation.in_function and not self.same_everywhere(
+                    invocation, range(len(invocation.operands))):  # fmt: skip
+                fix = None  # the call's body runs for other calls too, with other arguments
+        reported = bool(raises - fixed_below) and (fix is not None or bool(raises - reported_below))
+        outcomes[key] = raises, fix, reported
+        return outcomes[key]
 
 
 def _castable(invocation: Operation) -> bool:

@@ -68,10 +68,11 @@ class Flow:
 
     def release(self) -> None:
         """The analysis has been read (``Analysis.release``): the functions and objects refer
-        back to the flow, and the syntax a front end attaches to operations to all of them."""
+        back to the flow, and the syntax a front end attaches to operations (and the evaluation of
+        a call again, a method of the flow) to all of them."""
         self.functions = self.objects = None  # type: ignore[assignment]
         for operation in (*self.operations.values(), *self.invocations.values()):
-            operation.syntax = None
+            operation.syntax = operation.evaluate = None  # the syntax and the flow's own methods
         symbolic.forget()  # its evaluations, freed now rather than when the next analysis starts
 
     def module_frame(self) -> Frame:
