@@ -42,13 +42,23 @@ _MEMO_LIMIT = 400_000
 _PYTHON_KINDS = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Variable:
-    """An unknown value: its name for messages, its identity, and the exact values it may be."""
+    """An unknown value: its name for messages, its identity, and the exact values it may be.
+    Equal by name and identity (not domain); hashed once, as every evaluation looks it up."""
 
     name: str
     key: object  # what identifies it: a function's def line and parameter name
-    domain: tuple[Array, ...] = field(compare=False, repr=False)
+    domain: tuple[Array, ...] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.key)))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Variable and self.name == other.name and self.key == other.key)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def describe(self) -> str:
         return f"the dtype of `{self.name}`"
@@ -140,7 +150,11 @@ class Symbolic(Value):
         """The value for one member of each variable."""
         if self.function is None:
             return assignment.get(self.arguments[0], UNKNOWN)
-        memo_key = (self, tuple([assignment[v] for v in self.ordered]))
+        ordered = self._ordered or self.ordered
+        if assignment is _EVERY_VARIABLE_UNKNOWN:
+            memo_key = (self, (UNKNOWN,) * len(ordered))
+        else:
+            memo_key = (self, tuple([assignment[v] for v in ordered]))
         value = _MEMO.get(memo_key)
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
@@ -354,11 +368,12 @@ def _raised(name: str, arguments: tuple) -> Refusal | None:
         return None
     for argument in arguments:
         kind = type(argument)
-        items = (argument,) if kind is Refusal else argument if kind in (list, tuple) else \
-            argument.values() if kind is dict else ()  # fmt: skip
-        found = next((item for item in items if type(item) is Refusal), None)
-        if found is not None:
-            return replace(found, provenance=_RAISED_BEFORE)
+        if kind is Refusal:
+            return replace(argument, provenance=_RAISED_BEFORE)
+        if kind is list or kind is tuple or kind is dict:
+            for item in argument.values() if kind is dict else argument:
+                if type(item) is Refusal:
+                    return replace(item, provenance=_RAISED_BEFORE)
     return None
 
 
