@@ -42,13 +42,23 @@ _MEMO_LIMIT = 400_000
 _PYTHON_KINDS = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Variable:
-    """An unknown value: its name for messages, its identity, and the exact values it may be."""
+    """An unknown value: its name for messages, its identity, and the exact values it may be.
+    Equal by name and identity (not domain); hashed once, as every evaluation looks it up."""
 
     name: str
     key: object  # what identifies it: a function's def line and parameter name
-    domain: tuple[Array, ...] = field(compare=False, repr=False)
+    domain: tuple[Array, ...] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.key)))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Variable and self.name == other.name and self.key == other.key)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def describe(self) -> str:
         return f"the dtype of `{self.name}`"
@@ -61,7 +71,7 @@ class Symbolic(Value):
     are its variables; most symbolic values are never compared nor evaluated."""
 
     __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled",
-                 "_evaluated")
+                 "_evaluated", "_number")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -75,6 +85,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_folded", None)
         object.__setattr__(self, "_settled", None)
         object.__setattr__(self, "_evaluated", None)
+        object.__setattr__(self, "_number", 0)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -140,7 +151,13 @@ class Symbolic(Value):
         """The value for one member of each variable."""
         if self.function is None:
             return assignment.get(self.arguments[0], UNKNOWN)
-        memo_key = (self, tuple([assignment[v] for v in self.ordered]))
+        ordered = self._ordered or self.ordered
+        number = self._number or self._numbered()
+        codes = _CODES
+        if assignment is _EVERY_VARIABLE_UNKNOWN:
+            memo_key = (number, *[codes.get(id(UNKNOWN)) or _code(UNKNOWN)] * len(ordered))
+        else:
+            memo_key = (number, *[codes.get(id(m)) or _code(m) for m in [assignment[v] for v in ordered]])
         value = _MEMO.get(memo_key)
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
@@ -148,13 +165,22 @@ class Symbolic(Value):
             value = _MEMO[memo_key] = self._evaluate(assignment)
         return value
 
+    def _numbered(self) -> int:
+        """This value's number in the memo, shared by the values equal to it."""
+        number = _NUMBERS.get(self)
+        if number is None:
+            number = _NUMBERS[self] = next(_NUMBER)  # never reused: a value kept from an analysis before keeps its own
+        object.__setattr__(self, "_number", number)
+        return number
+
     def _evaluate(self, assignment: Mapping[Variable, Value]) -> Value:
         """The operation applied to its operands at ``assignment``.  Many assignments give the
         operands the same values (``range(len(x))``: ``len(x)`` is a Python int for every
         member): the operation runs once per distinct operands, told apart by the identity of
         their values, which are canonical (``_canonical``)."""
         inputs: list[object] = []
-        arguments = tuple([_substitute_into(a, assignment, inputs) for a in self.arguments])
+        arguments = tuple([_substitute_into(a, assignment, inputs) if type(a) in _SUBSTITUTED else a
+                           for a in self.arguments])  # fmt: skip
         evaluated = self._evaluated
         if evaluated is None:
             evaluated = {}
@@ -214,7 +240,15 @@ class Symbolic(Value):
         return f"depends on the dtype of {names}"
 
 
+# Evaluations by the number of the value (equal values share one) and the code of each member.
 _MEMO: dict[tuple, Value] = {}
+_NUMBERS: dict[Symbolic, int] = {}
+_NUMBER = itertools.count(1)
+# Members by code: equal members share one, as equal values share their evaluations; a member is
+# coded once by identity (kept alive here while coded, so that no other object takes its id).
+_CODES: dict[int, int] = {}
+_CODED: dict[Value, int] = {}
+_KEPT: list[Value] = []
 # What a value's memoized ``folded`` or settled value is when it is the value itself: a
 # reference to itself would make every such value a cycle for the collector to find.
 _ITSELF = object()
@@ -225,6 +259,20 @@ def forget() -> None:
     again, and a worker's memory would grow with the files it lints."""
     _MEMO.clear()
     _CANONICAL.clear()
+    _NUMBERS.clear()
+    _CODES.clear()
+    _CODED.clear()
+    _KEPT.clear()
+
+
+def _code(member: Value) -> int:
+    """``member``'s code in memo keys: equal members (``==``) have one."""
+    code = _CODED.get(member)
+    if code is None:
+        code = _CODED[member] = next(_NUMBER)
+    _CODES[id(member)] = code
+    _KEPT.append(member)
+    return code
 
 
 def _order(variable: Variable) -> str:
@@ -354,11 +402,12 @@ def _raised(name: str, arguments: tuple) -> Refusal | None:
         return None
     for argument in arguments:
         kind = type(argument)
-        items = (argument,) if kind is Refusal else argument if kind in (list, tuple) else \
-            argument.values() if kind is dict else ()  # fmt: skip
-        found = next((item for item in items if type(item) is Refusal), None)
-        if found is not None:
-            return replace(found, provenance=_RAISED_BEFORE)
+        if kind is Refusal:
+            return replace(argument, provenance=_RAISED_BEFORE)
+        if kind is list or kind is tuple or kind is dict:
+            for item in argument.values() if kind is dict else argument:
+                if type(item) is Refusal:
+                    return replace(item, provenance=_RAISED_BEFORE)
     return None
 
 
@@ -468,19 +517,21 @@ def _substitute_into(value: object, assignment: Mapping[Variable, Value], inputs
         found = value.at(assignment)
         inputs.append(found)
         return found
-    if kind not in _CONTAINERS:
-        return value
+    if kind is list or kind is tuple:
+        items = [_substitute_into(v, assignment, inputs) if type(v) in _SUBSTITUTED else v for v in value]
+        return items if kind is list else tuple(items)
+    if kind is dict:
+        return {k: _substitute_into(v, assignment, inputs) if type(v) in _SUBSTITUTED else v for k, v in value.items()}
     if kind is Items:
         return Items(tuple([_substitute_into(v, assignment, inputs) for v in value.items]), value.is_tuple)
     if kind is Bound:
         return Bound(_substitute_into(value.receiver, assignment, inputs), value.method)
     if kind is Elements:
         return Elements(_substitute_into(value.element, assignment, inputs))
-    if kind is list:
-        return [_substitute_into(v, assignment, inputs) for v in value]
-    if kind is tuple:
-        return tuple([_substitute_into(v, assignment, inputs) for v in value])
-    return {k: _substitute_into(v, assignment, inputs) for k, v in value.items()}
+    return value
+
+
+_SUBSTITUTED = _CONTAINERS | {Symbolic}  # what evaluating an operation substitutes in: the rest is as it is
 
 
 # --- canonical values: one object per value, so that identity tells values apart -------------
