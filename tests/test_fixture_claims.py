@@ -1,6 +1,7 @@
-"""The fixtures of the integer, mixed-precision and NumPy 1 -> 2 rules run for real: what each
-finding says happens (a dtype, a wrapped value, a warning, an OverflowError) is what NumPy 2.4.6
-and jax 0.10.2 do with that statement, in the mode it was reported in.  (What NumPy 1 did is
+"""The fixtures of the integer, mixed-precision, NumPy 1 -> 2 and lax rules run for real: what each
+finding says happens (a dtype, a wrapped value, a warning, an OverflowError, JAX's TypeError in
+its own words) is what NumPy 2.4.6 and jax 0.10.2 do with that statement, in the mode it was
+reported in.  (What NumPy 1 did is
 checked against NumPy 1.26.4's measured table by ``tests/oracle/test_numpy1_system.py``.)"""
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from promolint.config import Config
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FILES = ["PRM020_mixed_signedness.py", "PRM021_numpy_scalar_overflow.py", "PRM022_int_to_float.py",
-         "PRM023_mixed_precision.py", "PRM024_numpy1_compat.py", "PRM006_literal_overflow.py"]  # fmt: skip
+         "PRM023_mixed_precision.py", "PRM024_numpy1_compat.py", "PRM006_literal_overflow.py",
+         "PRM008_lax_dtype_mismatch.py"]  # fmt: skip
 MODES = {
     "default": ({"JAX_ENABLE_X64": "0", "JAX_NUMPY_DTYPE_PROMOTION": "standard"}, {}),
     "x64": ({"JAX_ENABLE_X64": "1", "JAX_NUMPY_DTYPE_PROMOTION": "standard"}, {"x64": "on"}),
     "strict": ({"JAX_ENABLE_X64": "0", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}, {"promotion": "strict"}),
 }
-CODES = {"PRM006", "PRM020", "PRM021", "PRM022", "PRM023", "PRM024"}
+CODES = {"PRM006", "PRM008", "PRM020", "PRM021", "PRM022", "PRM023", "PRM024"}
 
 # Runs a file's top-level statements one by one and prints, per line, what the statement gave:
 # the exception it raised, the warnings, and the dtype, weak flag and value of what it assigned.
@@ -43,6 +45,7 @@ for statement in ast.parse(source).body:
             exec(code, namespace)
         except Exception as error:
             record["error"] = type(error).__name__
+            record["message"] = str(error).splitlines()[0]
     record["warnings"] = sorted({w.category.__name__ for w in caught})
     target = statement.targets[0] if isinstance(statement, ast.Assign) else getattr(statement, "target", None)
     value = namespace.get(target.id) if isinstance(target, ast.Name) and record["error"] is None else None
@@ -66,6 +69,8 @@ def _run(path: Path, mode: str) -> dict[int, dict]:
 def _claims(code: str, message: str) -> dict | None:
     """What a finding's message says the statement does, as the run can observe it (None: a
     claim about array elements, which the run does not record)."""
+    if code == "PRM008":  # JAX's message, then the rule's advice
+        return {"error": "TypeError", "message": re.match(r"(.*?)\.? (Use jnp\.|Cast the)", message)[1]}
     if code == "PRM006":
         return {"error": "OverflowError"} if "OverflowError at run time" in message else None
     if code == "PRM024" and "raises OverflowError" in message:
@@ -86,7 +91,7 @@ def _claims(code: str, message: str) -> dict | None:
 
 def _holds(claim: dict, seen: dict) -> bool:
     if "error" in claim:
-        return seen["error"] == claim["error"]
+        return seen["error"] == claim["error"] and seen["message"].startswith(claim.get("message", ""))
     if seen["error"] is not None:
         return False
     if "runtime_warning" in claim and claim["runtime_warning"] != ("RuntimeWarning" in seen["warnings"]):

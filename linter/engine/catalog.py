@@ -411,7 +411,8 @@ CATALOG: dict[str, Fn] = {
     # The rest of lax's one-dtype set (measured, jax 0.10.2): the ``arrays`` must share a dtype;
     # the result is weak when they all are, or as ``default`` says ('weak-as-operand': the
     # operand's flag, 'strong': never).  The start indices are integers of one type.
-    "jax.lax.select": Fn("lax", JNP, ("pred", "on_true", "on_false"), arrays=("on_true", "on_false")),
+    # select is select_n(pred, on_false, on_true): JAX's error lists on_false first.
+    "jax.lax.select": Fn("lax", JNP, ("pred", "on_true", "on_false"), arrays=("on_false", "on_true")),
     "jax.lax.select_n": Fn("lax", JNP, ("which", "*cases"), arrays=("cases",)),
     "jax.lax.clamp": Fn("lax", JNP, ("min", "x", "max"), arrays=("min", "x", "max")),
     "jax.lax.concatenate": Fn("lax", JNP, ("operands", "dimension"), arrays=("operands",), shape="array"),

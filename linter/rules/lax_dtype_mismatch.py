@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from promolint.engine.calls.lax import SHAPE
+from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
 
@@ -75,6 +75,12 @@ class LaxDtypeMismatch(Rule):
         result = operation.result
         if (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
                 and result.reason != SHAPE and operation.op.startswith("jax.lax.")):  # fmt: skip
-            advice = ("Cast the indices to one integer type." if result.message.startswith("index arguments")
-                      else "Use the jnp function, or cast one operand.")  # fmt: skip
-            yield self.finding(operation, f"{result.message} {advice}")
+            equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
+            if result.message.startswith("index arguments"):
+                advice = "Cast the indices to one integer type."
+            elif equivalent:
+                advice = f"Use jnp.{equivalent}, which promotes, or cast the operands to one dtype."
+            else:
+                advice = "Cast the operands to one dtype."
+            said = result.message if result.message.endswith(".") else f"{result.message}."  # JAX's words
+            yield self.finding(operation, f"{said} {advice}")

@@ -24,6 +24,23 @@ _SCALAR = {"pad": "padding_value"}
 _WHICH = {"select": "pred", "select_n": "which"}
 # The functions whose ``start_indices`` must be integers of one type.
 _DYNAMIC_SLICES = frozenset({"dynamic_slice", "dynamic_update_slice"})
+# The name JAX's error gives where it is not the function's own: the primitive it lowers to
+# (measured, jax 0.10.2: ``lax.scatter_add`` says "lax.scatter requires ...").
+_REPORTED_AS = {
+    "select_n": "select",
+    "dynamic_update_slice_in_dim": "dynamic_update_slice",
+    "dynamic_update_index_in_dim": "dynamic_update_slice",
+    **{k: "scatter" for k in ("scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},
+}
+# The jnp function that promotes where the lax one refuses, as JAX's own tip names it
+# (jax._src.lax.lax._JNP_FUNCTION_EQUIVALENTS, for the functions of this catalog).
+JNP_EQUIVALENTS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "max": "maximum", "min": "minimum",
+    "atan2": "arctan2", "nextafter": "nextafter", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor", "shift_left": "left_shift", "shift_right_logical": "right_shift",
+    "shift_right_arithmetic": "right_shift", "eq": "equal", "ne": "not_equal", "select": "where",
+    "select_n": "where", "concatenate": "concatenate",
+}  # fmt: skip
 
 
 def lax_dtype(value: Array, ctx) -> str | None:
@@ -71,8 +88,9 @@ def _index_refusal(call: Call) -> Refusal | None:
         return None
     dtypes = [lax_dtype(v, call.ctx) for v in values]
     if len(set(dtypes)) > 1 or any(DTYPES[d].kind not in "iu" for d in dtypes):
-        return Refusal("TypeError", f"index arguments to {call.short} must be integers of the same type, got "
-                       f"{', '.join(dtypes)}.")  # fmt: skip
+        got = "got:" if call.short == "dynamic_slice" else "got"  # JAX's two wordings, verbatim
+        return Refusal("TypeError", f"index arguments to {call.short} must be integers of the same type, {got} "
+                       f"{', '.join(dtypes)}")  # fmt: skip
     return None
 
 
@@ -95,8 +113,7 @@ def _rule_lax(call: Call) -> Value:
         return UNKNOWN
     dtypes = [lax_dtype(v, call.ctx) for v in inputs]
     if len(set(dtypes)) > 1:
-        return Refusal("TypeError", f"lax.{call.short} requires arguments to have the same dtypes, got "
-                       f"{', '.join(dtypes)}.")  # fmt: skip
+        return _dtypes_refusal(call.short, dtypes)
     refused = _which_refusal(call) or _index_refusal(call) or _rank_refusal(call)
     if refused:
         return refused
@@ -115,6 +132,14 @@ def _rule_lax(call: Call) -> Value:
         weak = all_weak(inputs)
     ndim = inputs[0].rank if call.fn.shape == "array" else None
     return Array(frozenset([dtype]), Library.JAX, weak, ndim=ndim)
+
+
+def _dtypes_refusal(short: str, dtypes: list[str]) -> Refusal:
+    """JAX's TypeError for operands of different dtypes, in its words (measured)."""
+    if short == "pad":
+        return Refusal("TypeError", f"pad operand and padding_value must be same dtype: got {dtypes[0]} and {dtypes[1]}.")
+    return Refusal("TypeError", f"lax.{_REPORTED_AS.get(short, short)} requires arguments to have the same dtypes, got "
+                   f"{', '.join(dtypes)}.")  # fmt: skip
 
 
 def _rule_lax_convert(call: Call) -> Value:

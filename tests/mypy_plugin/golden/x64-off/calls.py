@@ -23,7 +23,7 @@ host = np.zeros(3, dtype=np.float64)
 
 x = jnp.ones(3, jnp.int8)
 bad = jax.lax.add(x, 1)
-# MYPY: error: lax.add requires arguments to have the same dtypes, got int8, int32. Use the jnp function, or cast one operand.  [promolint-lax-dtype-mismatch]
+# MYPY: error: lax.add requires arguments to have the same dtypes, got int8, int32. Use jnp.add, which promotes, or cast the operands to one dtype.  [promolint-lax-dtype-mismatch]
 good = jax.lax.add(x, jnp.int8(1))
 also = jax.lax.mul(jnp.ones(3, jnp.float32), 2.0)
 

@@ -19,10 +19,10 @@ host = np.zeros(3, dtype=np.float64)
 
 x = jnp.ones(3, jnp.int8)
 bad = jax.lax.add(x, 1)
-# MYPY: error: lax.add requires arguments to have the same dtypes, got int8, int64. Use the jnp function, or cast one operand.  [promolint-lax-dtype-mismatch]
+# MYPY: error: lax.add requires arguments to have the same dtypes, got int8, int64. Use jnp.add, which promotes, or cast the operands to one dtype.  [promolint-lax-dtype-mismatch]
 good = jax.lax.add(x, jnp.int8(1))
 also = jax.lax.mul(jnp.ones(3, jnp.float32), 2.0)
-# MYPY: error: lax.mul requires arguments to have the same dtypes, got float32, float64. Use the jnp function, or cast one operand.  [promolint-lax-dtype-mismatch]
+# MYPY: error: lax.mul requires arguments to have the same dtypes, got float32, float64. Use jnp.multiply, which promotes, or cast the operands to one dtype.  [promolint-lax-dtype-mismatch]
 
 h = jnp.ones(3, jnp.float16)
 eps = h * jnp.finfo(jnp.float32).eps
