@@ -264,7 +264,16 @@ class ImplicitX64(Rule):
         return Finding(self.code, message, source.handle, _python_scalars_fix(leak, syntax), related[:_RELATED])
 
 
+# NumPy functions that make their 64 bits themselves and take no dtype: the way out of each.
+_FUNCTION_ADVICE = {
+    "interp": "np.interp computes in float64 whatever its inputs: cast its result (`.astype(np.float32)`).",
+    "polyval": "Give the coefficients the narrower dtype (`np.asarray(p, np.float32)`), or cast the result.",
+}
+
+
 def _advice(producer: Operation | None) -> str:
+    if producer is not None and producer.call is not None and producer.call.fn.rule in _FUNCTION_ADVICE:
+        return _FUNCTION_ADVICE[producer.call.fn.rule]
     result = exact(producer.result) if producer is not None else None
     library = result.library if result is not None else Library.JAX
     if library is Library.NUMPY_SCALAR:

@@ -21,6 +21,8 @@ from promolint.engine.calls.conversions import (
     requested,
 )
 from promolint.engine.calls.shapes import created_rank, data_rank, shape_rank
+from promolint.engine.catalog import CATALOG
+from promolint.engine.context import Context
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value, array
 from promolint.systems.base import Operand
@@ -109,6 +111,15 @@ def _rule_asarray(call: Call) -> Value:
         dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
         return Array(dtypes, Library.JAX, False, ndim=ndim)
     return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
+
+
+def numpy_array_of(value: Value | None, ctx: Context) -> Value:
+    """What ``np.asarray(value)`` makes of an argument a NumPy function converts first: a list
+    of Python floats is a float64 array, a Python scalar a strong 0-d array of its 64-bit dtype,
+    a JAX array a NumPy one of its dtype."""
+    if value is None:
+        return UNKNOWN
+    return _rule_asarray(Call("numpy.asarray", CATALOG["numpy.asarray"], {"a": value}, ctx))
 
 
 def _leaves(items: Items) -> list[Array] | None:

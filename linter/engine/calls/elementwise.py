@@ -12,6 +12,7 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, as_numpy, default, library_inputs, requested
+from promolint.engine.calls.creation import numpy_array_of
 from promolint.engine.calls.promotion import promote
 from promolint.engine.catalog import NUMPY_INT_TO_FLOAT64, RANK_KEEPING
 from promolint.engine.records import Call
@@ -144,12 +145,12 @@ def _as_strong_numpy(value: Array) -> Array:
 
 
 def _rule_polyval(call: Call) -> Value:
-    """``np.polyval(p, x)`` evaluates ``y = y * x + p[i]`` from ``y = zeros_like(asanyarray(x))``:
-    p's and x's dtypes promote as arrays (``np.polyval(f32, 2.0)`` is float64), in x's shape."""
-    inputs = library_inputs(call)
-    if len(inputs) != 2:
+    """``np.polyval(p, x)`` makes arrays of both (``asarray(p)``, ``asanyarray(x)``), then evaluates
+    ``y = y * x + p[i]`` from ``y = zeros_like(x)``: their dtypes promote as arrays
+    (``np.polyval(f32, 2.0)`` and ``np.polyval([1.0, 2.0], f32_scalar)`` are float64), in x's shape."""
+    coefficients, x = (numpy_array_of(call.bound.get(p), call.ctx) for p in ("p", "x"))
+    if not (isinstance(coefficients, Array) and isinstance(x, Array) and coefficients.dtypes and x.dtypes):
         return UNKNOWN
-    coefficients, x = (_as_strong_numpy(v) for v in inputs)
     value = promote(call, [coefficients, x])
     if isinstance(value, Array):
         value = replace(value, library=numpy_library(x.rank), ndim=x.rank)
@@ -157,9 +158,10 @@ def _rule_polyval(call: Call) -> Value:
 
 
 def _rule_interp(call: Call) -> Value:
-    """``np.interp(x, xp, fp)`` computes in float64 (complex128 for complex ``fp``), in x's shape;
-    complex ``x`` or ``xp`` raise TypeError (measured)."""
-    x, xp, fp = (call.bound.get(p) for p in ("x", "xp", "fp"))
+    """``np.interp(x, xp, fp)`` makes arrays of its arguments and computes in float64
+    (complex128 for complex ``fp``), in x's shape; complex ``x`` or ``xp`` raise TypeError
+    (measured)."""
+    x, xp, fp = (numpy_array_of(call.bound.get(p), call.ctx) for p in ("x", "xp", "fp"))
     if not all(isinstance(v, Array) and v.dtypes for v in (x, xp, fp)):
         return UNKNOWN
     kinds = [{DTYPES[d].kind for d in v.dtypes} for v in (x, xp, fp)]

@@ -6,6 +6,17 @@ d = np.polyval(a_i8, 2.0)
 e = np.polyval([1.0, 2.0], s_f32)
 f = np.polyval(a_f32, a_f16)
 # ---
+# polyval and interp make arrays of lists first (issue 17): Python floats are float64, ints int64.
+a = np.polyval([0.5, 1.0], a_f32)
+b = np.polyval([1, 2], a_f32)
+c = np.polyval([1, 2], a_i8)
+d = np.polyval(a_f32, [1.0, 2.0])
+e = np.polyval([s_f32, s_f32], a_f16)
+f = np.interp(a_f32, [0.0, 1.0], [0, 1])
+g = np.interp([0.5, 1.5], a_f32, a_f32)
+h = np.interp(0.5, [0.0, 1.0], [1j, 2j])
+k = np.polyval([1.0, 2.0], 2)
+# ---
 # np.interp computes in float64 (complex128 for complex fp); np.where with a 0-d int64 array.
 a = np.interp(1.0, a_f32, a_f32)
 b = np.interp(a_f32, a_f32, a_c64)
