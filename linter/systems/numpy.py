@@ -91,6 +91,137 @@ def _first_loop(nodes: list[str], loops: tuple[str, ...] = LOOPS) -> str:
     return next(loop for loop in loops if all(loop in _FITS[node] for node in nodes))
 
 
+# np.promote_types of the pairs with an ml_dtypes type that the safe casts leave open (both or
+# neither casts safely to the other): ml_dtypes' table picks one, a third dtype, or no common
+# dtype ("-": DTypePromotionError).  In short names, "other:result" for each later dtype.
+_ML_PAIRS_MEASURED: dict[str, str] = {
+    "uint1": (
+        "i1:- i2:- i4:- f4e2m1fn:f4e2m1fn f6e2m3fn:f6e2m3fn f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- "
+        "f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "int1": (
+        "u2:- u4:- u8:- u16:- u32:- u64:- f4e2m1fn:f4e2m1fn f6e2m3fn:f6e2m3fn f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 "
+        "f8e4m3:f8e4m3 f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- "
+        "f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "uint2": (
+        "i2:- i4:- f4e2m1fn:f4e2m1fn f6e2m3fn:f6e2m3fn f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- "
+        "f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "int2": (
+        "u4:- u8:- u16:- u32:- u64:- f4e2m1fn:f4e2m1fn f6e2m3fn:f6e2m3fn f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 "
+        "f8e4m3:f8e4m3 f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- "
+        "f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "uint4": (
+        "i4:- f4e2m1fn:f4e2m1fn f6e2m3fn:- f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- "
+        "f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "int4": (
+        "u8:- u16:- u32:- u64:- f4e2m1fn:f4e2m1fn f6e2m3fn:- f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 "
+        "f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- "
+        "f8e5m2fnuz:f8e5m2fnuz bf16:-"
+    ),
+    "uint16": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f32 f8e5m2fnuz:- bf16:-"
+    ),
+    "int16": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f32 f8e5m2fnuz:- bf16:-"
+    ),
+    "uint32": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f64 f8e5m2fnuz:- bf16:-"
+    ),
+    "int32": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f64 f8e5m2fnuz:- bf16:-"
+    ),
+    "uint64": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f64 f8e5m2fnuz:- bf16:-"
+    ),
+    "int64": (
+        "f4e2m1fn:- f6e2m3fn:- f6e3m2fn:- f8e3m4:- f8e4m3:- f8e8m0fnu:- f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- "
+        "f8e5m2:f64 f8e5m2fnuz:- bf16:-"
+    ),
+    "float4_e2m1fn": (
+        "f6e2m3fn:f6e2m3fn f6e3m2fn:f6e3m2fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz "
+        "f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:- f16:-"
+    ),
+    "float6_e2m3fn": (
+        "f6e3m2fn:f6e2m3fn f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn "
+        "f8e4m3fnuz:f8e4m3fnuz f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:- f16:-"
+    ),
+    "float6_e3m2fn": (
+        "f8e3m4:f8e3m4 f8e4m3:f8e4m3 f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3b11fnuz f8e4m3fn:f8e4m3fn f8e4m3fnuz:f8e4m3fnuz "
+        "f8e5m2:- f8e5m2fnuz:f8e5m2fnuz bf16:- f16:-"
+    ),
+    "float8_e3m4": (
+        "f8e4m3:f8e3m4 f8e8m0fnu:- f8e4m3b11fnuz:f8e3m4 f8e4m3fn:f8e3m4 f8e4m3fnuz:f8e3m4 f8e5m2:- f8e5m2fnuz:f8e3m4 "
+        "bf16:- f16:-"
+    ),
+    "float8_e4m3": (
+        "f8e8m0fnu:- f8e4m3b11fnuz:f8e4m3 f8e4m3fn:f8e4m3 f8e4m3fnuz:f8e4m3 f8e5m2:- f8e5m2fnuz:f8e4m3 bf16:- f16:-"
+    ),
+    "float8_e8m0fnu": "f8e4m3b11fnuz:- f8e4m3fn:- f8e4m3fnuz:- f8e5m2:- f8e5m2fnuz:- bf16:- f16:-",
+    "float8_e4m3b11fnuz": (
+        "f8e4m3fn:f8e4m3b11fnuz f8e4m3fnuz:f8e4m3b11fnuz f8e5m2:- f8e5m2fnuz:f8e4m3b11fnuz bf16:- f16:-"
+    ),
+    "float8_e4m3fn": "f8e4m3fnuz:f8e4m3fn f8e5m2:- f8e5m2fnuz:f8e4m3fn bf16:- f16:-",
+    "float8_e4m3fnuz": "f8e5m2:- f8e5m2fnuz:f8e4m3fnuz bf16:- f16:-",
+    "float8_e5m2": "f8e5m2fnuz:- bf16:- f16:f32",
+    "float8_e5m2fnuz": "bf16:- f16:-",
+    "bfloat16": "f16:-",
+}
+
+# np.result_type of an ml_dtypes type and a Python bool, int, float or complex value, whatever
+# the value (NEP 50 does not reach these legacy dtypes: ``np.result_type(bfloat16, 1.0)`` is
+# float64, ``(int4, 1)`` int8, ``(float8_e5m2, 1.0)`` float32).
+_ML_WITH_PYTHON_MEASURED: dict[str, str] = {
+    "uint1": "b:u1 i:u8 f:f16 c:c64",
+    "int1": "b:i1 i:i8 f:f16 c:c64",
+    "uint2": "b:u2 i:u8 f:f16 c:c64",
+    "int2": "b:i2 i:i8 f:f16 c:c64",
+    "uint4": "b:u4 i:u8 f:f16 c:c64",
+    "int4": "b:i4 i:i8 f:f16 c:c64",
+    "float4_e2m1fn": "b:f4e2m1fn i:f4e2m1fn f:f64 c:c64",
+    "float6_e2m3fn": "b:f6e2m3fn i:f6e2m3fn f:f64 c:c64",
+    "float6_e3m2fn": "b:f6e3m2fn i:f6e3m2fn f:f64 c:c64",
+    "float8_e3m4": "b:f8e3m4 i:f8e3m4 f:f64 c:c64",
+    "float8_e4m3": "b:f8e4m3 i:f8e4m3 f:f64 c:c64",
+    "float8_e8m0fnu": "b:f8e8m0fnu i:f8e8m0fnu f:f64 c:c64",
+    "float8_e4m3b11fnuz": "b:f8e4m3b11fnuz i:f8e4m3b11fnuz f:f64 c:c64",
+    "float8_e4m3fn": "b:f8e4m3fn i:f8e4m3fn f:f64 c:c64",
+    "float8_e4m3fnuz": "b:f8e4m3fnuz i:f8e4m3fnuz f:f64 c:c64",
+    "float8_e5m2": "b:f8e5m2 i:f8e5m2 f:f32 c:c64",
+    "float8_e5m2fnuz": "b:f8e5m2fnuz i:f8e5m2fnuz f:f64 c:c64",
+    "bfloat16": "b:bf16 i:bf16 f:f64 c:c64",
+}
+_NO_COMMON_DTYPE = "-"
+
+
+def _pairs(table: dict[str, str]) -> dict[tuple[str, str], str]:
+    """The measured pairs, both ways round, in full names."""
+    pairs = {}
+    for first, cells in table.items():
+        for cell in cells.split():
+            other, result = (_BY_SHORT.get(part, part) for part in cell.split(":"))
+            pairs[first, other] = pairs[other, first] = result
+    return pairs
+
+
+ML_PAIRS = _pairs(_ML_PAIRS_MEASURED)
+_PYTHON_KINDS = {"b": "bool", "i": "int64", "f": "float64", "c": "complex128"}
+# Keyed by the ml_dtypes type and the dtype the Python value stands for (int64 for an int).
+ML_WITH_PYTHON = {
+    (ml, _PYTHON_KINDS[kind]): _BY_SHORT[result]
+    for ml, cells in _ML_WITH_PYTHON_MEASURED.items()
+    for kind, result in (cell.split(":") for cell in cells.split())
+}
+
+
 class NumpySystem(PromotionSystem):
     name = "numpy"
     description = "NumPy 2 (NEP 50) with ml_dtypes: the dtype of an operator or ufunc on arrays and scalars"
@@ -148,12 +279,13 @@ class NumpySystem(PromotionSystem):
             return Promoted(_first_loop(nodes, _TRUE_DIVIDE_LOOPS))
         return self.result_type(*operands)
 
-    def promote_types(self, a: str, b: str) -> str | None:
+    def promote_types(self, a: str, b: str) -> str | Refused | None:
         """``np.promote_types(a, b)``, which ``np.result_type`` of two dtypes answers too.  On
         NumPy's own dtypes it is what the ufuncs give.  With an ml_dtypes type NumPy asks
         ml_dtypes' own table instead: where exactly one of the two casts safely to the other,
-        that one (measured: all 372 such pairs); None where both or neither do (the table then
-        picks one, a third dtype, or refuses: not modelled)."""
+        that one (measured: all 372 such pairs); where both or neither do, the measured pair
+        (one of them, a third dtype, or Refused: DTypePromotionError); None for a dtype it
+        does not know."""
         if a == b:
             return a
         if a in NUMPY_NATIVE and b in NUMPY_NATIVE:
@@ -161,7 +293,15 @@ class NumpySystem(PromotionSystem):
         a_to_b, b_to_a = b in SAFE_CASTS.get(a, ()), a in SAFE_CASTS.get(b, ())
         if a_to_b != b_to_a:
             return b if a_to_b else a
-        return None
+        measured = ML_PAIRS.get((a, b))
+        if measured == _NO_COMMON_DTYPE:
+            return Refused(Reason.NO_PATH, f"no common DType exists for {a} and {b}", (a, b))
+        return measured
+
+    def ml_result_type_with_python(self, dtype: str, python: str) -> str | None:
+        """``np.result_type`` of an ml_dtypes type and a Python value (``python``: int64 for an
+        int, float64 for a float, ...): measured, whatever the value; None for NumPy's own dtypes."""
+        return ML_WITH_PYTHON.get((dtype, python))
 
     def table_nodes(self) -> list[str]:
         return [*(name for name in DTYPES if name in SAFE_CASTS), *WEAK_NODE_KIND]

@@ -67,12 +67,20 @@ def _rule_result_type(call: Call) -> Value:
 
 
 def _numpy_extension_types(operands: list[Operand], ctx: Context) -> Value:
-    """``np.result_type`` with an ml_dtypes type follows ml_dtypes' table (``NumpySystem.
-    promote_types``): known for two dtypes, not for Python values (``np.result_type(bf16, 1.0)``
-    is float64, ``(bf16, 1)`` bfloat16, ``(int4, 1)`` int8: measured) nor for more operands."""
-    if len(operands) > 2 or any(op.weak for op in operands):
+    """``np.result_type`` with an ml_dtypes type follows ml_dtypes' table: two dtypes as
+    ``NumpySystem.promote_types`` says (``(int, bfloat16)`` raises DTypePromotionError), a dtype
+    and a Python value as measured, whatever the value (``(bfloat16, 1.0)`` is float64,
+    ``(bfloat16, 1)`` bfloat16, ``(int4, 1)`` int8); more operands are not modelled."""
+    if len(operands) > 2:
         return UNKNOWN
+    python = [op for op in operands if op.weak]
+    if python:
+        dtypes = [op.dtype for op in operands if not op.weak]
+        dtype = ctx.numpy.ml_result_type_with_python(dtypes[0], python[0].dtype) if len(dtypes) == 1 else None
+        return DTypeRef(dtype) if dtype else UNKNOWN
     dtype = ctx.numpy.promote_types(operands[0].dtype, operands[-1].dtype)
+    if isinstance(dtype, Refused):
+        return Refusal("DTypePromotionError", dtype.message, dtype.reason.value)
     return DTypeRef(dtype) if dtype else UNKNOWN
 
 
@@ -107,6 +115,8 @@ def _rule_promote_types(call: Call) -> Value:
             return Refusal("TypePromotionError", joined.message, joined.reason.value)
         return DTypeRef(joined)
     dtype = call.ctx.numpy.promote_types(refs[0].name, refs[1].name)
+    if isinstance(dtype, Refused):
+        return Refusal("DTypePromotionError", dtype.message, dtype.reason.value)
     return DTypeRef(dtype) if dtype else UNKNOWN
 
 

@@ -105,3 +105,22 @@ m = np.zeros(2, np.promote_types(ml_dtypes.bfloat16, float))
 x = np.zeros(2, np.result_type(ml_dtypes.bfloat16))
 y = np.zeros(2, np.result_type(ml_dtypes.int4, True))
 z = np.ones(2, np.promote_types(np.int8, ml_dtypes.bfloat16))
+# ---
+# Issue 17: dtypes and Python types.  jnp.promote_types(float, float) is float64 in every mode
+# (JAX narrows it only where an array is made); np.result_type of an ml_dtypes type and a
+# Python value follows ml_dtypes' table, whatever the value.
+x = jnp.zeros(2, jnp.promote_types(float, float))
+y = np.zeros(2, np.result_type(ml_dtypes.bfloat16, 1.0))
+z = np.zeros(2, np.result_type(ml_dtypes.bfloat16, 300))
+w = np.zeros(2, np.result_type(ml_dtypes.int4, 1))
+v = np.zeros(2, np.result_type(ml_dtypes.float8_e5m2, 2.5))
+u = np.zeros(2, np.result_type(ml_dtypes.uint4, 1.5))
+t = np.zeros(2, np.result_type(1j, ml_dtypes.bfloat16))
+s = np.zeros(2, np.promote_types(ml_dtypes.uint1, ml_dtypes.float8_e4m3fn))
+r = np.zeros(2, np.result_type(ml_dtypes.int4, ml_dtypes.float8_e3m4))
+# ---
+dt = np.result_type(int, ml_dtypes.bfloat16)
+# ---
+dt = np.result_type(ml_dtypes.bfloat16, np.float16)
+# ---
+dt = np.promote_types(ml_dtypes.int4, np.uint8)
