@@ -27,7 +27,7 @@ MODES = {
     "x64": ({"JAX_ENABLE_X64": "1", "JAX_NUMPY_DTYPE_PROMOTION": "standard"}, {"x64": "on"}),
     "strict": ({"JAX_ENABLE_X64": "0", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}, {"promotion": "strict"}),
 }
-CODES = {"PRM006", "PRM008", "PRM020", "PRM021", "PRM022", "PRM023", "PRM024"}
+CODES = {"PRM004", "PRM006", "PRM008", "PRM020", "PRM021", "PRM022", "PRM023", "PRM024"}
 
 # Runs a file's top-level statements one by one and prints, per line, what the statement gave:
 # the exception it raised, the warnings, and the dtype, weak flag and value of what it assigned.
@@ -71,6 +71,9 @@ def _claims(code: str, message: str) -> dict | None:
     claim about array elements, which the run does not record)."""
     if code == "PRM008":  # JAX's message, then the rule's advice
         return {"error": "TypeError", "message": re.match(r"(.*?)\.? (Use jnp\.|Cast the)", message)[1]}
+    if code == "PRM004":  # the dtypes JAX's TypePromotionError names, as JAX converts them
+        named = re.search(r"strict promotion: (.*) have no", message)[1].replace("Python ", "").split(", ")
+        return {"error": "TypePromotionError", "dtypes": sorted(named)}
     if code == "PRM006":
         return {"error": "OverflowError"} if "OverflowError at run time" in message else None
     if code == "PRM024" and "raises OverflowError" in message:
@@ -90,6 +93,8 @@ def _claims(code: str, message: str) -> dict | None:
 
 
 def _holds(claim: dict, seen: dict) -> bool:
+    if "dtypes" in claim:  # in the order JAX met them, which may differ from the source's
+        return seen["error"] == claim["error"] and sorted(re.findall(r"'(\w+)'", seen["message"])) == claim["dtypes"]
     if "error" in claim:
         return seen["error"] == claim["error"] and seen["message"].startswith(claim.get("message", ""))
     if seen["error"] is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promolint.engine import operations
+from promolint.engine.calls.conversions import as_traced
 from promolint.engine.context import X64_BY_USER
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Edit, Example, Fix, OtherMode, Rule, describe_operands, exact
@@ -102,7 +103,7 @@ class StrictPromotion(Rule):
 
     def check(self, operation):
         if refused(operation):
-            yield self.finding(operation, f"TypePromotionError under strict promotion: {describe_operands(operation)} have "
+            yield self.finding(operation, f"TypePromotionError under strict promotion: {_as_jax_sees(operation)} have "
                                "no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.",
                                self._fix(operation))  # fmt: skip
 
@@ -195,3 +196,11 @@ def _keeps(other, operation, cast: tuple[int, ...], spelled: str, ref) -> bool:
         return False  # the cast would be written otherwise
     outcome = _with_casts(other, cast, spelled, ref)
     return outcome is not None and (outcome[0].dtype, outcome[0].weak) == (outcome[1].dtype, outcome[1].weak)
+
+
+def _as_jax_sees(operation) -> str:
+    """The operands as JAX's TypePromotionError names them: it converts NumPy values first,
+    narrowed with x64 off (``int32_array + np.uint64(10)`` is int32 with uint32)."""
+    operands = tuple(as_traced(v, operation.ctx) if isinstance(v, Array) and v.library.is_numpy else v
+                     for v in operation.operands)  # fmt: skip
+    return describe_operands(replace(operation, operands=operands))
