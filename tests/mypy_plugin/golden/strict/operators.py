@@ -26,7 +26,7 @@ same = np.ones(3, np.float32) + np.ones(3, np.float32)
 strict_only = bf16 + f16
 # MYPY: error: TypePromotionError under strict promotion: bfloat16, float16 have no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.  [promolint-strict-promotion]
 chain = np.uint8(1) + 1.0 + jnp.bfloat16(1)
-# MYPY: error: TypePromotionError under strict promotion: float64, bfloat16 have no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.  [promolint-strict-promotion]
+# MYPY: error: TypePromotionError under strict promotion: float32, bfloat16 have no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.  [promolint-strict-promotion]
 numpy_chain = np.int8(1) + np.uint8(1) + np.float16(1)
 # MYPY: error: this chain gives float32 as written but `np.int8(1) + (np.uint8(1) + np.float16(1))` gives float16 (x64 off, strict promotion): NumPy's promotion table is not associative. Cast to one dtype before combining.  [promolint-numpy-nonassociative]
 small_float = jnp.ones(3, jnp.float8_e4m3fn) + f32
