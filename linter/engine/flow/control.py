@@ -285,11 +285,15 @@ def _kept_everywhere(before: Value, after: Symbolic) -> bool:
 
 def _promoted_leaf(index: int, ctx: Context, carry_skeleton: Value, returned_skeleton: Value,
                    carry: tuple[Value, ...], returned: tuple[Value, ...]) -> Value:  # fmt: skip
-    """Leaf ``index`` of the carry JAX traces again, at one member (``_promoted``)."""
+    """Leaf ``index`` of the carry JAX traces again, at one member (``_promoted``); unknown
+    where the engine cannot tell whether it is promoted (evaluated with every variable unknown,
+    a leaf kept so would be claimed kept at every member)."""
     trees = _trees((carry_skeleton, returned_skeleton), (carry, returned))
     if trees is None:
         return UNKNOWN
     match = _Match(*trees)
+    if match.undecided or index in match.unknown:
+        return UNKNOWN
     if not match.promote or match.structure_differs:
         return carry[index]
     promoted = _promoted(*trees, match.promote, ctx)
