@@ -8,6 +8,12 @@ initial value to a strong leaf of the promoted dtype and traces the body again; 
 difference raises TypeError.  The loop's result is what the body returns.  Branches must return
 one structure and the same dtypes; the result is the first branch's (``false_fun`` for
 ``cond``), weak flags included.
+
+Carries and operands of unknown dtype (symbolic leaves: dtype variables and what the code
+computes from them) run the bodies once for all their members; each leaf of the result is
+decided at each member (what the body returns there, or the loop's or branches' refusal), and
+the body runs again on the symbolic carry JAX traces at the members whose weak leaves it
+promotes.  A refusal is the result only where it holds at every member.
 """
 
 from __future__ import annotations
