@@ -578,8 +578,13 @@ def _whole(value: object) -> object:
 def join(values: Iterable[Value]) -> Value:
     """The value after control flow merges (``values.join``), symbolic when one of them is."""
     values = list(values)
+    first = values[0] if values else None
+    if (type(first) is Items and any(is_symbolic(v) for v in values)
+            and all(type(v) is Items and (v.is_tuple, len(v.items)) == (first.is_tuple, len(first.items))
+                    for v in values)):  # fmt: skip
+        # Tuples of symbolic values (the carries a loop's body gets on each trace): item by item.
+        return Items(tuple(join([v.items[i] for v in values]) for i in range(len(first.items))), first.is_tuple)
     if any(type(v) is Symbolic for v in values):
-        first = values[0]
         if all(v == first for v in values[1:]):
             return first
         return apply("join", _join_all, values)

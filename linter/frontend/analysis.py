@@ -361,8 +361,10 @@ class Analysis:
         names = [self._reference_of(_decorator_target(d)) for d in decorators]
         params = [Param(param.arg, param, param.annotation) for param, _ in _parameters(node)]
         functions = self.flow.functions
+        enclosing = (frame.names, *frame.enclosing) if frame.in_function else ()
         key = functions.define(node, params, higher_order.keeps_body(names),
-                               node.lineno if type(node) is not ast.Lambda else None)  # fmt: skip
+                               node.lineno if type(node) is not ast.Lambda else None,
+                               enclosing, lambda: _free_names(node, params) if enclosing else ())  # fmt: skip
         function = Function(key)
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]
         if tracing:
@@ -396,6 +398,9 @@ class Analysis:
         name = node.id
         if name in frame.names:
             return frame.names[name]
+        value = frame.lookup(name) if frame.enclosing else None
+        if value is not None:
+            return value
         if name in self.flow.module_names:
             return self.flow.module_names[name]
         return calls.resolve_reference(f"builtins.{name}")
@@ -608,6 +613,14 @@ def _dotted(node: ast.expr) -> str:
     if type(node) is ast.Attribute:
         return f"{_dotted(node.value)}.{node.attr}"
     return ""
+
+
+def _free_names(node: FunctionNode, params: list[Param]) -> tuple[str, ...]:
+    """The names a function's body (nested functions included) reads that may be its enclosing
+    functions' variables: every name read but its parameters (a name it also binds is read
+    from its own frame first; listing it too only costs a memo entry)."""
+    own = {param.name for param in params}
+    return tuple(sorted({n.id for n in ast.walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Load} - own))
 
 
 def _names(node: ast.expr) -> list[str]:

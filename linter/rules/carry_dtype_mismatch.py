@@ -55,6 +55,12 @@ class CarryDtypeMismatch(Rule):
             decay = np.exp(-0.1)
             y = jax.lax.fori_loop(0, 10, lambda i, v: v * decay, jnp.ones(3, jnp.float32))
         """, x64="on"),
+        # Whatever dtype the parameter has, the body returns a pair for one carry.
+        Example("""
+            import jax
+            def paired(x):
+                return jax.lax.fori_loop(0, 3, lambda i, c: (c, c), x)
+        """),
     )
     valid = (
         Example("""
@@ -77,6 +83,14 @@ class CarryDtypeMismatch(Rule):
             import jax
             import jax.numpy as jnp
             total = jax.lax.fori_loop(0, 10, lambda i, acc: acc + jnp.float32(i), 0.0)
+        """),
+        # A parameter of unknown dtype: an integer one would raise, a float one does not.
+        Example("""
+            import jax
+            def scaled(x):
+                return jax.lax.fori_loop(0, 3, lambda i, c: c * 2.0, x)
+            def doubled(x):
+                return jax.lax.cond(x.shape[0] > 1, lambda v: v * 2.0, lambda v: v, x)
         """),
         # What the caller's ``fun`` returns may be a tuple: the structures may agree.
         Example("""

@@ -8,6 +8,12 @@ initial value to a strong leaf of the promoted dtype and traces the body again; 
 difference raises TypeError.  The loop's result is what the body returns.  Branches must return
 one structure and the same dtypes; the result is the first branch's (``false_fun`` for
 ``cond``), weak flags included.
+
+Carries and operands of unknown dtype (symbolic leaves: dtype variables and what the code
+computes from them) run the bodies once for all their members; each leaf of the result is
+decided at each member (what the body returns there, or the loop's or branches' refusal), and
+the body runs again on the symbolic carry JAX traces at the members whose weak leaves it
+promotes.  A refusal is the result only where it holds at every member.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from promolint.engine import operations
 from promolint.engine.calls import as_traced
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import is_none, leaves, rebuild, sorted_entries
-from promolint.engine.symbolic import Symbolic
+from promolint.engine.symbolic import Symbolic, apply, lifted, passed_on
 from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, join
 
 # The reasons of the refusals this module makes: rules tell them from those of the operations
@@ -33,6 +39,7 @@ PREDICATE = "predicate"
 Invoke = Callable[[Value, Sequence[Value]], Value]  # calls a function value with positional arguments
 _NONE = Reference("builtins.None")
 _MARKERS = itertools.count()
+_LEAF = Reference("<leaf>")  # a leaf's place in a pytree's skeleton
 
 
 # --- comparing the carry with what the body returns ---------------------------------------------
@@ -173,49 +180,180 @@ def _forwarded(init: Value, carry: Value, raw: Value, returned: Value, again: Ca
     return result
 
 
+def _decided(what: str, carry: Value, returned: Value, carry_again: Value | None,
+             returned_again: Value | None) -> Refusal | _Match:  # fmt: skip
+    """How the body's carry compares with what it received: on the second trace where weak
+    leaves were promoted (``carry_again``, None where the body ran once), else on the first."""
+    match = _Match(carry, returned)
+    if match.promote and not match.structure_differs and carry_again is not None:
+        match = _Match(carry_again, returned_again)
+        match.differ += _weak_differences(carry_again, returned_again, match)
+    if match.structure_differs or match.differ:
+        return _carry_refusal(what, match)
+    return match
+
+
 def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
           init: Value, ctx: Context, check: Callable[[Value], Refusal | None] = lambda carry: None
           ) -> tuple[Value, Value]:  # fmt: skip
     """Run a loop's ``step`` (the body, through ``invoke``; it returns the carry and the body's
     other output, untraced) on the traced initial carry, promote its weak leaves as JAX does and
     run it again if needed (``check`` sees each carry traced); the carry the loop gives (or its
-    refusal) and the other output.  ``quiet`` invokes without recording."""
-    carry = _pinned(as_traced(init, ctx))
+    refusal) and the other output.  ``quiet`` invokes without recording.  A carry of symbolic
+    leaves is decided member by member (``_symbolic_loop``)."""
+    carry = _pinned(_traced_tree(init, ctx))
     if isinstance(carry, Refusal):
         return carry, UNKNOWN
     raw, extra = step(invoke, carry)
-    returned = _traced_output(raw, ctx)
+    returned = _traced_tree(raw, ctx)
     if isinstance(returned, Refusal):
         return UNKNOWN, UNKNOWN  # the body raised: reported where it did
     refused = check(carry)
+    if _has_symbolic(carry) or _has_symbolic(returned):
+        if refused:
+            return refused, UNKNOWN
+        return _symbolic_loop(what, step, invoke, quiet, init, carry, raw, returned, extra, ctx)
+    carry_again = returned_again = None
     match = _Match(carry, returned)
     if match.promote and not match.structure_differs and not refused:
-        carry = _promoted(carry, returned, match.promote, ctx)
-        if isinstance(carry, Refusal):
-            return carry, UNKNOWN
-        raw, extra = step(invoke, carry)
-        returned = _traced_output(raw, ctx)
-        if isinstance(returned, Refusal):
+        carry_again = _promoted(carry, returned, match.promote, ctx)
+        if isinstance(carry_again, Refusal):
+            return carry_again, UNKNOWN
+        raw, extra = step(invoke, carry_again)
+        returned_again = _traced_tree(raw, ctx)
+        if isinstance(returned_again, Refusal):
             return UNKNOWN, UNKNOWN
-        refused = check(carry)
-        match = _Match(carry, returned)
-        match.differ += _weak_differences(carry, returned, match)
-    if match.structure_differs or match.differ:
-        return _carry_refusal(what, match), UNKNOWN
+        refused = check(carry_again)
+    decided = _decided(what, carry, returned, carry_again, returned_again)
+    if isinstance(decided, Refusal):
+        return decided, UNKNOWN
     if refused:
         return refused, UNKNOWN
-    if match.undecided:
+    if decided.undecided:
         return UNKNOWN, extra
+    if carry_again is not None:
+        carry, returned = carry_again, returned_again
     settled = _forwarded(init, carry, raw, returned, lambda marked: step(quiet, marked)[0])
-    return rebuild(returned, [UNKNOWN if i in match.unknown else leaf for i, leaf in enumerate(settled)]), extra
+    return rebuild(returned, [UNKNOWN if i in decided.unknown else leaf for i, leaf in enumerate(settled)]), extra
+
+
+# --- symbolic leaves: decided at each member of their variables ----------------------------------
+def _has_symbolic(tree: Value) -> bool:
+    return any(type(leaf) is Symbolic for leaf in leaves(tree) or ())
+
+
+def _traced_tree(value: Value, ctx: Context) -> Value:
+    """What a pytree is as the trace sees it (``as_traced``), leaf by leaf where a leaf is
+    symbolic: traced as a whole, a tuple holding one would become one symbolic value, its
+    structure lost."""
+    if isinstance(value, Refusal):
+        return value
+    found = leaves(value)
+    if found is None or not any(type(leaf) is Symbolic for leaf in found):
+        return as_traced(value, ctx)
+    traced = [as_traced(leaf, ctx) for leaf in found]
+    return next((leaf for leaf in traced if isinstance(leaf, Refusal)), None) or rebuild(value, traced)
+
+
+def _skeleton(tree: Value) -> Value:
+    """A pytree's structure with a placeholder at each leaf: what a symbolic leaf's evaluation
+    rebuilds the tree from (an argument, so that equal trees share their evaluations)."""
+    return rebuild(tree, [_LEAF] * len(leaves(tree) or ()))
+
+
+def _trees(skeletons: Sequence[Value], members: Sequence[tuple[Value, ...]]) -> list[Value] | None:
+    """The pytrees at one member: each skeleton with that member's leaves; None where a symbolic
+    leaf is a pytree itself there (the trees would not line up)."""
+    if any(isinstance(leaf, (Items, Keyed)) or is_none(leaf) for found in members for leaf in found):
+        return None
+    return [rebuild(skeleton, found) for skeleton, found in zip(skeletons, members)]
+
+
+def _refused_everywhere(leaf: Value) -> Refusal | None:
+    """The refusal a symbolic result leaf is at every member where the program gets that far:
+    the loop or the branches raise whatever the variables are."""
+    if type(leaf) is not Symbolic:
+        return None
+    outcomes = leaf.outcomes()
+    alive = [value for _, value in outcomes or () if not passed_on(value)]
+    if alive and all(isinstance(v, Refusal) and v.reason in (CARRY, BRANCHES) for v in alive):
+        return alive[0]  # type: ignore[return-value]
+    return None
+
+
+def _kept_everywhere(before: Value, after: Symbolic) -> bool:
+    """Whether ``after`` (computed from ``before`` and more) is ``before`` at every member."""
+    assignments = after.assignments()
+    if assignments is None:
+        return False
+    return all(after.at(a) == (before.at(a) if type(before) is Symbolic else before) for a in assignments)
+
+
+def _promoted_leaf(index: int, ctx: Context, carry_skeleton: Value, returned_skeleton: Value,
+                   carry: tuple[Value, ...], returned: tuple[Value, ...]) -> Value:  # fmt: skip
+    """Leaf ``index`` of the carry JAX traces again, at one member (``_promoted``); unknown
+    where the engine cannot tell whether it is promoted (evaluated with every variable unknown,
+    a leaf kept so would be claimed kept at every member)."""
+    trees = _trees((carry_skeleton, returned_skeleton), (carry, returned))
+    if trees is None:
+        return UNKNOWN
+    match = _Match(*trees)
+    if match.undecided or index in match.unknown:
+        return UNKNOWN
+    if not match.promote or match.structure_differs:
+        return carry[index]
+    promoted = _promoted(*trees, match.promote, ctx)
+    return promoted if isinstance(promoted, Refusal) else (leaves(promoted) or [UNKNOWN])[index]
+
+
+def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tuple[Value, ...],
+                returned: tuple[Value, ...], carry_again: tuple[Value, ...], returned_again: tuple[Value, ...],
+                result: tuple[Value, ...]) -> Value:  # fmt: skip
+    """Leaf ``index`` of what the loop gives at one member: ``result``'s, unless the body
+    changes the carry's dtype there (the loop raises) or the engine cannot tell."""
+    trees = _trees(skeletons, (carry, returned, carry_again, returned_again))
+    if trees is None:
+        return UNKNOWN
+    decided = _decided(what, *trees)
+    if isinstance(decided, Refusal):
+        return decided
+    return UNKNOWN if decided.undecided or index in decided.unknown else result[index]
+
+
+def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
+                   init: Value, carry: Value, raw: Value, returned: Value, extra: Value,
+                   ctx: Context) -> tuple[Value, Value]:  # fmt: skip
+    """``_loop`` where the carry or what the body returns has symbolic leaves: the carry JAX
+    traces again is symbolic too (each weak leaf promoted at the members where it is), and the
+    body runs on it where it differs from the first at some member; each leaf of the result
+    is what the body returns at each member, or the loop's refusal there.  The body's other
+    output is the last run's (at the members where the carry was not promoted, the two runs
+    compute alike)."""
+    got, back = leaves(carry), leaves(returned)
+    if got is None or back is None:
+        return UNKNOWN, extra
+    first = (_skeleton(carry), _skeleton(returned))
+    again = [apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
+             for i in range(len(got))]  # fmt: skip
+    carry_again, returned_again = carry, returned
+    if not all(_kept_everywhere(before, after) for before, after in zip(got, again)):
+        carry_again = rebuild(carry, again)
+        raw, extra = step(invoke, carry_again)
+        returned_again = _traced_tree(raw, ctx)
+        if isinstance(returned_again, Refusal):
+            return UNKNOWN, UNKNOWN
+    got_again, back_again = leaves(carry_again) or [], leaves(returned_again)
+    if back_again is None:
+        return UNKNOWN, extra
+    settled = _forwarded(init, carry_again, raw, returned_again, lambda marked: step(quiet, marked)[0])
+    skeletons = (*first, _skeleton(carry_again), _skeleton(returned_again))
+    arguments = (what, skeletons, tuple(got), tuple(back), tuple(got_again), tuple(back_again), tuple(settled))
+    result = [apply("loop carry", _carry_leaf, (i, *arguments)) for i in range(len(settled))]
+    refused = _refused_everywhere(result[0]) if result else None
+    return refused or rebuild(returned_again, result), extra
 
 
 # --- the loops -----------------------------------------------------------------------------
-def _traced_output(value: Value, ctx: Context) -> Value:
-    """What a body returns, as the trace sees it: Python scalars become weak JAX values."""
-    return as_traced(value, ctx) if not isinstance(value, Refusal) else value
-
-
 def _fori_loop(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
     lower, upper, body, init = (bound.get(p, UNKNOWN) for p in ("lower", "upper", "body_fun", "init_val"))
     # Bounds known before tracing make a scan whose index is a Python int: a weak default int.
@@ -230,7 +368,7 @@ def _while_loop(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Con
     cond, body, init = (bound.get(p, UNKNOWN) for p in ("cond_fun", "body_fun", "init_val"))
 
     def check(carry: Value) -> Refusal | None:
-        test = _traced_output(invoke(cond, [carry]), ctx)
+        test = _traced_tree(invoke(cond, [carry]), ctx)
         if isinstance(test, Array) and test.dtype and (test.dtype != "bool" or test.rank not in (0, None)):
             return Refusal("TypeError", f"lax.while_loop's cond_fun returns {test.describe()}: it must return a "
                            "boolean scalar.", PREDICATE)  # fmt: skip
@@ -240,24 +378,27 @@ def _while_loop(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Con
     return (init,), carry
 
 
+@lifted("slice of a step")
+def _one_step(leaf: Value) -> Value:
+    return replace(leaf, ndim=leaf.ndim - 1 if leaf.ndim else None) if isinstance(leaf, Array) else UNKNOWN
+
+
+@lifted("stacked steps")
+def _every_step(leaf: Value) -> Value:
+    return replace(leaf, ndim=leaf.ndim + 1 if leaf.ndim is not None else None) if isinstance(leaf, Array) else UNKNOWN
+
+
 def _sliced(xs: Value, ctx: Context) -> Value:
-    """One step's slice of what a scan or a map iterates over: each leaf without its first axis."""
+    """One step's slice of what a scan or a map iterates over: each leaf traced, without its
+    first axis."""
     found = leaves(xs)
-    if found is None:
-        return UNKNOWN
-    traced = [as_traced(leaf, ctx) for leaf in found]
-    return rebuild(xs, [replace(v, ndim=v.ndim - 1 if v.ndim else None) if isinstance(v, Array) else UNKNOWN
-                        for v in traced])  # fmt: skip
+    return UNKNOWN if found is None else rebuild(xs, [_one_step(as_traced(leaf, ctx)) for leaf in found])
 
 
 def _stacked(ys: Value, ctx: Context) -> Value:
     """The outputs of every step stacked: each leaf traced, with one more axis."""
     found = leaves(ys)
-    if found is None:
-        return UNKNOWN
-    traced = [as_traced(leaf, ctx) for leaf in found]
-    return rebuild(ys, [replace(v, ndim=v.ndim + 1 if v.ndim is not None else None) if isinstance(v, Array) else UNKNOWN
-                        for v in traced])  # fmt: skip
+    return UNKNOWN if found is None else rebuild(ys, [_every_step(as_traced(leaf, ctx)) for leaf in found])
 
 
 def _scan(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
@@ -288,14 +429,39 @@ def _map(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -
 def _branches(what: str, invoke: Invoke, functions: Sequence[Value], operands: Sequence[Value],
               ctx: Context) -> Value:  # fmt: skip
     """Every branch on the traced operands; their outputs must agree in structure and dtypes, and
-    the first branch's is the result."""
-    traced = [_pinned(as_traced(v, ctx)) for v in operands]
+    the first branch's is the result.  Where outputs have symbolic leaves, each leaf of the
+    result is the first branch's at each member, or the refusal there."""
+    traced = [_pinned(_traced_tree(v, ctx)) for v in operands]
     refused = next((v for v in traced if isinstance(v, Refusal)), None)
     if refused:
         return refused
-    outputs = [_traced_output(invoke(function, traced), ctx) for function in functions]
+    outputs = [_traced_tree(invoke(function, traced), ctx) for function in functions]
     if any(isinstance(output, Refusal) for output in outputs):
         return UNKNOWN  # a branch raised: reported where it did
+    found = [leaves(output) for output in outputs]
+    if not any(_has_symbolic(output) for output in outputs) or any(f is None for f in found):
+        return _agreed(what, outputs)
+    skeletons = tuple(_skeleton(output) for output in outputs)
+    arguments = (what, skeletons, *(tuple(f) for f in found))  # type: ignore[arg-type]
+    result = [apply("branches' leaf", _agreed_leaf, (i, *arguments)) for i in range(len(found[0]))]  # type: ignore[arg-type]
+    refused = _refused_everywhere(result[0]) if result else None
+    return refused or rebuild(outputs[0], result)
+
+
+def _agreed_leaf(index: int, what: str, skeletons: tuple[Value, ...], *outputs: tuple[Value, ...]) -> Value:
+    """Leaf ``index`` of the branches' result at one member (``_agreed``)."""
+    trees = _trees(skeletons, outputs)
+    if trees is None:
+        return UNKNOWN
+    agreed = _agreed(what, trees)
+    if isinstance(agreed, Refusal):
+        return agreed
+    found = leaves(agreed)
+    return found[index] if found is not None and len(found) == len(outputs[0]) else UNKNOWN
+
+
+def _agreed(what: str, outputs: Sequence[Value]) -> Value:
+    """The branches' result given what each returns (traced): the first's, where they agree."""
     first = outputs[0]
     unknown: set[int] = set()
     for other in outputs[1:]:

@@ -343,7 +343,7 @@ class Flow:
         """The loop's body once more from the state its first pass left (``after``), recording
         nothing (nor spending the call budget of the code after it): the arguments its jitted
         calls get on the loop's second pass, compared with the first pass's in ``loop_calls``."""
-        probe = Frame(dict(after.names), after.ctx, [], after.in_function, after.inputs)
+        probe = Frame(dict(after.names), after.ctx, [], after.in_function, after.inputs, after.enclosing)
         saved = self.recording, self._probing
         self.recording, self._probing = False, True
         try:

@@ -21,9 +21,21 @@ class Frame:
     returns: list[Value] = field(default_factory=list)
     in_function: bool = False
     inputs: tuple[tuple[str, Value], ...] = ()  # a function's parameters as its body got them
+    # The names of the functions a nested function is defined in, innermost first: what its
+    # body reads of them (a closure reads a variable when it runs, so these are the frames' own).
+    enclosing: tuple[dict[str, Value], ...] = ()
 
     def copy(self) -> Frame:
-        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs)
+        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs, self.enclosing)
+
+    def lookup(self, name: str) -> Value | None:
+        """A local name's value, else that of the innermost enclosing function that binds it."""
+        if name in self.names:
+            return self.names[name]
+        for scope in self.enclosing:
+            if name in scope:
+                return scope[name]
+        return None
 
 
 def merge(frame: Frame, branches: list[Frame]) -> None:

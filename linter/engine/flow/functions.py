@@ -66,6 +66,11 @@ class Definition:
     call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
     receiver: Value | None = None  # what a method's first parameter holds when analysed on its own
+    # A nested function: the frames it is defined in (where it was defined last), the names it
+    # may read of them, and what those were at each call made while recording.
+    enclosing: tuple[dict[str, Value], ...] = ()
+    free: tuple[str, ...] = ()
+    call_closures: list[dict[str, Value]] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -83,14 +88,19 @@ class Functions:
         self._depth = 0
         self._active: set[tuple] = set()
 
-    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None) -> int:
+    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None,
+               enclosing: tuple[dict[str, Value], ...] = (),
+               free: Callable[[], tuple[str, ...]] = tuple) -> int:  # fmt: skip
         """The key of the definition at ``handle``, registered once: bodies are evaluated
-        repeatedly (loops, calls) and must not register their nested functions again."""
+        repeatedly (loops, calls) and must not register their nested functions again.  A
+        function defined inside others reads the names ``free`` lists (asked once) from the
+        ``enclosing`` frames of its latest definition."""
         key = self._index.get(id(handle))
         if key is None:
             key = self._index[id(handle)] = len(self._definitions)
-            self._definitions.append(Definition(handle, tuple(params), transparent, line))
+            self._definitions.append(Definition(handle, tuple(params), transparent, line, free=free()))
             self._calls_left += _CALL_BUDGET_PER_DEFINITION
+        self._definitions[key].enclosing = enclosing
         return key
 
     def set_defaults(self, key: int, defaults: Mapping[str, Value]) -> None:
@@ -169,13 +179,17 @@ class Functions:
         if self._flow.recording:
             definition.call_args.append(bound)
             definition.call_modes.add(ctx)
+            if definition.free:
+                definition.call_closures.append(dict(_closure(definition.free, definition.enclosing)))
 
     def invoke(self, key: int, bound: dict[str, Value], ctx: Context, record: bool) -> Value:
         """The body of definition ``key`` run with ``bound`` parameters in modes ``ctx``;
         ``record`` keeps its sites and operations (once per definition), else only its result
         counts (memoized)."""
         definition = self._definitions[key]
-        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record)
+        enclosing = self._own_enclosing(definition) if record else definition.enclosing
+        closure = _closure(definition.free, enclosing) if definition.free else ()
+        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record, closure)
         again = self._flow.trial is not None  # the body's operations are what is asked: run it
         if not record and not again and memo_key in self._memo:
             return self._memo[memo_key]
@@ -187,17 +201,29 @@ class Functions:
             self._calls_left -= 1
         self._active.add(memo_key)
         try:
-            result = self._run(definition, bound, ctx, record)
+            result = self._run(definition, bound, ctx, record, enclosing)
         finally:
             self._active.discard(memo_key)
         if not record:
             self._memo[memo_key] = result
         return result
 
-    def _run(self, definition: Definition, bound: dict[str, Value], ctx: Context, record: bool) -> Value:
+    @staticmethod
+    def _own_enclosing(definition: Definition) -> tuple[dict[str, Value], ...]:
+        """What a nested function analysed on its own reads of its enclosing functions: the join
+        of what its calls made while recording read (as its parameters are the join of what
+        they passed), else what the frames of its latest definition hold now."""
+        if not definition.call_closures:
+            return definition.enclosing
+        names = set.intersection(*(set(c) for c in definition.call_closures))
+        seen = {name: join([c[name] for c in definition.call_closures]) for name in sorted(names)}
+        return (seen, *definition.enclosing)
+
+    def _run(self, definition: Definition, bound: dict[str, Value], ctx: Context, record: bool,
+             enclosing: tuple[dict[str, Value], ...] = ()) -> Value:  # fmt: skip
         flow = self._flow
         # Locals only: module names are read through the flow's module frame, so merges stay small.
-        frame = Frame({}, ctx, [], in_function=True)
+        frame = Frame({}, ctx, [], in_function=True, enclosing=enclosing)
         for param in definition.params:
             value = frame.names[param.name] = bound.get(param.name, UNKNOWN)
             if record:
@@ -282,6 +308,18 @@ class Functions:
     def _key(definition: Definition, param: Param) -> tuple:
         """A parameter's variable: its def line and name."""
         return (definition.line if definition.line is not None else id(definition.handle), param.name)
+
+
+def _closure(free: tuple[str, ...], enclosing: tuple[dict[str, Value], ...]) -> tuple[tuple[str, Value], ...]:
+    """The values the names ``free`` have in the ``enclosing`` frames (innermost first), for the
+    names they bind."""
+    found = []
+    for name in free:
+        for scope in enclosing:
+            if name in scope:
+                found.append((name, scope[name]))
+                break
+    return tuple(found)
 
 
 def _typed_arguments(definition: Definition, name: str, annotated: Value) -> Value | None:

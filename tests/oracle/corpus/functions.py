@@ -188,3 +188,21 @@ def loop(x):
     return jax.lax.fori_loop(0, 3, lambda i, v: v * 0.5, x)
 
 y = loop(f32)
+# ---
+# A nested function reads its enclosing function's variables when it runs.
+def outer(x):
+    scale = x * 2
+    def inner(v):
+        return v + scale
+    first = inner(f16)
+    scale = x.astype(jnp.float32)
+    second = inner(f16)
+    return first, second
+
+a, b = outer(i8)
+# ---
+def weighted(x, w):
+    return jax.lax.cond(True, lambda v: v * w, lambda v: w - v, x)
+
+y = weighted(f32, 2.0)
+y2 = weighted(bf16, 0.5)

@@ -63,6 +63,7 @@ def closure() -> None:
 
     def inner() -> None:
         captured = x + 1000  # x is bound once: reported
+# MYPY: error: 1000 does not fit int8 [-128, 127]; JAX converts it anyway: it wraps silently to -24. Cast the array to a wider dtype first.  [promolint-literal-overflow]
 
     y = jnp.ones(3, jnp.int8)
     y = y.astype(jnp.int32)

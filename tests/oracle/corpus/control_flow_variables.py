@@ -1,0 +1,58 @@
+# lax's control flow on parameters of unknown dtype (variables): the bodies run on them, and what
+# comes back is decided at every dtype they may have.  getattr hides the dtypes from the engine:
+# each function is analysed with its parameter a JAX array of any dtype.
+def twice(x):
+    return jax.lax.fori_loop(0, 3, lambda i, c: c * 2, x)
+
+for name in ("bfloat16", "float32", "int8", "uint16"):
+    y = twice(jnp.ones(3, getattr(jnp, name)))
+# ---
+def cumulative(x):
+    total, steps = jax.lax.scan(lambda c, t: (c + t, c), jnp.zeros_like(x[0]), x)
+    return total, steps
+
+for name in ("float16", "float32", "int16"):
+    total, steps = cumulative(jnp.ones((4, 3), getattr(jnp, name)))
+# ---
+def doubled(x):
+    return jax.lax.cond(x.shape[0] > 2, lambda v: v * 2, lambda v: jnp.zeros_like(v), x)
+
+for name in ("bfloat16", "int32", "uint8"):
+    y = doubled(jnp.ones(3, getattr(jnp, name)))
+# ---
+def chosen(x, k):
+    return jax.lax.switch(k, [lambda v: v + 1, lambda v: v - 1, lambda v: -v], x)
+
+for name in ("float16", "int8"):
+    y = chosen(jnp.ones(3, getattr(jnp, name)), 1)
+# ---
+def counted(x):
+    steps, value = jax.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2), (0, x))
+    return value
+
+for name in ("bfloat16", "int32"):
+    y = counted(jnp.ones(3, getattr(jnp, name)))
+# ---
+def mapped(x):
+    return jax.lax.map(lambda row: row * 3, x)
+
+for name in ("float32", "int8"):
+    y = mapped(jnp.ones((2, 3), getattr(jnp, name)))
+# ---
+# A carry the body hands back unchanged is the initial value itself, whatever its library.
+def kept(x):
+    return jax.lax.fori_loop(0, 3, lambda i, c: c, x)
+
+y = kept(f32)
+y2 = kept(a_f32)
+y3 = kept(2.5)
+# ---
+# A strong NumPy float64 meets what the loop gives: 64-bit for every float under x64 (blackjax).
+# (Strict promotion refuses bfloat16 with it; reveal describes the members that go on.)
+# oracle: modes=x64off,x64on
+def floored(x):
+    t = jax.lax.fori_loop(0, 3, lambda i, c: c * 2, x)
+    return jnp.maximum(t, 1 / np.log10(x.shape[0]))
+
+for name in ("bfloat16", "float32"):
+    y = floored(jnp.ones(3, getattr(jnp, name)))
