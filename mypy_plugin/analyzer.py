@@ -14,6 +14,7 @@ re-checks one target at a time, keeps them right.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 from mypy.nodes import Context as MypyContext
@@ -27,6 +28,8 @@ from promolint.engine.values import Array, Returns, Value
 from promolint.frontend.analysis import Settings, analyze
 from promolint.frontend.source import ParseFailure, parse_bytes
 from promolint.lint import diagnose
+from promolint.project import project_facts
+from promolint.project_facts import ProjectFacts
 from promolint_mypy import errorcodes, settings, tags
 from promolint_mypy.translate import TypeFactory, value_of_type, with_value_tag
 
@@ -113,6 +116,7 @@ class Analyzer:
         self._runs: dict[str, tuple[MypyFile, list, ModuleRun | None]] = {}  # path -> (tree, its defs, run)
         self._failed: set[str] = set()
         self._config_reported = False
+        self._facts: tuple[frozenset, dict[str, ProjectFacts]] | None = None
 
     # --- the analysis of a module --------------------------------------------------------
     def run(self, api) -> ModuleRun | None:
@@ -141,9 +145,10 @@ class Analyzer:
         source = parse_bytes(data)
         if isinstance(source, ParseFailure):
             return None  # mypy reports what it cannot parse itself
-        ctx = Settings(self.config.x64, self.config.promotion).initial()
-        seeds = Seeds(declared=self._declared(tree, ctx), names=self._imported(source.tree, tree), module=tree.fullname)
-        analysis = analyze(source, Settings(self.config.x64, self.config.promotion), seeds)
+        modes = Settings(self.config.x64, self.config.promotion, self._project_facts().get(path, ProjectFacts()))
+        seeds = Seeds(declared=self._declared(tree, modes.initial()), names=self._imported(source.tree, tree),
+                      module=tree.fullname)  # fmt: skip
+        analysis = analyze(source, modes, seeds)
         codes = frozenset(code for code in self.config.enabled_codes(Path(path)) if code in errorcodes.BY_RULE_CODE)
         diagnostics = [d for d in diagnose(analysis, data, path, codes) if d.code in errorcodes.BY_RULE_CODE]
         values: dict[Span, Value] = {}
@@ -153,6 +158,29 @@ class Analyzer:
             values[_span(operation.node)] = operation.result
         return ModuleRun(tree, diagnostics, _targets(source.tree, tree.fullname), values,
                          dict(analysis.flow.module_names))  # fmt: skip
+
+    def _project_facts(self) -> dict[str, ProjectFacts]:
+        """The project pass over the program's own modules in the build (what `promolint check`
+        does over the files of its run): the modules each one reads, the x64 mode set at
+        import; made again when a module is added, moved or modified (the daemon)."""
+        files = {}
+        for module in (self.modules or {}).values():
+            path = getattr(module, "path", None)
+            if path and path.endswith(".py") and not self.is_library(path) and not self.config.excluded(Path(path)):
+                try:
+                    files[path] = os.stat(path).st_mtime_ns
+                except OSError:
+                    continue
+        key = frozenset(files.items())
+        if self._facts is None or self._facts[0] != key:
+            read = []
+            for path in files:
+                try:
+                    read.append((Path(path), Path(path).read_bytes()))
+                except OSError:
+                    continue
+            self._facts = key, project_facts(read, self.config.x64 == "auto")
+        return self._facts[1]
 
     def _declared(self, tree: MypyFile, ctx: Context) -> dict[int, dict[str, Value]]:
         """Parameters' declared types, by the line of their ``def``: mypy resolves aliases and
