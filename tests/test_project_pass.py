@@ -155,3 +155,21 @@ def test_import_cycles_and_deep_chains_end(tmp_path, capsys) -> None:
     assert targets[("a.py", "A")] == "float32"
     assert targets[("d2user.py", "v")] == "float32"  # two imports away
     assert targets.get(("d0.py", "v")) is None  # four imports away: beyond the pass's reach
+
+
+def test_rules_that_run_calls_again_read_only_this_module(tmp_path, capsys) -> None:
+    """Strict promotion's fixes through calls evaluate a call again and read the operations its
+    body runs: those of another module's body are places in another file, named by their module
+    (mctx's tests call a helper of the package: reading them as this file's places raised
+    IndexError or quoted this file's text at the other file's line)."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "import jax.numpy as jnp\n\n\ndef mix(counts, values):\n    total = counts + 1\n"
+                          "    return total * values\n",
+        "pkg/test_mix.py": "import jax.numpy as jnp\nfrom pkg import helpers\n\n\n"
+                           "def test():\n    return helpers.mix(jnp.array([0, 4]), jnp.array([1.0, 2.0]))\n",
+    })  # fmt: skip
+    main(["check", "--no-cache", "--promotion", "strict", "--select", "PRM", str(tmp_path / "pkg")])
+    out = capsys.readouterr().out
+    assert "test_mix.py:6:12: PRM004 This call raises TypePromotionError under strict promotion in pkg.helpers: " \
+           "int32, float32 have no implicit promotion path" in out  # fmt: skip

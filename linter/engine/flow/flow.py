@@ -155,7 +155,7 @@ class Flow:
         function it was given), which rules can evaluate again with other arguments or modes
         (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
         invocation = Operation("invoke", "", tuple(args), result, frame.ctx, handle, in_function=frame.in_function,
-                               evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
+                               module=self._here(), evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
         if self.recording:
             self.invocations[id(handle)] = invocation
         if self.trial is not None:
@@ -256,7 +256,8 @@ class Flow:
         front end passes on)."""
         result = sources.traced(result, operands, handle, frame.ctx, self._here())
         if self.trial is not None:
-            self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function))
+            self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function,
+                                        module=self._here()))  # fmt: skip
         if self.recording:
             recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):
