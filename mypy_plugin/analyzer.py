@@ -145,8 +145,10 @@ class Analyzer:
         source = parse_bytes(data)
         if isinstance(source, ParseFailure):
             return None  # mypy reports what it cannot parse itself
-        modes = Settings(self.config.x64, self.config.promotion, self._project_facts().get(path, ProjectFacts()))
-        seeds = Seeds(declared=self._declared(tree, modes.initial()), names=self._imported(source.tree, tree),
+        facts = self._project_facts().get(path, ProjectFacts())
+        modes = Settings(self.config.x64, self.config.promotion, facts)
+        read = {name for name, _ in facts.modules}  # the project pass runs their code: no tags needed
+        seeds = Seeds(declared=self._declared(tree, modes.initial()), names=self._imported(source.tree, tree, read),
                       module=tree.fullname)  # fmt: skip
         analysis = analyze(source, modes, seeds)
         codes = frozenset(code for code in self.config.enabled_codes(Path(path)) if code in errorcodes.BY_RULE_CODE)
@@ -199,9 +201,11 @@ class Analyzer:
                     declared.setdefault(node.line, {})[argument.variable.name] = value
         return declared
 
-    def _imported(self, module: ast.Module, tree: MypyFile) -> dict[str, Value]:
+    def _imported(self, module: ast.Module, tree: MypyFile, read: set[str]) -> dict[str, Value]:
         """The values of the names the module imports from the program's other modules, by
-        qualified name, from the tags the plugin left on their types when it checked them."""
+        qualified name, from the tags the plugin left on their types when it checked them;
+        none from the modules the project pass reads (``read``), whose code the analysis runs
+        (a declared ``-> float`` of a function that returns a JAX array would override it)."""
         names: dict[str, Value] = {}
         for node in ast.walk(module):
             if type(node) is ast.ImportFrom:
@@ -211,15 +215,18 @@ class Analyzer:
                     if qualname is None or alias.name == "*":
                         continue
                     if qualname in self.modules:  # a module: its names may be read as attributes
-                        self._module_names(qualname, names)
+                        self._module_names(qualname, names, read=read)
                     else:
-                        self._module_names(base, names, only=alias.name)
+                        self._module_names(base, names, only=alias.name, read=read)
             elif type(node) is ast.Import:
                 for alias in node.names:
-                    self._module_names(alias.name, names)
+                    self._module_names(alias.name, names, read=read)
         return names
 
-    def _module_names(self, module: str, names: dict[str, Value], only: str | None = None) -> None:
+    def _module_names(self, module: str, names: dict[str, Value], only: str | None = None,
+                      read: set[str] = frozenset()) -> None:  # fmt: skip
+        if module in read:
+            return
         tree = self.modules.get(module) if self.modules is not None else None
         if tree is None or self.is_library(tree.path):
             return
