@@ -76,7 +76,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
         named = [(stdin[0], stdin[1])]
     else:
         named = [(str(p), None) for p in iter_files(paths, config, notes)]
-    facts = _project_facts(named) if config.x64 == "auto" else {}
+    facts = _project_facts(named, config.x64 == "auto")
     work = [_FixJob(path, replace(settings, facts=facts.get(path, ProjectFacts())), config.enabled_codes(Path(path)),
                     unsafe, write, config.external, data) for path, data in named]  # fmt: skip
     results = list(parallel_map(_fix_path, work, jobs))
@@ -85,7 +85,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
                      results[0][3] if stdin and results else None)  # fmt: skip
 
 
-def _project_facts(named: list[tuple[str, bytes | None]]) -> dict[str, ProjectFacts]:
+def _project_facts(named: list[tuple[str, bytes | None]], x64: bool) -> dict[str, ProjectFacts]:
     """The project pre-scan over the files to fix (read here too: the jobs read them again)."""
     files = []
     for path, data in named:
@@ -93,7 +93,7 @@ def _project_facts(named: list[tuple[str, bytes | None]]) -> dict[str, ProjectFa
             files.append((Path(path), data if data is not None else Path(path).read_bytes()))
         except OSError:
             continue  # its job reports it
-    return project_facts(files)
+    return project_facts(files, x64)
 
 
 def _unified_diff(before: bytes, after: bytes, path: str) -> str:

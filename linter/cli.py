@@ -228,43 +228,44 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    """Every file's records as it is read (so that `| head` sees them at once); a file that
-    does not parse is a line on stderr (status 1), an internal error too (status 2)."""
+    """Every file's records in order (as each is read with one job, so that `| head` sees them
+    at once); a file that does not parse is a line on stderr (status 1), an internal error too
+    (status 2).  The files of the run are a project, as for `check`: each file's code reads the
+    others' modules."""
     import json
+    from dataclasses import replace
 
     from promolint.frontend.analysis import Settings
-    from promolint.reveal import format_text, reveal_file
-    from promolint.runner import iter_files
+    from promolint.project_facts import ProjectFacts
+    from promolint.reveal import format_text, reveal_job
+    from promolint.runner import iter_files, parallel_map, run_facts
 
     paths = _existing_paths(args.paths)
     config = _config(args, paths[0])
     settings = Settings(x64=config.x64, promotion=config.promotion)
     notes: list[str] = []
-    status, records_json = 0, []
+    status, records_json, files = 0, [], []
     for path in iter_files(paths, config, notes):
-        _notes(notes)
-        notes.clear()
         try:
-            data = path.read_bytes()
+            files.append((path, path.read_bytes()))
         except OSError as error:
             print(f"{path}: cannot read file: {error.strerror}", file=sys.stderr)
             status = max(status, 1)
-            continue
-        try:
-            records = reveal_file(data, str(path), settings)
-        except Exception as error:  # one file's internal error must not end the run, nor print a traceback
-            print(f"{path}:1:1: promolint could not analyze this file: internal error {type(error).__name__}: "
-                  f"{error} (please report it)", file=sys.stderr)  # fmt: skip
+    _notes(notes)
+    facts = run_facts(files, config.x64 == "auto")
+    work = [(data, str(path), replace(settings, facts=facts.get(str(path), ProjectFacts()))) for path, data in files]
+    for (path, _), records in zip(files, parallel_map(reveal_job, work, args.jobs or 1)):
+        if isinstance(records, Exception):  # one file's internal error must not end the run, nor print a traceback
+            print(f"{path}:1:1: promolint could not analyze this file: internal error {type(records).__name__}: "
+                  f"{records} (please report it)", file=sys.stderr)  # fmt: skip
             status = 2
-            continue
-        if isinstance(records, str):
+        elif isinstance(records, str):
             print(f"{path}:{records}", file=sys.stderr)
             status = max(status, 1)
         elif args.format == "json":
             records_json += [{"path": str(path), **r} for r in records]
         else:
             sys.stdout.write(format_text(str(path), records))
-    _notes(notes)
     if args.format == "json":
         print(json.dumps(records_json, indent=1))
     return status
@@ -490,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_mode_options(reveal)
     _add_exclude_options(reveal)
     reveal.add_argument("--format", default="text", choices=["text", "json"])
+    reveal.add_argument("--jobs", type=_positive_int, help="worker processes (default: 1, which prints as it goes)")
     reveal.set_defaults(run=cmd_reveal)
 
     server = commands.add_parser("server", help="run the language server (LSP over stdio) for editors")

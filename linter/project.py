@@ -16,14 +16,18 @@ import ast
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from promolint.project_facts import ProjectFacts
+from promolint.cache import content_key
+from promolint.project_facts import MODULE_DEPTH, ProjectFacts
 from promolint.prefilter import may_switch_x64
 
 _IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
                      re.MULTILINE)  # fmt: skip
+# Imports anywhere (in functions too): what the engine may read of the project's modules.
+_ANY_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
+                         re.MULTILINE)  # fmt: skip
 _QUERIES = frozenset({"jax_enable_x64", "x64_enabled"})  # jax.config attributes that read the mode
 
 
@@ -35,18 +39,52 @@ class _Module:
     imports: set[str] = field(default_factory=set)
 
 
-def project_facts(files: Sequence[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
-    """Facts by path (as given) for the Python files among ``files``; files with nothing to
-    say are left out (their facts are the default)."""
-    if not any(may_switch_x64(data) for _, data in files):
-        return {}
+def project_facts(files: Sequence[tuple[Path, bytes]], x64: bool = True) -> dict[str, ProjectFacts]:
+    """Facts by path (as given) for the Python files among ``files``: the modules of the project
+    each one's imports reach, and (with ``x64``: the mode follows the code) the x64 mode set at
+    import; files with nothing to say are left out (their facts are the default)."""
     names = _module_names([path for path, _ in files])
+    reads = _module_reads(files, names)
+    facts = _x64_facts(files, names) if x64 and any(may_switch_x64(data) for _, data in files) else {}
+    for path, (module, modules, dependencies) in reads.items():
+        found = facts.get(str(path), ProjectFacts())
+        facts[str(path)] = replace(found, module=module, modules=modules, dependencies=dependencies)
+    return facts
+
+
+def _module_reads(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[Path, tuple]:
+    """For each module that imports another of the project's: its name, the modules its imports
+    reach within ``MODULE_DEPTH`` imports (with itself, by name and path) and a digest of
+    their contents."""
+    found = {name: (path, data) for path, data in files if (name := names.get(path)) is not None}
+    imports = {name: {m for target in _imports(data, name, path.name == "__init__.py", _ANY_IMPORT)
+                       for m in (*_packages(target), target) if m in found}
+               for name, (path, data) in found.items()}  # fmt: skip
+    digests: dict[str, str] = {}
+    reads = {}
+    for name, (path, _) in found.items():
+        reached, frontier = set(), {name}
+        for _ in range(MODULE_DEPTH):
+            frontier = {m for f in frontier for m in imports[f]} - reached - {name}
+            reached |= frontier
+        if not reached:
+            continue
+        for module in reached:
+            if module not in digests:
+                digests[module] = content_key(found[module][1])
+        modules = tuple(sorted((m, str(found[m][0])) for m in reached | {name}))
+        digest = content_key("\0".join(f"{m}:{digests[m]}" for m in sorted(reached)).encode())
+        reads[path] = (name, modules, digest[:32])
+    return reads
+
+
+def _x64_facts(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[str, ProjectFacts]:
     modules = {}
     for path, data in files:
         name = names.get(path)
         if name is None:
             continue
-        module = modules[name] = _Module(name, imports=_imports(data, name, path.name == "__init__.py"))
+        module = modules[name] = _Module(name, imports=_imports(data, name, path.name == "__init__.py", _IMPORT))
         if may_switch_x64(data):
             module.at_import, module.elsewhere = _switches(data)
     switching = {name for name, m in modules.items() if m.at_import is not None}
@@ -102,12 +140,12 @@ def _module_names(paths: Iterable[Path]) -> dict[Path, str]:
     return names
 
 
-def _imports(data: bytes, name: str, package: bool) -> set[str]:
-    """The modules a module imports at its left margin (``from .x import y`` may import the
-    module ``x.y``: both are kept, and only the project's own modules count later)."""
+def _imports(data: bytes, name: str, package: bool, pattern: re.Pattern) -> set[str]:
+    """The modules a module imports in the lines ``pattern`` matches (``from .x import y`` may
+    import the module ``x.y``: both are kept, and only the project's own modules count later)."""
     here = name.split(".") if package else name.split(".")[:-1]
     found = set()
-    for match in _IMPORT.finditer(data):
+    for match in pattern.finditer(data):
         dots, base, names, plain = (group.decode("utf-8", "replace") if group else "" for group in match.groups())
         if plain:
             found |= {item.split(" as ")[0].strip() for item in plain.split(",")}

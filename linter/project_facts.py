@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# How many imports away from a module the engine reads the project's other modules
+# (``promolint.engine.flow.modules``); the project pass hands it exactly those.
+MODULE_DEPTH = 3
+
 
 @dataclass(frozen=True)
 class ProjectFacts:
@@ -17,11 +21,16 @@ class ProjectFacts:
     runs (one this module imports, or its package's ``__init__``); None when none does.
     ``x64_elsewhere``: the project may also switch x64 on where its effect here is not known (in a
     function, under a condition, from an environment variable, in a module this one does not
-    import): x64 may be on or off here, whatever the module itself says."""
+    import): x64 may be on or off here, whatever the module itself says.  ``module``, ``modules``
+    and ``dependencies``: the module's name and the project's modules whose names its code may
+    read (``promolint.engine.flow.modules``), those its imports reach."""
 
     x64_at_import: bool | None = None
     x64_elsewhere: bool = False
+    module: str = ""  # the module's qualified name
+    modules: tuple[tuple[str, str], ...] = ()  # (qualified name, path) of the project's modules its code may read
+    dependencies: str = ""  # a digest of those modules' contents: the module's findings change with them
 
     def key(self) -> str:
         """A short text that tells facts apart, for caches."""
-        return f"{self.x64_at_import}|{self.x64_elsewhere}"
+        return f"{self.x64_at_import}|{self.x64_elsewhere}|{self.module}|{self.dependencies}"

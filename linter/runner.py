@@ -232,7 +232,7 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
                 read.update(_read(index.take_unchanged(), run))
         files = [(Path(path), read[path]) for path in found if path in read]
     if facts is None:
-        facts = _project_facts(files) if config.x64 == "auto" else {}
+        facts = run_facts(files, config.x64 == "auto")
     work, keys = [], {}
     for path, key in index.unchanged() if index else ():
         run.files += 1
@@ -269,8 +269,8 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
 _RACY_NS = 2_000_000_000
 # An index entry: the file's status when it was read, its entry's key, whether it may switch x64,
 # the project's facts on it ([x64_at_import, x64_elsewhere], None for none), a hash of the text
-# the project's scan reads (promolint.project.scanned).
-_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED = slice(0, 4), 4, 5, 6, 7
+# the project's scan reads (promolint.project.scanned), whether it reads other modules of the run.
+_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _READS = slice(0, 4), 4, 5, 6, 7, 8
 
 
 class _RunIndex:
@@ -312,10 +312,13 @@ class _RunIndex:
     def facts(self, changed: dict[str, bytes]) -> dict[str, ProjectFacts] | None:
         """The project's facts on the ``changed`` files (their contents by path), when the
         unchanged files' keys stand; None when the facts may have changed."""
-        if self.x64 != "auto":
-            return {}
         if not self.entries:
             return None  # every file is read: the facts come from all of them, as without an index
+        if changed and (self.last.get("paths") != _digest(self.paths)
+                        or any(len(entry) <= _READS or entry[_READS] for entry in self.entries.values())):
+            return None  # a module the others read may have changed, and with it their findings
+        if self.x64 != "auto":
+            return {}
         if not any(entry[_SWITCHES] or entry[_FACTS] for entry in self.entries.values()) and \
                 not any(may_switch_x64(data) for data in changed.values()):  # fmt: skip
             return {}
@@ -348,8 +351,10 @@ class _RunIndex:
         status = self.statuses.get(path)
         if status is None or status[0] >= self.start - _RACY_NS:
             status = [None] * 4  # matches no status: read again next time, its facts known meanwhile
-        facts = None if facts is None else [facts.x64_at_import, facts.x64_elsewhere]
-        self.entries[path] = [*status, key, may_switch_x64(data), facts, self.scanned(path, data)]
+        reads = facts is not None and bool(facts.modules)
+        x64 = None if facts is None or (facts.x64_at_import is None and not facts.x64_elsewhere) else \
+            [facts.x64_at_import, facts.x64_elsewhere]  # fmt: skip
+        self.entries[path] = [*status, key, may_switch_x64(data), x64, self.scanned(path, data), reads]
 
     def save(self) -> None:
         """This run's entries merged into the index (a run of a few files keeps the others')."""
@@ -400,12 +405,14 @@ def _packages_stand(markers: list[list] | None) -> bool:
                                        for folder, marker in markers)  # fmt: skip
 
 
-def _project_facts(files: list[tuple[Path, bytes]]) -> dict[str, ProjectFacts]:
-    if not any(may_switch_x64(data) for _, data in files):
-        return {}  # the common case, decided without loading the pre-scan (a cached run loads no engine)
+def run_facts(files: list[tuple[Path, bytes]], x64: bool) -> dict[str, ProjectFacts]:
+    """The project's facts on each of the run's files (``promolint.project``); ``x64``: the
+    mode follows the code."""
+    if len(files) < 2 and not (x64 and any(may_switch_x64(data) for _, data in files)):
+        return {}  # decided without loading the pre-scan (a run of one file has no project to read)
     from promolint.project import project_facts
 
-    return project_facts(files)
+    return project_facts(files, x64)
 
 
 def _read(paths: Iterable[str], run: CheckRun) -> Iterator[tuple[str, bytes]]:

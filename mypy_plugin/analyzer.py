@@ -14,6 +14,7 @@ re-checks one target at a time, keeps them right.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 from mypy.nodes import Context as MypyContext
@@ -27,6 +28,8 @@ from promolint.engine.values import Array, Returns, Value
 from promolint.frontend.analysis import Settings, analyze
 from promolint.frontend.source import ParseFailure, parse_bytes
 from promolint.lint import diagnose
+from promolint.project import project_facts
+from promolint.project_facts import ProjectFacts
 from promolint_mypy import errorcodes, settings, tags
 from promolint_mypy.translate import TypeFactory, value_of_type, with_value_tag
 
@@ -113,6 +116,7 @@ class Analyzer:
         self._runs: dict[str, tuple[MypyFile, list, ModuleRun | None]] = {}  # path -> (tree, its defs, run)
         self._failed: set[str] = set()
         self._config_reported = False
+        self._facts: tuple[frozenset, dict[str, ProjectFacts]] | None = None
 
     # --- the analysis of a module --------------------------------------------------------
     def run(self, api) -> ModuleRun | None:
@@ -141,9 +145,12 @@ class Analyzer:
         source = parse_bytes(data)
         if isinstance(source, ParseFailure):
             return None  # mypy reports what it cannot parse itself
-        ctx = Settings(self.config.x64, self.config.promotion).initial()
-        seeds = Seeds(declared=self._declared(tree, ctx), names=self._imported(source.tree, tree), module=tree.fullname)
-        analysis = analyze(source, Settings(self.config.x64, self.config.promotion), seeds)
+        facts = self._project_facts().get(path, ProjectFacts())
+        modes = Settings(self.config.x64, self.config.promotion, facts)
+        read = {name for name, _ in facts.modules}  # the project pass runs their code: no tags needed
+        seeds = Seeds(declared=self._declared(tree, modes.initial()), names=self._imported(source.tree, tree, read),
+                      module=tree.fullname)  # fmt: skip
+        analysis = analyze(source, modes, seeds)
         codes = frozenset(code for code in self.config.enabled_codes(Path(path)) if code in errorcodes.BY_RULE_CODE)
         diagnostics = [d for d in diagnose(analysis, data, path, codes) if d.code in errorcodes.BY_RULE_CODE]
         values: dict[Span, Value] = {}
@@ -153,6 +160,29 @@ class Analyzer:
             values[_span(operation.node)] = operation.result
         return ModuleRun(tree, diagnostics, _targets(source.tree, tree.fullname), values,
                          dict(analysis.flow.module_names))  # fmt: skip
+
+    def _project_facts(self) -> dict[str, ProjectFacts]:
+        """The project pass over the program's own modules in the build (what `promolint check`
+        does over the files of its run): the modules each one reads, the x64 mode set at
+        import; made again when a module is added, moved or modified (the daemon)."""
+        files = {}
+        for module in (self.modules or {}).values():
+            path = getattr(module, "path", None)
+            if path and path.endswith(".py") and not self.is_library(path) and not self.config.excluded(Path(path)):
+                try:
+                    files[path] = os.stat(path).st_mtime_ns
+                except OSError:
+                    continue
+        key = frozenset(files.items())
+        if self._facts is None or self._facts[0] != key:
+            read = []
+            for path in files:
+                try:
+                    read.append((Path(path), Path(path).read_bytes()))
+                except OSError:
+                    continue
+            self._facts = key, project_facts(read, self.config.x64 == "auto")
+        return self._facts[1]
 
     def _declared(self, tree: MypyFile, ctx: Context) -> dict[int, dict[str, Value]]:
         """Parameters' declared types, by the line of their ``def``: mypy resolves aliases and
@@ -171,9 +201,11 @@ class Analyzer:
                     declared.setdefault(node.line, {})[argument.variable.name] = value
         return declared
 
-    def _imported(self, module: ast.Module, tree: MypyFile) -> dict[str, Value]:
+    def _imported(self, module: ast.Module, tree: MypyFile, read: set[str]) -> dict[str, Value]:
         """The values of the names the module imports from the program's other modules, by
-        qualified name, from the tags the plugin left on their types when it checked them."""
+        qualified name, from the tags the plugin left on their types when it checked them;
+        none from the modules the project pass reads (``read``), whose code the analysis runs
+        (a declared ``-> float`` of a function that returns a JAX array would override it)."""
         names: dict[str, Value] = {}
         for node in ast.walk(module):
             if type(node) is ast.ImportFrom:
@@ -183,15 +215,18 @@ class Analyzer:
                     if qualname is None or alias.name == "*":
                         continue
                     if qualname in self.modules:  # a module: its names may be read as attributes
-                        self._module_names(qualname, names)
+                        self._module_names(qualname, names, read=read)
                     else:
-                        self._module_names(base, names, only=alias.name)
+                        self._module_names(base, names, only=alias.name, read=read)
             elif type(node) is ast.Import:
                 for alias in node.names:
-                    self._module_names(alias.name, names)
+                    self._module_names(alias.name, names, read=read)
         return names
 
-    def _module_names(self, module: str, names: dict[str, Value], only: str | None = None) -> None:
+    def _module_names(self, module: str, names: dict[str, Value], only: str | None = None,
+                      read: set[str] = frozenset()) -> None:  # fmt: skip
+        if module in read:
+            return
         tree = self.modules.get(module) if self.modules is not None else None
         if tree is None or self.is_library(tree.path):
             return

@@ -74,6 +74,7 @@ class Operation:
     chain: tuple[Value, ...] = ()
     chain_text: tuple[str, ...] = ()
     in_function: bool = False
+    module: str = ""  # the program's other module whose code it is (a call evaluated again runs there too); "" here
     syntax: Syntax | None = field(default=None, repr=False, compare=False)
     # For a call of the program's own function (kind ``invoke``, its operands the positional
     # arguments): the call again with other positional arguments and modes, as the flow

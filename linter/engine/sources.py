@@ -34,10 +34,11 @@ def wide(value: Value) -> bool:
             and any(is_64bit(d) for d in value.dtypes))  # fmt: skip
 
 
-def traced(result: Value, operands: Iterable[Value], handle: object, ctx: Context) -> Value:
+def traced(result: Value, operands: Iterable[Value], handle: object, ctx: Context, module: str = "") -> Value:
     """``result`` of an operation at ``handle`` on ``operands``, with the source of its 64 bits:
     an operand's that it keeps, a new one at ``handle`` where the 64 bits are made there, none
-    where they were asked for or come from a value of unknown origin (an annotated parameter)."""
+    where they were asked for or come from a value of unknown origin (an annotated parameter).
+    ``module``: the program's other module whose code runs, "" for the module analysed."""
     if not isinstance(result, Array):
         return result
     if not wide(result):
@@ -56,7 +57,7 @@ def traced(result: Value, operands: Iterable[Value], handle: object, ctx: Contex
         return replace(result, source=carried)
     if asked(result):
         return result
-    return replace(result, source=ValueSource(handle, _what(result, arrays, ctx)))
+    return replace(result, source=ValueSource(handle, _what(result, arrays, ctx), module))
 
 
 def made_at(value: Value, handle: object) -> bool:
@@ -82,6 +83,21 @@ def kept(converted: Value, original: Value) -> Value:
     if isinstance(converted, Array) and isinstance(original, Array) and original.source is not None and wide(converted):
         return replace(converted, source=original.source)
     return converted
+
+
+def anchored(value: Value, handle: object | None, here: str) -> Value:
+    """``value`` as it arrives from another module's code at ``handle`` (the call, or the read of
+    the imported name) in the code of module ``here`` ("" for the module analysed): a source made
+    in another module is a place in another file, so the source becomes ``handle``, saying where
+    the 64 bits were made; without a handle, none (of unknown origin, as a parameter's)."""
+    if isinstance(value, Items):
+        return replace(value, items=tuple(anchored(item, handle, here) for item in value.items))
+    if not isinstance(value, Array) or value.source is None or value.source.module in ("", here):
+        return value
+    if handle is None:
+        return replace(value, source=None)
+    what = f"gets its 64 bits from {value.source.module}, where a value {value.source.what}"
+    return replace(value, source=ValueSource(handle, what, here))
 
 
 def _what(result: Array, operands: Sequence[Array], ctx: Context) -> str:

@@ -53,6 +53,7 @@ class ValueSource:
 
     handle: object
     what: str
+    module: str = ""  # the program's other module whose code made them; "" for the module analysed
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,16 @@ class Returns(Value):
     """A function known only by what its calls return (another module's declared return type)."""
 
     result: Value
+
+
+@dataclass(frozen=True)
+class Imported(Value):
+    """``name`` bound by ``from module import name`` where ``module`` is one of the program's own
+    modules: that module's top level runs only when the code reads the name
+    (``promolint.engine.flow.modules``)."""
+
+    module: str
+    name: str
 
 
 def array(dtype: str, library: Library, weak: bool = False, **kwargs) -> Array:

@@ -11,6 +11,8 @@ expression a node is, which names and literals it holds.  Nothing here imports o
 from __future__ import annotations
 
 import ast
+import functools
+import os
 from collections.abc import Iterator
 
 from promolint.engine import calls, expressions, operations
@@ -24,7 +26,8 @@ from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import UNKNOWN, Bound, DTypeRef, Function, Items, Reference, Value, python_scalar
+from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Function, Imported, Items, Reference, Value,
+                                     python_scalar)
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 
@@ -109,6 +112,15 @@ class Analysis:
             return self._expr(node.body, frame)
         self._block(node.body, frame)
         return join(frame.returns) if frame.returns else UNKNOWN
+
+    def run_module(self, path: str, names: dict[str, Value]) -> bool:
+        """Run the top level of another module of the program (``promolint.engine.flow.modules``)
+        into ``names``, in the modes this module starts in."""
+        tree = _module_tree(path)
+        if tree is None:
+            return False
+        self._block(tree.body, Frame(names, self.settings.initial()))
+        return True
 
     def annotation(self, node: ast.expr, ctx: Context) -> Value:
         """``head[arg, ...]`` translated to qualified names for the engine."""
@@ -224,7 +236,7 @@ class Analysis:
         if module is None or any(alias.name == "*" for alias in node.names):
             return
         for alias in node.names:
-            frame.names[alias.asname or alias.name] = self.flow.imported(f"{module}.{alias.name}")
+            frame.names[alias.asname or alias.name] = self.flow.imported(module, alias.name)
 
     def _assert(self, node: ast.Assert, frame: Frame) -> None:
         self._expr(node.test, frame)
@@ -396,17 +408,17 @@ class Analysis:
 
     def _name(self, node: ast.Name, frame: Frame) -> Value:
         name = node.id
-        if name in frame.names:
-            return frame.names[name]
-        value = frame.lookup(name) if frame.enclosing else None
-        if value is not None:
-            return value
-        if name in self.flow.module_names:
-            return self.flow.module_names[name]
-        return calls.resolve_reference(f"builtins.{name}")
+        value = frame.names.get(name)
+        if value is None and frame.enclosing:
+            value = frame.lookup(name)
+        if value is None:
+            value = self.flow.module_names.get(name)
+            if value is None:
+                return calls.resolve_reference(f"builtins.{name}")
+        return self.flow.resolve(value, node) if type(value) is Imported else value
 
     def _attribute(self, node: ast.Attribute, frame: Frame) -> Value:
-        return self.flow.attribute(self._expr(node.value, frame), node.attr, frame.ctx)
+        return self.flow.attribute(self._expr(node.value, frame), node.attr, frame.ctx, node)
 
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
@@ -549,6 +561,9 @@ class Analysis:
         else:
             return None
         value = self.flow.module_names.get(name) or calls.resolve_reference(f"builtins.{name}")
+        if type(value) is Imported:  # an alias another module of the program defines, else its name there
+            resolved = self.flow.modules.resolve(value)
+            value = resolved if isinstance(resolved, (Reference, DTypeRef)) else Reference(f"{value.module}.{value.name}")
         if isinstance(value, Reference):
             return value.qualname
         if isinstance(value, DTypeRef):
@@ -563,6 +578,25 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     if analysis.failures:
         analysis = deeply(lambda: Analysis(source, settings, seeds).run())
     return analysis
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(path: str, status: tuple[int, int]) -> ast.Module | None:
+    try:
+        with open(path, "rb") as file:
+            return ast.parse(file.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _module_tree(path: str) -> ast.Module | None:
+    """The tree of another module of the program, parsed once per process while the file's size
+    and time are unchanged (a worker reads the modules that many of its files import)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return _parsed(path, (status.st_mtime_ns, status.st_size))
 
 
 def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:

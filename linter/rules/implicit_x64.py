@@ -242,7 +242,9 @@ class ImplicitX64(Rule):
             for value in _returned_leaks(returned):
                 leaks.setdefault(id(value.source.handle), _Leak(value.source)).returns.append((returned, value))
         for leak in leaks.values():
-            if not _stays_on_host(leak, module):
+            # A source in another module's file is reported there (values arriving from it are
+            # anchored where they arrive: promolint.engine.sources.anchored).
+            if not leak.source.module and not _stays_on_host(leak, module):
                 yield self._finding(leak, syntax)
 
     def _finding(self, leak: _Leak, syntax) -> Finding:

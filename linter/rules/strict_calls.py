@@ -74,7 +74,8 @@ class Calls:
                 trial = self.trial(invocation)
                 first = next(op for op in trial.operations if refused(op))
                 syntax = invocation.syntax
-                where = f" at line {syntax.line(first.node)} (`{_short(syntax.text(first.node))}`)" if syntax else ""
+                where = (f" in {first.module}" if first.module else
+                         f" at line {syntax.line(first.node)} (`{_short(syntax.text(first.node))}`)" if syntax else "")
                 described = ", ".join(v.describe() for v in first.operands if isinstance(v, Array)) or "its operands"
                 yield Finding(rule.code, f"This call raises TypePromotionError under strict promotion{where}: "
                               f"{described} have no implicit promotion path. Cast the arguments explicitly, e.g. "
@@ -210,7 +211,8 @@ def _verdict(invocation: Operation, cast: Sequence[int], spelled: str, ref, stan
     syntax = invocation.syntax
     was = " or ".join(sorted(before.get(id(changed.node), {"nothing"})))
     now = " or ".join(sorted(after[id(changed.node)]))
-    text = f"`{_short(syntax.text(changed.node))}` at line {syntax.line(changed.node)}" if syntax else "a value inside"
+    text = (f"`{_short(syntax.text(changed.node))}` at line {syntax.line(changed.node)}" if syntax and not changed.module
+            else f"a value in {changed.module}" if changed.module else "a value inside")  # fmt: skip
     return f"{text} becomes {now} instead of {was}"
 
 

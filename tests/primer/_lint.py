@@ -8,10 +8,10 @@ the same thing on both sides of a diff.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +20,6 @@ from promolint.reveal import coverage
 # Mode name -> the flags `promolint check` gets; default: as configured (x64 and promotion auto).
 MODES = {"default": [], "x64": ["--x64", "on"], "strict": ["--promotion", "strict"]}
 INTERNAL_ERROR = "internal error"
-_REVEAL_CHUNK_LINES = 15_000  # reveal's JSON for this many lines stays a few megabytes
 
 
 @dataclass
@@ -61,28 +60,25 @@ def _tail(text: str, lines: int = 6) -> str:
 
 
 def reveal_coverage(promolint: list[str], root: Path, files: list[Path], jobs: int, timeout: float) -> Coverage:
-    """(known, sites) over the files, in the default mode; files in chunks run side by side."""
-    chunks: list[list[Path]] = [[]]
-    size = 0
-    for path in files:
-        if size > _REVEAL_CHUNK_LINES:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(path)
-        size += path.read_bytes().count(b"\n")
+    """(known, sites) over the files, in the default mode, from one `reveal` over all of them:
+    the files of a run are a project, whose modules read each other's (README, "The project
+    pass"), so the files are not split into runs of their own.  ``jobs`` workers where that
+    promolint's reveal has --jobs (a base revision may not)."""
     start = time.perf_counter()
-    result = Coverage()
-    with ThreadPoolExecutor(jobs) as pool:
-        for known, sites, failures in pool.map(lambda chunk: _reveal(promolint, root, chunk, timeout), chunks):
-            result.known += known
-            result.sites += sites
-            result.failures += failures
-    result.wall_s = time.perf_counter() - start
-    return result
+    parallel = ["--jobs", str(jobs)] if _reveal_has_jobs(tuple(promolint)) else []
+    known, sites, failures = _reveal(promolint, root, files, timeout, parallel)
+    return Coverage(known, sites, time.perf_counter() - start, failures)
 
 
-def _reveal(promolint: list[str], root: Path, chunk: list[Path], timeout: float) -> tuple[int, int, list[str]]:
-    command = [*promolint, "reveal", "--format", "json", *(str(p.relative_to(root)) for p in chunk)]
+@functools.lru_cache(maxsize=None)
+def _reveal_has_jobs(promolint: tuple[str, ...]) -> bool:
+    done = subprocess.run([*promolint, "reveal", "--help"], capture_output=True, text=True)
+    return "--jobs" in done.stdout
+
+
+def _reveal(promolint: list[str], root: Path, chunk: list[Path], timeout: float,
+            parallel: list[str]) -> tuple[int, int, list[str]]:  # fmt: skip
+    command = [*promolint, "reveal", "--format", "json", *parallel, *(str(p.relative_to(root)) for p in chunk)]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
         records = json.loads(done.stdout) if done.returncode in (0, 1) else None  # 1: a file did not parse
@@ -94,7 +90,7 @@ def _reveal(promolint: list[str], root: Path, chunk: list[Path], timeout: float)
         return 0, 0, [str(chunk[0].relative_to(root))]
     known = sites = 0
     failures: list[str] = []
-    for path in chunk:  # find the file that failed; the others still count
-        one = _reveal(promolint, root, [path], timeout)
+    for path in chunk:  # find the file that failed; the others still count (each alone)
+        one = _reveal(promolint, root, [path], timeout, [])
         known, sites, failures = known + one[0], sites + one[1], failures + one[2]
     return known, sites, failures

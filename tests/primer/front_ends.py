@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from dataclasses import replace
 import sys
 import tempfile
 from pathlib import Path
@@ -24,12 +25,16 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "mypy_plugin")]
 import mypy_harness as harness  # noqa: E402
 from _projects import DEFAULT_CACHE, fetch, load_projects, python_files  # noqa: E402
 
+from promolint.config import Config  # noqa: E402
 from promolint.frontend.analysis import Settings  # noqa: E402
+from promolint.project_facts import ProjectFacts  # noqa: E402
+from promolint.runner import run_facts  # noqa: E402
 from promolint.lint import lint_source  # noqa: E402
 from promolint.rules import ALL_RULES  # noqa: E402
 
 MODES = {"default": {}, "x64": {"x64": "on"}, "strict": {"promotion": "strict"}}
 CODES = frozenset(rule.code for rule in ALL_RULES if not rule.opt_in)
+SCOPE = Config()  # the default settings: rules scoped out of test modules stay out, as in the plugin
 DEFAULT_PROJECTS = ["rlax", "mctx", "dm-pix", "evosax"]
 
 
@@ -47,8 +52,11 @@ def compare(name: str, mode: str, cache: Path) -> tuple[set, set, set]:
         messages = harness.run_mypy(work, ["--ignore-missing-imports", "--follow-imports=silent", *relative])
     plugin = {(m.path, m.line, m.rule_code) for m in messages if m.rule_code in CODES}
     settings = Settings(x64=MODES[mode].get("x64", "auto"), promotion=MODES[mode].get("promotion", "auto"))
-    check = {(rel, d.line, d.code) for path, rel in zip(files, relative)
-             for d in lint_source(path.read_bytes(), rel, settings, CODES) if d.code in CODES}  # fmt: skip
+    read = [(path, path.read_bytes()) for path in files]
+    facts = run_facts(read, settings.x64 == "auto")  # the files are one run, as `promolint check PACKAGES`
+    check = {(rel, d.line, d.code) for (path, data), rel in zip(read, relative)
+             for d in lint_source(data, rel, replace(settings, facts=facts.get(str(path), ProjectFacts())),
+                                  CODES & SCOPE.enabled_codes(Path(rel)))}  # fmt: skip
     return check & plugin, check - plugin, plugin - check
 
 

@@ -9,13 +9,15 @@ from dataclasses import dataclass, replace
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
+from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
-from promolint.engine.values import UNKNOWN, Bound, Function, Instance, Items, Keyed, Reference, Returns, Value
+from promolint.engine.values import (UNKNOWN, Bound, Function, Imported, Instance, Items, Keyed, Reference,
+                                     Returns, Value)
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -54,9 +56,12 @@ class Flow:
         self.trial: list[Operation] | None = None  # while a call is evaluated again: every operation it evaluates
         self._indirect: set[int] = set()  # calls that call functions they are given (lax.scan(f, ...), partial)
         self.recording = True  # off while a call site evaluates a body: only the body's own run records
-        self.module_names: dict[str, Value] = {}
+        self.module_names: dict[str, Value] = {}  # the names of the module whose code runs
+        self.anchor: object | None = None  # the call in progress: where another module's values arrive
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self.functions = Functions(self, body)
+        facts = settings.facts
+        self.modules = Modules(self, body, seeds.module or facts.module, dict(facts.modules))
         self.objects = Objects(self)
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
@@ -70,7 +75,7 @@ class Flow:
         """The analysis has been read (``Analysis.release``): the functions and objects refer
         back to the flow, and the syntax a front end attaches to operations (and the evaluation of
         a call again, a method of the flow) to all of them."""
-        self.functions = self.objects = None  # type: ignore[assignment]
+        self.functions = self.objects = self.modules = None  # type: ignore[assignment]
         for operation in (*self.operations.values(), *self.invocations.values()):
             operation.syntax = operation.evaluate = None  # the syntax and the flow's own methods
         symbolic.forget()  # its evaluations, freed now rather than when the next analysis starts
@@ -100,6 +105,14 @@ class Flow:
         """``func(*args, **kwargs)``: the program's own functions run their bodies; JAX's
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
         keeps static, given f's parameter names); catalogued calls are operations rules read."""
+        saved, self.anchor = self.anchor, handle
+        try:
+            return self._call(func, args, kwargs, frame, handle, static)
+        finally:
+            self.anchor = saved
+
+    def _call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
+              static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
         if isinstance(func, Function):
             if func.compiled and self._watched is not None and (self.recording or self._probing):
                 self._watch(func, args, kwargs, frame, handle)
@@ -132,7 +145,7 @@ class Flow:
             call = calls.call(lowered(func), lowered(args), lowered(kwargs), frame.ctx)[1]
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            result = sources.traced(result, call.bound.values(), handle, frame.ctx)  # keywords too
+            result = sources.traced(result, call.bound.values(), handle, frame.ctx, self._here())  # keywords too
             result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
         return result
 
@@ -142,7 +155,7 @@ class Flow:
         function it was given), which rules can evaluate again with other arguments or modes
         (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
         invocation = Operation("invoke", "", tuple(args), result, frame.ctx, handle, in_function=frame.in_function,
-                               evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
+                               module=self._here(), evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
         if self.recording:
             self.invocations[id(handle)] = invocation
         if self.trial is not None:
@@ -164,39 +177,58 @@ class Flow:
 
     # --- names of other modules --------------------------------------------------------
     def record_import(self, module: str) -> None:
-        """The module imports ``module`` (or names from it)."""
-        self.imported_modules.add(module)
+        """The module imports ``module`` (or names from it); another module's imports, run as
+        the project pass loads it, are that module's."""
+        if not self.modules.current.depth:
+            self.imported_modules.add(module)
 
     def uses_jax(self) -> bool:
         """Whether the module imports JAX or a library built on it: where a value of unknown
         dtype may be a JAX array that a leak reaches."""
         return any(m.split(".")[0] in _JAX_LIBRARIES for m in self.imported_modules)
 
-    def imported(self, qualname: str) -> Value:
-        """What ``from module import name`` binds: a value the seeds know, else the reference."""
-        value = self.seeds.names.get(qualname)
-        return value if value is not None else calls.resolve_reference(qualname)
+    def imported(self, module: str, name: str) -> Value:
+        """What ``from module import name`` binds: a value the seeds know, else the name of the
+        program's module (read when used), else the reference."""
+        value = self.seeds.names.get(f"{module}.{name}")
+        if value is None:
+            value = self.modules.bind(module, name)
+        return value if value is not None else calls.resolve_reference(f"{module}.{name}")
 
-    def attribute(self, base: Value, name: str, ctx: Context) -> Value:
-        """``base.name``; a module's name the seeds know (``helpers.WEIGHTS``) has their value;
-        an object's attribute what its class assigns (``promolint.engine.flow.objects``)."""
+    def resolve(self, value: Imported, handle: object) -> Value:
+        """The value a name imported from the program's module stands for, read at ``handle``."""
+        return sources.anchored(self.modules.resolve(value), handle, self._here())
+
+    def _here(self) -> str:
+        """The module whose code runs, as sources name it: "" for the module analysed."""
+        current = self.modules.current
+        return current.module if current.depth else ""
+
+    def attribute(self, base: Value, name: str, ctx: Context, handle: object | None = None) -> Value:
+        """``base.name`` (read at ``handle``); a module's name the seeds know
+        (``helpers.WEIGHTS``) has their value, one of the program's other modules its own; an
+        object's attribute what its class assigns (``promolint.engine.flow.objects``)."""
         value = self.objects.attribute(base, name, ctx)
-        if value is not None:
-            return value
+        if value is not None:  # an object of another module's class: its methods made the value
+            return sources.anchored(value, handle, self._here())
+        if (type(base) is Reference and self.modules.is_module(base.qualname)
+                and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
+            return sources.anchored(self.modules.attribute(base.qualname, name), handle, self._here())
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)
         return value
 
     def absolute_module(self, module: str | None, level: int) -> str | None:
-        """The module ``from .module import ...`` names, ``level`` dots up from this module's
-        package (``module``: the module's own qualified name, from the seeds)."""
+        """The module ``from .module import ...`` names, ``level`` dots up from the package of
+        the module whose code runs (the seeds name the module analysed and its path)."""
         if not level:
             return module
-        parts = self.seeds.module.split(".") if self.seeds.module else []
-        if len(parts) < level:
+        package = self.modules.current.package
+        parts = package.split(".") if package else []
+        if len(parts) < level - 1 or not (parts or module):
             return None
-        base = ".".join(parts[: len(parts) - level])
+        base = ".".join(parts[: len(parts) - level + 1])
         return f"{base}.{module}" if base and module else base or module
 
     # --- records ----------------------------------------------------------------------
@@ -222,9 +254,10 @@ class Flow:
                   handle: object, **extra) -> Value:  # fmt: skip
         """Record an evaluated operation; its result, with the source of its 64 bits (which the
         front end passes on)."""
-        result = sources.traced(result, operands, handle, frame.ctx)
+        result = sources.traced(result, operands, handle, frame.ctx, self._here())
         if self.trial is not None:
-            self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function))
+            self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function,
+                                        module=self._here()))  # fmt: skip
         if self.recording:
             recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):

@@ -8,10 +8,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from promolint.engine import calls
+from promolint.engine import calls, sources
 from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
 from promolint.engine.flow.frames import Frame
+from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, join, variable
 from promolint.engine.values import UNKNOWN, Array, Function, Library, Refusal, Value
@@ -37,6 +38,8 @@ class Host(Protocol):
     """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
 
     recording: bool
+    modules: Modules
+    anchor: object | None  # the call in progress
     trial: list | None  # set while a call is evaluated again for a rule: nothing memoized is reused
     final_ctx: Context
     seeds: Seeds
@@ -62,6 +65,7 @@ class Definition:
     params: tuple[Param, ...]
     transparent: bool  # no decorator, or only ones that keep what the body computes
     line: int | None  # the line of its ``def``, for seeds; None for a lambda
+    scope: Scope  # the module whose names its body reads
     call_args: list[dict[str, Value]] = field(default_factory=list)
     call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
     defaults: dict[str, Value] = field(default_factory=dict)  # evaluated where the function is defined
@@ -98,8 +102,10 @@ class Functions:
         key = self._index.get(id(handle))
         if key is None:
             key = self._index[id(handle)] = len(self._definitions)
-            self._definitions.append(Definition(handle, tuple(params), transparent, line, free=free()))
-            self._calls_left += _CALL_BUDGET_PER_DEFINITION
+            scope = self._flow.modules.current
+            self._definitions.append(Definition(handle, tuple(params), transparent, line, scope, free=free()))
+            if scope.depth == 0:  # another module's functions run only where this one calls them
+                self._calls_left += _CALL_BUDGET_PER_DEFINITION
         self._definitions[key].enclosing = enclosing
         return key
 
@@ -229,12 +235,16 @@ class Functions:
             if record:
                 flow.record(param.handle, value, target=True)
         frame.inputs = tuple((param.name, frame.names[param.name]) for param in definition.params)
-        saved = flow.recording
+        saved, caller = flow.recording, flow.modules.current
         flow.recording, self._depth = record, self._depth + 1
         try:
-            return self._body.run_body(definition.handle, frame)
+            with flow.modules.entered(definition.scope):
+                result = self._body.run_body(definition.handle, frame)
         finally:
             flow.recording, self._depth = saved, self._depth - 1
+        if definition.scope is not caller:  # its 64 bits were made in another file: they arrive at the call
+            result = sources.anchored(result, flow.anchor, caller.module if caller.depth else "")
+        return result
 
     def analyze_all(self, keys: Sequence[int] | None = None) -> None:
         """Record every function's body (nested ones too: the list grows as bodies run), or
@@ -243,7 +253,7 @@ class Functions:
         its values join over them."""
         flow = self._flow
         for key, definition in enumerate(self._definitions):
-            if keys is not None and key not in keys:
+            if (keys is not None and key not in keys) or definition.scope.depth:
                 continue
             try:
                 self.invoke(key, self._seeds(definition, flow.final_ctx), flow.final_ctx, record=True)

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from promolint.engine.calls import as_traced
 from promolint.engine.context import Context
+from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.higher_order import TRANSPARENT
 from promolint.engine.values import (
@@ -87,6 +88,7 @@ class Host(Protocol):
 
     recording: bool
     functions: Functions
+    modules: Modules
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ class Objects:
         self._unfollowed: set[int] = set()  # families whose attributes code sets by name: all unknown
         self._members_of: dict[int, list[int]] = {}
         self._index: dict[int, int] = {}  # id of a class statement's handle -> its class
+        self._descent: dict[tuple[int, int], bool] = {}
 
     def methods_of(self, families: set[int]) -> list[int]:
         """The function keys of the methods of ``families``' classes."""
@@ -203,7 +206,10 @@ class Objects:
             own = {f.name for f in fields}
             info.fields = tuple(f for f in inherited if f.name not in own) + tuple(fields)
         self._classes.append(info)
-        self._join_families(key, program)
+        if not self._flow.modules.current.depth:
+            # Another module's class stays a family of its own: settling one of this module's
+            # families runs its bases' methods, never those of every class a loaded module defines.
+            self._join_families(key, program)
         if hidden:
             self._unfollow(info.family)
         functions = self._flow.functions
@@ -265,7 +271,12 @@ class Objects:
         return [k for k in self._members(family) if self._descends(k, instance.cls)]
 
     def _descends(self, cls: int, ancestor: int) -> bool:
-        return cls == ancestor or any(self._descends(b, ancestor) for b in self._classes[cls].bases)
+        key = (cls, ancestor)
+        found = self._descent.get(key)
+        if found is None:  # a class's bases never change: memoized
+            found = self._descent[key] = cls == ancestor or any(self._descends(b, ancestor)
+                                                                  for b in self._classes[cls].bases)  # fmt: skip
+        return found
 
     def attribute(self, base: Value, name: str, ctx: Context) -> Value | None:
         """``base.name`` when ``base`` is an object, a class or a dict of the program; else None."""

@@ -1,5 +1,5 @@
 # ruff: noqa: F841
-"""Findings only the plugin can make: promolint check on this file alone cannot know the dtypes."""
+"""promolint check on this file alone cannot know the dtypes: the plugin (and check on the package) can."""
 import numpy as np
 
 from crossmod import helpers

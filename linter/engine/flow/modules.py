@@ -1,0 +1,126 @@
+"""The program's other modules, as far as the code uses them.
+
+``from .utils import scale`` binds an ``Imported`` placeholder; the first read of ``scale`` runs
+the top level of ``utils`` (its imports, constants, functions and classes), recording nothing,
+and takes the name from there.  A function of another module runs its body among that module's
+names.  So a value from another module of the project is as known as a local one, and a module
+costs only as much of the project as it uses.
+
+Only the modules the project's facts name load (the run's own files that this module's imports
+reach: ``promolint.project``); third-party code stays unknown.  Each loads once per analysis, at
+most ``MAX_DEPTH`` imports away from the module analysed and at most ``_MAX_MODULES`` of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+from promolint.engine.values import UNKNOWN, Imported, Reference, Value
+from promolint.project_facts import MODULE_DEPTH as MAX_DEPTH
+_MAX_MODULES = 48
+
+
+@dataclass(eq=False)
+class Scope:
+    """One module's names as its code reads them: its qualified name and how many imports away
+    from the module analysed it is (0 for that module)."""
+
+    names: dict[str, Value]
+    module: str
+    depth: int
+    package: str  # what relative imports start from: the module's package, or itself for an __init__
+
+
+class Loader(Protocol):
+    """What the front end does for modules: run one's top level."""
+
+    def run_module(self, path: str, names: dict[str, Value]) -> bool:
+        """Run the top level of the file at ``path`` binding ``names``; False when it cannot
+        be read or parsed."""
+
+
+class Host(Protocol):
+    """What the modules need of the flow (``promolint.engine.flow.flow.Flow``)."""
+
+    module_names: dict[str, Value]
+    recording: bool
+
+
+class Modules:
+    def __init__(self, flow: Host, loader: Loader, module: str, paths: dict[str, str]):
+        self._flow = flow
+        self._loader = loader
+        self._paths = paths
+        self.home = self.current = Scope(flow.module_names, module, 0, self._package(module))
+        self._loaded: dict[str, Scope | None] = {module: self.home}
+
+    def is_module(self, qualname: str) -> bool:
+        return qualname in self._paths
+
+    def bind(self, module: str, name: str) -> Value | None:
+        """What ``from module import name`` binds where ``module`` is the program's: the
+        submodule itself, or the name, read when used; None for other modules."""
+        if f"{module}.{name}" in self._paths:
+            return Reference(f"{module}.{name}")
+        if module in self._paths:
+            return Imported(module, name)
+        return None
+
+    def resolve(self, value: Imported, hops: int = 0) -> Value:
+        """The value an ``Imported`` placeholder stands for: the name in its module's top level
+        (a re-export followed to where it is defined), unknown where it cannot be loaded."""
+        scope = self._load(value.module)
+        found = scope.names.get(value.name) if scope is not None else None
+        if type(found) is Imported and hops < MAX_DEPTH:
+            with self.entered(scope):  # a re-export: its module's imports resolve from there
+                return self.resolve(found, hops + 1)
+        return found if found is not None and type(found) is not Imported else UNKNOWN
+
+    def attribute(self, module: str, name: str) -> Value | None:
+        """``module.name`` for a module of the program; None for other modules."""
+        if module not in self._paths:
+            return None
+        return self.bind(module, name) if f"{module}.{name}" in self._paths else self.resolve(Imported(module, name))
+
+    def _load(self, module: str) -> Scope | None:
+        """The names of ``module``'s top level, run once; while it runs, the names bound so far
+        (a module imported in a cycle is seen half-initialized, as in Python)."""
+        if module in self._loaded:
+            return self._loaded[module]
+        path, depth = self._paths.get(module), self.current.depth + 1
+        if path is None or depth > MAX_DEPTH or len(self._loaded) > _MAX_MODULES:
+            return None
+        scope = self._loaded[module] = Scope({}, module, depth, self._package(module))
+        recording = self._flow.recording
+        self._flow.recording = False
+        try:
+            with self.entered(scope):
+                loaded = self._loader.run_module(path, scope.names)
+        except RecursionError:
+            loaded = False
+        finally:
+            self._flow.recording = recording
+        if not loaded:
+            self._loaded[module] = None
+            return None
+        return scope
+
+    def _package(self, module: str) -> str:
+        path = self._paths.get(module, "")
+        return module if path.endswith(("__init__.py", "__init__.pyi")) else module.rpartition(".")[0]
+
+    @contextmanager
+    def entered(self, scope: Scope) -> Iterator[None]:
+        """Code of ``scope``'s module runs: its names are the module names the code reads."""
+        flow, saved = self._flow, self.current
+        if scope is saved:
+            yield
+            return
+        self.current, flow.module_names = scope, scope.names
+        try:
+            yield
+        finally:
+            self.current, flow.module_names = saved, saved.names
