@@ -75,11 +75,13 @@ def module_node(path: str, name: str, data: bytes, modules: Container[str]) -> M
     return ModuleNode(path, imports, content_key(data))
 
 
-def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, ModuleNode]) -> dict[str, ProjectFacts]:
-    """``facts`` (by path) with, for each module that imports another of ``graph``, its name,
-    the modules its imports reach within ``MODULE_DEPTH`` imports (with itself, by name and
-    path) and a digest of their contents."""
-    for name, node in graph.items():
+def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, ModuleNode],
+                      among: Iterable[str] | None = None) -> dict[str, ProjectFacts]:  # fmt: skip
+    """``facts`` (by path) with, for each module (of ``among``, or all) that imports another of
+    ``graph``, its name, the modules its imports reach within ``MODULE_DEPTH`` imports (with
+    itself, by name and path) and a digest of their contents."""
+    for name in graph if among is None else among:
+        node = graph[name]
         reached, frontier = set(), {name}
         for _ in range(MODULE_DEPTH):
             frontier = {m for f in frontier for m in graph[f].imports if m in graph} - reached - {name}
@@ -91,6 +93,22 @@ def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, Module
         found = facts.get(node.path, ProjectFacts())
         facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32])
     return facts
+
+
+def readers(graph: Mapping[str, ModuleNode], changed: Iterable[str]) -> set[str]:
+    """The modules whose reads (``with_module_reads``) may differ when the ``changed`` modules
+    have changed, in their text or their imports: those that reach one within ``MODULE_DEPTH``
+    imports, and the changed ones.  (A module whose path to what it reads passes through no
+    changed module reads what it read before.)"""
+    importers: dict[str, list[str]] = {}
+    for name, node in graph.items():
+        for module in node.imports:
+            importers.setdefault(module, []).append(name)
+    found = frontier = set(changed)
+    for _ in range(MODULE_DEPTH):
+        frontier = {m for f in frontier for m in importers.get(f, ())} - found
+        found = found | frontier
+    return found
 
 
 def _x64_facts(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[str, ProjectFacts]:

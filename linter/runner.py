@@ -347,12 +347,14 @@ class _RunIndex:
             return None  # the last run left no graph of the modules, or a file is new or unreadable
         if not changed:
             return {}
-        from promolint.project import with_module_reads  # here: a run that reads no file needs no scan
+        from promolint.project import readers, with_module_reads  # here: a run that reads no file needs no scan
 
         graph = self.graph = self._module_graph(changed)
-        facts = with_module_reads({path: ProjectFacts(*facts) for path, facts in x64.items()}, graph)
-        for path, entry in self.entries.items():
-            if entry[_DEPENDENCIES] != (facts[path].dependencies if path in facts else ""):
+        affected = readers(graph, [name for name, node in graph.items() if node.path in changed])
+        facts = with_module_reads({path: ProjectFacts(*facts) for path, facts in x64.items()}, graph, affected)
+        for path in (node.path for name, node in graph.items() if name in affected):
+            entry = self.entries.get(path)
+            if entry is not None and entry[_DEPENDENCIES] != (facts[path].dependencies if path in facts else ""):
                 self._stale.append(path)
                 if entry[_FACTS] is not None and path not in x64:
                     facts[path] = replace(facts.get(path, ProjectFacts()), x64_at_import=entry[_FACTS][0],
