@@ -386,12 +386,11 @@ class _RunIndex:
 
     def _module_graph(self, changed: dict[str, bytes]) -> dict[str, ModuleNode]:
         """The run's modules: the unchanged files' as the index keeps them, the changed files'
-        from their contents (a file that could not be read is none of them)."""
+        from their contents (``facts`` made sure that every file was read and has a whole entry)."""
         from promolint.project import ModuleNode, module_node
 
-        names = {path: entry[_MODULE] for path, entry in self.previous.items()}
-        modules = {names[path]: path for path in self.paths if path in self.entries or path in changed}
-        modules.pop(None, None)
+        names = {path: self.previous[path][_MODULE] for path in self.paths}
+        modules = {names[path]: path for path in self.paths if names[path] is not None}
         graph = {}
         for name, path in modules.items():
             if path in changed:

@@ -255,3 +255,20 @@ def test_a_module_removed_from_the_run_is_no_longer_read_by_the_unchanged_module
     (tmp_path / "src" / "leaf.py").unlink()
     fresh = _fresh(capsys, arguments)
     assert '/src/user.py"' not in fresh and _checked(capsys, arguments, cache) == fresh
+
+
+def test_modules_that_read_a_touched_one_keep_the_x64_mode_the_project_sets(tmp_path, capsys, monkeypatch) -> None:
+    """With the mode following the code, the package's ``__init__`` switches x64 on for every
+    module of the package: those read again for their dependencies keep that fact."""
+    arguments, cache = _aged_project(tmp_path), tmp_path / "cache"
+    arguments[arguments.index("--x64") + 1] = "auto"
+    _write_aged(tmp_path / "src", {"pkg/__init__.py": "import jax\njax.config.update('jax_enable_x64', True)\n"
+                                                      + PACKAGE["pkg/__init__.py"]}, 60)  # fmt: skip
+    fresh = _fresh(capsys, arguments)
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
+    read = _reads(monkeypatch)
+    _write_aged(tmp_path / "src", {"pkg/constants.py": "EPS = 1e-3\n"}, 30)
+    fresh = _fresh(capsys, arguments)
+    del read[:]
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
+    assert sorted(read) == ["pkg/__init__.py", "pkg/constants.py", "pkg/model.py", "pkg/utils.py"]
