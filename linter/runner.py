@@ -453,7 +453,8 @@ class _RunIndex:
         for name, node in self.graph.items():
             entry = self.entries.get(node.path)
             if entry is not None and entry is not self.previous.get(node.path):
-                entry[_MODULE:_DIGEST + 1] = name, sorted(position[self.graph[m].path] for m in node.imports), node.digest
+                imports = sorted(position[self.graph[m].path] for m in node.imports)
+                entry[_MODULE:_DIGEST + 1] = name, imports, node.digest
 
 
 def _status(path: str) -> list[int] | None:
