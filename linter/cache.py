@@ -85,8 +85,10 @@ class ResultCache:
             if not ignore.exists():
                 ignore.write_text("# Automatically created by promolint.\n*\n", encoding="utf-8")
             handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            # dumps, not dump: dump encodes a file in Python, 2.5x slower than dumps' C encoder
+            text = json.dumps({"results": self._entries, "files": self.files, "run": self.run}, separators=(",", ":"))
             with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump({"results": self._entries, "files": self.files, "run": self.run}, out, separators=(",", ":"))
+                out.write(text)
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only tree lints fine without a cache

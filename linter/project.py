@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -39,43 +40,75 @@ class _Module:
     imports: set[str] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class ModuleNode:
+    """A module of the run as the project pass reads it: its file, the run's modules its imports
+    name (anywhere in it), and a digest of its text.  The run's index keeps them, so that a run
+    after a change rebuilds the graph from the changed files alone (``promolint.runner``)."""
+
+    path: str
+    imports: frozenset[str]
+    digest: str
+
+
 def project_facts(files: Sequence[tuple[Path, bytes]], x64: bool = True) -> dict[str, ProjectFacts]:
     """Facts by path (as given) for the Python files among ``files``: the modules of the project
     each one's imports reach, and (with ``x64``: the mode follows the code) the x64 mode set at
     import; files with nothing to say are left out (their facts are the default)."""
+    return project_pass(files, x64)[0]
+
+
+def project_pass(files: Sequence[tuple[Path, bytes]], x64: bool = True) \
+        -> tuple[dict[str, ProjectFacts], dict[str, ModuleNode]]:  # fmt: skip
+    """``project_facts``, and the graph of the run's modules they were read from."""
     names = _module_names([path for path, _ in files])
-    reads = _module_reads(files, names)
-    facts = _x64_facts(files, names) if x64 and any(may_switch_x64(data) for _, data in files) else {}
-    for path, (module, modules, dependencies) in reads.items():
-        found = facts.get(str(path), ProjectFacts())
-        facts[str(path)] = replace(found, module=module, modules=modules, dependencies=dependencies)
-    return facts
-
-
-def _module_reads(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[Path, tuple]:
-    """For each module that imports another of the project's: its name, the modules its imports
-    reach within ``MODULE_DEPTH`` imports (with itself, by name and path) and a digest of
-    their contents."""
     found = {name: (path, data) for path, data in files if (name := names.get(path)) is not None}
-    imports = {name: {m for target in _imports(data, name, path.name == "__init__.py", _ANY_IMPORT)
-                       for m in (*_packages(target), target) if m in found}
-               for name, (path, data) in found.items()}  # fmt: skip
-    digests: dict[str, str] = {}
-    reads = {}
-    for name, (path, _) in found.items():
+    graph = {name: module_node(str(path), name, data, found) for name, (path, data) in found.items()}
+    facts = _x64_facts(files, names) if x64 and any(may_switch_x64(data) for _, data in files) else {}
+    return with_module_reads(facts, graph), graph
+
+
+def module_node(path: str, name: str, data: bytes, modules: Container[str]) -> ModuleNode:
+    """The module ``name`` (its file's ``path`` and bytes) among the run's ``modules``."""
+    targets = _imports(data, name, os.path.basename(path) == "__init__.py", _ANY_IMPORT)
+    imports = frozenset(m for target in targets for m in (*_packages(target), target) if m in modules)
+    return ModuleNode(path, imports, content_key(data))
+
+
+def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, ModuleNode],
+                      among: Iterable[str] | None = None) -> dict[str, ProjectFacts]:  # fmt: skip
+    """``facts`` (by path) with, for each module (of ``among``, or all) that imports another of
+    ``graph``, its name, the modules its imports reach within ``MODULE_DEPTH`` imports (with
+    itself, by name and path) and a digest of their contents."""
+    for name in graph if among is None else among:
+        node = graph[name]
         reached, frontier = set(), {name}
         for _ in range(MODULE_DEPTH):
-            frontier = {m for f in frontier for m in imports[f]} - reached - {name}
+            frontier = {m for f in frontier for m in graph[f].imports if m in graph} - reached - {name}
             reached |= frontier
         if not reached:
             continue
-        for module in reached:
-            if module not in digests:
-                digests[module] = content_key(found[module][1])
-        modules = tuple(sorted((m, str(found[m][0])) for m in reached | {name}))
-        digest = content_key("\0".join(f"{m}:{digests[m]}" for m in sorted(reached)).encode())
-        reads[path] = (name, modules, digest[:32])
-    return reads
+        modules = tuple(sorted((m, graph[m].path) for m in reached | {name}))
+        digest = content_key("\0".join(f"{m}:{graph[m].digest}" for m in sorted(reached)).encode())
+        found = facts.get(node.path, ProjectFacts())
+        facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32])
+    return facts
+
+
+def readers(graph: Mapping[str, ModuleNode], changed: Iterable[str]) -> set[str]:
+    """The modules whose reads (``with_module_reads``) may differ when the ``changed`` modules
+    have changed, in their text or their imports: those that reach one within ``MODULE_DEPTH``
+    imports, and the changed ones.  (A module whose path to what it reads passes through no
+    changed module reads what it read before.)"""
+    importers: dict[str, list[str]] = {}
+    for name, node in graph.items():
+        for module in node.imports:
+            importers.setdefault(module, []).append(name)
+    found = frontier = set(changed)
+    for _ in range(MODULE_DEPTH):
+        frontier = {m for f in frontier for m in importers.get(f, ())} - found
+        found = found | frontier
+    return found
 
 
 def _x64_facts(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[str, ProjectFacts]:

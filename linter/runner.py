@@ -14,12 +14,16 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, may_switch_x64, parses
 from promolint.project_facts import ProjectFacts
+
+if TYPE_CHECKING:
+    from promolint.project import ModuleNode
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
@@ -228,11 +232,13 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
         read = dict(_read(index.changed if index else found, run))
         if index:
             facts = index.facts(read)
-            if facts is None:  # they may have changed, and with them the unchanged files' keys
-                read.update(_read(index.take_unchanged(), run))
+            # None: they may have changed, and with them the unchanged files' keys
+            read.update(_read(index.take_unchanged() if facts is None else index.take_stale(), run))
         files = [(Path(path), read[path]) for path in found if path in read]
     if facts is None:
-        facts = run_facts(files, config.x64 == "auto")
+        facts, graph = project_pass(files, config.x64 == "auto")
+        if index:
+            index.graph = graph
     work, keys = [], {}
     for path, key in index.unchanged() if index else ():
         run.files += 1
@@ -269,8 +275,12 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
 _RACY_NS = 2_000_000_000
 # An index entry: the file's status when it was read, its entry's key, whether it may switch x64,
 # the project's facts on it ([x64_at_import, x64_elsewhere], None for none), a hash of the text
-# the project's scan reads (promolint.project.scanned), whether it reads other modules of the run.
-_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _READS = slice(0, 4), 4, 5, 6, 7, 8
+# the project's scan reads (promolint.project.scanned); its node in the graph of the run's modules
+# (promolint.project.ModuleNode: its module's name or None, the modules its imports name as their
+# files' positions in the run's list of files, a digest of its text) and the digest of the
+# modules its imports reach (ProjectFacts.dependencies, "" for none).
+_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _MODULE, _IMPORTS, _DIGEST, _DEPENDENCIES = slice(0, 4), *range(4, 12)
+_ENTRY_LENGTH = 12
 
 
 class _RunIndex:
@@ -278,12 +288,14 @@ class _RunIndex:
     status (times, size, inode) is unchanged need not be read again.
 
     A file's entry depends on its content, its settings, and the project's facts on it
-    (``promolint.project``), which depend on every file of the run.  So the keys of unchanged
-    files stand while no fact can have changed: the settings leave the facts out; or no file of
-    the run may switch x64 and no unchanged file's key has facts (the facts are then none,
-    whatever the files); or the run has the files of the last one, in the same packages, and
-    the text the scan reads is unchanged in every changed file.  Otherwise every file is read,
-    as before there was an index."""
+    (``promolint.project``), which depend on every file of the run.  The x64 facts of unchanged
+    files stand while the settings leave them out; or no file of the run may switch x64 and no
+    unchanged file's key has them; or the run has the files of the last one, in the same
+    packages, and the text the scan reads is unchanged in every changed file.  The modules a file
+    reads (and their digest) are rebuilt from the graph of the run's modules the index keeps, with
+    the changed files' own imports and texts: an unchanged file whose dependencies changed is read
+    and checked again, the others are not read.  Otherwise every file is read, as before there
+    was an index."""
 
     def __init__(self, store: ResultCache, found: list[str], config: Config):
         self.store = store
@@ -296,11 +308,15 @@ class _RunIndex:
         self.statuses = {path: _status(path) for path in found}
         self.entries: dict[str, list] = {}  # this run's
         self.changed: list[str] = []
+        self.graph: dict[str, ModuleNode] | None = None  # the run's modules, once known
         self._scanned: dict[str, str] = {}
         self._packages_stand = False
+        self._stale: list[str] = []
+        self._read_all = False
         for path in found:
             entry = self.previous.get(path)
-            if entry is not None and entry[_STATUS] == self.statuses[path] and entry[_KEY] in store:
+            if entry is not None and entry[_STATUS] == self.statuses[path] and entry[_KEY] in store \
+                    and len(entry) == _ENTRY_LENGTH:  # fmt: skip
                 self.entries[path] = entry
             else:
                 self.changed.append(path)
@@ -310,29 +326,85 @@ class _RunIndex:
         return [(path, entry[_KEY]) for path, entry in self.entries.items()]
 
     def facts(self, changed: dict[str, bytes]) -> dict[str, ProjectFacts] | None:
-        """The project's facts on the ``changed`` files (their contents by path), when the
-        unchanged files' keys stand; None when the facts may have changed."""
+        """The project's facts on the ``changed`` files (their contents by path) and on the
+        unchanged files whose facts changed (``take_stale``), when the other unchanged files'
+        keys stand; None when the facts may have changed."""
         if not self.entries:
             return None  # every file is read: the facts come from all of them, as without an index
-        if changed and (self.last.get("paths") != _digest(self.paths)
-                        or any(len(entry) <= _READS or entry[_READS] for entry in self.entries.values())):
-            return None  # a module the others read may have changed, and with it their findings
+        same_paths = self.last.get("paths") == _digest(self.paths)
+        reads = any(entry[_DEPENDENCIES] for entry in self.entries.values())
+        if not same_paths and (changed or reads):
+            return None  # modules came or went, and with them what the others read
+        x64 = self._x64_facts(changed, same_paths)
+        if x64 is None:
+            return None
+        if not changed and not reads:
+            return {path: ProjectFacts(*facts) for path, facts in x64.items()}
+        if not (self._packages_stand or self._check_packages()):
+            return None  # module names may have changed
+        if changed and not (self.last.get("modules") and len(changed) == len(self.changed)
+                            and all(len(self.previous.get(path, ())) == _ENTRY_LENGTH for path in changed)):
+            return None  # the last run left no graph of the modules, or a file is new or unreadable
+        if not changed:
+            return {}
+        from promolint.project import readers, with_module_reads  # here: a run that reads no file needs no scan
+
+        graph = self.graph = self._module_graph(changed)
+        affected = readers(graph, [name for name, node in graph.items() if node.path in changed])
+        facts = with_module_reads({path: ProjectFacts(*facts) for path, facts in x64.items()}, graph, affected)
+        for path in (node.path for name, node in graph.items() if name in affected):
+            entry = self.entries.get(path)
+            if entry is not None and entry[_DEPENDENCIES] != (facts[path].dependencies if path in facts else ""):
+                self._stale.append(path)
+                if entry[_FACTS] is not None and path not in x64:
+                    facts[path] = replace(facts.get(path, ProjectFacts()), x64_at_import=entry[_FACTS][0],
+                                          x64_elsewhere=entry[_FACTS][1])  # fmt: skip
+        return facts
+
+    def _x64_facts(self, changed: dict[str, bytes], same_paths: bool) -> dict[str, list] | None:
+        """The x64 facts on the changed files, by path, when no unchanged file's can have
+        changed; None otherwise."""
         if self.x64 != "auto":
             return {}
         if not any(entry[_SWITCHES] or entry[_FACTS] for entry in self.entries.values()) and \
                 not any(may_switch_x64(data) for data in changed.values()):  # fmt: skip
             return {}
-        if self.last.get("paths") != _digest(self.paths) or not _packages_stand(self.last.get("packages")):
+        if not same_paths or not self._check_packages():
             return None
-        self._packages_stand = True
         facts = {}
         for path, data in changed.items():
             entry = self.previous.get(path)
             if entry is None or entry[_SCANNED] != self.scanned(path, data):
                 return None
             if entry[_FACTS] is not None:
-                facts[path] = ProjectFacts(*entry[_FACTS])
+                facts[path] = entry[_FACTS]
         return facts
+
+    def _check_packages(self) -> bool:
+        self._packages_stand = _packages_stand(self.last.get("packages"))
+        return self._packages_stand
+
+    def _module_graph(self, changed: dict[str, bytes]) -> dict[str, ModuleNode]:
+        """The run's modules: the unchanged files' as the index keeps them, the changed files'
+        from their contents (``facts`` made sure that every file was read and has a whole entry)."""
+        from promolint.project import ModuleNode, module_node
+
+        names = {path: self.previous[path][_MODULE] for path in self.paths}
+        modules = {names[path]: path for path in self.paths if names[path] is not None}
+        graph = {}
+        for name, path in modules.items():
+            if path in changed:
+                graph[name] = module_node(path, name, changed[path], modules)
+            else:
+                entry = self.entries[path]
+                graph[name] = ModuleNode(path, frozenset(names[self.paths[i]] for i in entry[_IMPORTS]), entry[_DIGEST])
+        return graph
+
+    def take_stale(self) -> list[str]:
+        """The unchanged files whose facts changed, to be read after all."""
+        for path in self._stale:
+            del self.entries[path]
+        return self._stale
 
     def scanned(self, path: str, data: bytes) -> str:
         if path not in self._scanned:
@@ -344,6 +416,7 @@ class _RunIndex:
     def take_unchanged(self) -> list[str]:
         """The unchanged files, to be read after all: their keys may change."""
         taken, self.entries = list(self.entries), {}
+        self._read_all = True
         return taken
 
     def record(self, path: str, key: str, data: bytes, facts: ProjectFacts | None) -> None:
@@ -351,22 +424,37 @@ class _RunIndex:
         status = self.statuses.get(path)
         if status is None or status[0] >= self.start - _RACY_NS:
             status = [None] * 4  # matches no status: read again next time, its facts known meanwhile
-        reads = facts is not None and bool(facts.modules)
         x64 = None if facts is None or (facts.x64_at_import is None and not facts.x64_elsewhere) else \
             [facts.x64_at_import, facts.x64_elsewhere]  # fmt: skip
-        self.entries[path] = [*status, key, may_switch_x64(data), x64, self.scanned(path, data), reads]
+        dependencies = facts.dependencies if facts is not None else ""
+        self.entries[path] = [*status, key, may_switch_x64(data), x64, self.scanned(path, data), None, [], None,
+                              dependencies]  # fmt: skip
 
     def save(self) -> None:
         """This run's entries merged into the index (a run of a few files keeps the others')."""
         entries = dict(self.previous)
         for path in self.paths:
             entries.pop(path, None)
+        if self.graph is not None:
+            self._enter_graph()
         entries.update(self.entries)
-        run = {"settings": self.fingerprint, "paths": _digest(self.paths)}
-        if self.x64 == "auto" and any(entry[_SWITCHES] for entry in self.entries.values()):
-            # The facts also depend on the folders of packages around the files.
-            run["packages"] = self.last["packages"] if self._packages_stand else _package_markers(self.paths)
+        read = bool(self.changed) or self._read_all
+        # The names of the modules the entries hold, on which the facts depend, follow from the
+        # folders of packages around the files: those the names were made with are kept.
+        markers = self.last.get("packages") if self._packages_stand or not read else None
+        run = {"settings": self.fingerprint, "paths": _digest(self.paths),
+               "modules": self.graph is not None or (not read and self.last.get("modules", False)),
+               "packages": markers if markers is not None else _package_markers(self.paths)}  # fmt: skip
         self.store.index(entries, run)
+
+    def _enter_graph(self) -> None:
+        """Each file's node of the graph into its entry."""
+        position = {path: i for i, path in enumerate(self.paths)}
+        for name, node in self.graph.items():
+            entry = self.entries.get(node.path)
+            if entry is not None and entry is not self.previous.get(node.path):
+                imports = sorted(position[self.graph[m].path] for m in node.imports)
+                entry[_MODULE:_DIGEST + 1] = name, imports, node.digest
 
 
 def _status(path: str) -> list[int] | None:
@@ -408,11 +496,17 @@ def _packages_stand(markers: list[list] | None) -> bool:
 def run_facts(files: list[tuple[Path, bytes]], x64: bool) -> dict[str, ProjectFacts]:
     """The project's facts on each of the run's files (``promolint.project``); ``x64``: the
     mode follows the code."""
-    if len(files) < 2 and not (x64 and any(may_switch_x64(data) for _, data in files)):
-        return {}  # decided without loading the pre-scan (a run of one file has no project to read)
-    from promolint.project import project_facts
+    return project_pass(files, x64)[0]
 
-    return project_facts(files, x64)
+
+def project_pass(files: list[tuple[Path, bytes]], x64: bool) -> tuple[dict[str, ProjectFacts], dict | None]:
+    """``run_facts``, and the graph of the run's modules (``promolint.project.ModuleNode`` by
+    name; None where it was not needed)."""
+    if len(files) < 2 and not (x64 and any(may_switch_x64(data) for _, data in files)):
+        return {}, None  # decided without loading the pre-scan (a run of one file has no project to read)
+    from promolint.project import project_pass
+
+    return project_pass(files, x64)
 
 
 def _read(paths: Iterable[str], run: CheckRun) -> Iterator[tuple[str, bytes]]:

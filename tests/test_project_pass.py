@@ -9,12 +9,15 @@ third-party code (a module outside the run) stays unknown."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from promolint import runner
 from promolint.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,3 +176,99 @@ def test_rules_that_run_calls_again_read_only_this_module(tmp_path, capsys) -> N
     out = capsys.readouterr().out
     assert "test_mix.py:6:12: PRM004 This call raises TypePromotionError under strict promotion in pkg.helpers: " \
            "int32, float32 have no implicit promotion path" in out  # fmt: skip
+
+
+# Beside the package, two top-level modules: `user` reads `leaf`, and neither reads the package.
+BESIDE = {"leaf.py": "import numpy as np\nONE = np.float64(1)\n",
+          "user.py": "import jax.numpy as jnp\nfrom leaf import ONE\nz = jnp.ones(3, jnp.float32) * ONE\n"}  # fmt: skip
+
+
+def _write_aged(root: Path, files: dict[str, str], seconds: float) -> None:
+    """Write ``files`` modified ``seconds`` ago: files modified just before a run are read again
+    by the next (they may change again within one tick of the clock)."""
+    write(root, files)
+    past = time.time() - seconds
+    for name in files:
+        os.utime(root / name, (past, past))
+
+
+def _aged_project(root: Path) -> list[str]:
+    """The package and the modules beside it, and the arguments of a cached run over them."""
+    _write_aged(root / "src", {**PACKAGE, **BESIDE}, 60)
+    return ["check", "--x64", "on", "--select", "PRM001", "--format", "json", str(root / "src")]
+
+
+def _reads(monkeypatch) -> list[str]:
+    """The files runs read from now on, by path below src/."""
+    read: list[str] = []
+    original = runner._read
+
+    def recording(paths, run):
+        for path, data in original(paths, run):
+            read.append(Path(path).as_posix().split("/src/")[1])
+            yield path, data
+
+    monkeypatch.setattr(runner, "_read", recording)
+    return read
+
+
+def _checked(capsys, arguments: list[str], cache: Path) -> str:
+    main([*arguments, "--cache-dir", str(cache)])
+    return capsys.readouterr().out
+
+
+def _fresh(capsys, arguments: list[str]) -> str:
+    main([*arguments, "--no-cache"])
+    return capsys.readouterr().out
+
+
+def test_a_touched_module_reads_and_checks_again_only_itself_and_the_modules_that_read_it(
+        tmp_path, capsys, monkeypatch) -> None:  # fmt: skip
+    arguments, cache = _aged_project(tmp_path), tmp_path / "cache"
+    fresh = _fresh(capsys, arguments)
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
+    read = _reads(monkeypatch)
+    assert _checked(capsys, arguments, cache) == fresh and read == []
+    # utils is read by the package's __init__ and model, and not by the modules beside them
+    utils = PACKAGE["pkg/utils.py"].replace("np.ones(3)", "np.ones(3, np.float32)")
+    _write_aged(tmp_path / "src", {"pkg/utils.py": utils}, 30)
+    fresh = _fresh(capsys, arguments)
+    del read[:]
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" not in fresh
+    assert sorted(read) == ["pkg/__init__.py", "pkg/model.py", "pkg/utils.py"]
+    # Nothing imports user: it alone is read, whatever it now imports
+    _write_aged(tmp_path / "src", {"user.py": BESIDE["user.py"] + "from pkg.constants import EPS\n"}, 20)
+    fresh = _fresh(capsys, arguments)
+    del read[:]
+    assert _checked(capsys, arguments, cache) == fresh and read == ["user.py"]
+    # leaf's value is no longer 64-bit: user's finding goes, read again from the cache's graph
+    _write_aged(tmp_path / "src", {"leaf.py": "import numpy as np\nONE = np.float32(1)\n"}, 10)
+    fresh = _fresh(capsys, arguments)
+    del read[:]
+    assert _checked(capsys, arguments, cache) == fresh and '/src/user.py"' not in fresh
+    assert sorted(read) == ["leaf.py", "user.py"]
+
+
+def test_a_module_removed_from_the_run_is_no_longer_read_by_the_unchanged_modules(tmp_path, capsys) -> None:
+    arguments, cache = _aged_project(tmp_path), tmp_path / "cache"
+    assert '/src/user.py"' in _checked(capsys, arguments, cache)
+    (tmp_path / "src" / "leaf.py").unlink()
+    fresh = _fresh(capsys, arguments)
+    assert '/src/user.py"' not in fresh and _checked(capsys, arguments, cache) == fresh
+
+
+def test_modules_that_read_a_touched_one_keep_the_x64_mode_the_project_sets(tmp_path, capsys, monkeypatch) -> None:
+    """With the mode following the code, the package's ``__init__`` switches x64 on for every
+    module of the package: those read again for their dependencies keep that fact."""
+    arguments, cache = _aged_project(tmp_path), tmp_path / "cache"
+    arguments[arguments.index("--x64") + 1] = "auto"
+    _write_aged(tmp_path / "src", {"pkg/__init__.py": "import jax\njax.config.update('jax_enable_x64', True)\n"
+                                                      + PACKAGE["pkg/__init__.py"]}, 60)  # fmt: skip
+    fresh = _fresh(capsys, arguments)
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
+    read = _reads(monkeypatch)
+    _write_aged(tmp_path / "src", {"pkg/constants.py": "EPS = 1e-3\n"}, 30)
+    fresh = _fresh(capsys, arguments)
+    del read[:]
+    assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
+    assert sorted(read) == ["pkg/__init__.py", "pkg/constants.py", "pkg/model.py", "pkg/utils.py"]
