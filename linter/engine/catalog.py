@@ -82,6 +82,10 @@ NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstac
 # Functions of the "array" shape that keep their input's dimensions.
 RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy", "diff", "moveaxis",
                           "take_along_axis", "fliplr", "flipud", "pad", "fftshift", "ifftshift", "rev"})  # fmt: skip
+# Rules whose requested ``dtype=`` is the result's dtype whatever the data (``jnp.asarray(x,
+# dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
+# dtype does not make the result unknown.
+REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
 # Arguments a function's catalog rule does not model: given them, its result is unknown
 # (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
 UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {

@@ -52,10 +52,12 @@ def _symbolic(value: Symbolic) -> dict:
                 "variable_key": repr(variable.key)}  # fmt: skip
     if all(v == alive[0] for v in alive[1:]):
         return {**describe(alive[0]), "depends": depends}
-    if all(isinstance(v, Array) and v.dtypes for v in alive) and len({(v.dtypes, v.weak) for v in alive}) == 1:
-        # the dtype whatever the library (``v.astype(np.int32)`` of an unknown v)
-        return {**describe(alive[0]), "library": None, "depends": depends}
     libraries = {v.library for v in alive if isinstance(v, Array)}
+    if all(isinstance(v, Array) and v.dtypes for v in alive) and len({(v.dtypes, v.weak) for v in alive}) == 1:
+        # the dtype whatever the library (``v.astype(np.int32)`` of an unknown v), or whatever
+        # the dimensions (``jnp.asarray(v, jnp.int32)``: one library)
+        library = next(iter(libraries)).value if len(libraries) == 1 else None
+        return {**describe(alive[0]), "library": library, "depends": depends}
     library = libraries.pop().value if len(libraries) == 1 and all(isinstance(v, Array) for v in alive) else None
     if not all(isinstance(v, Array) and v.dtypes for v in alive):
         return {**unknown, "library": library}
