@@ -149,8 +149,10 @@ def format_text(path: str, records: list[dict]) -> str:
         if r["error"]:
             what = f"{r['error']}: {r['message']}"
             what += f" (whatever {depends} is)" if depends else ""
-        elif r.get("variable"):
+        elif r.get("variable") and r["weak"] is None:
             what = f"the dtype of {r['variable']} (as {r['variable']} is)"
+        elif r.get("variable"):  # its dtype, with a flag of its own (np.asarray(x): strong)
+            what = f"the dtype of {r['variable']}, {'weak' if r['weak'] else 'strong'} [{r['library'] or 'any library'}]"
         elif r["dtype"] is None:
             what = f"unknown ({r['library']})" if r["library"] else "unknown"
             what += f"; depends on {depends}" if depends else ""

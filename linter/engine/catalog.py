@@ -19,7 +19,7 @@ class Fn:
     #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
     #           result_type, promote_types, jax_power, contract, einsum, multi_dot, norm, linalg,
-    #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple, solve,
+    #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple, solve, key,
     #           decomposition, fft, split, meshgrid, top_k, indices, choice
     #           (for atleast: ``default`` is the least number of dimensions)
     library: Library
@@ -82,6 +82,10 @@ NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstac
 # Functions of the "array" shape that keep their input's dimensions.
 RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy", "diff", "moveaxis",
                           "take_along_axis", "fliplr", "flipud", "pad", "fftshift", "ifftshift", "rev"})  # fmt: skip
+# Rules whose requested ``dtype=`` is the result's dtype whatever the data (``jnp.asarray(x,
+# dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
+# dtype does not make the result unknown.
+REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
 # Arguments a function's catalog rule does not model: given them, its result is unknown
 # (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
 UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {
@@ -364,10 +368,10 @@ CATALOG: dict[str, Fn] = {
     "jax.random.truncated_normal": Fn("random", JNP, ("key", "lower", "upper", "shape", "dtype"), "f"),
     "jax.random.randint": Fn("random", JNP, ("key", "shape", "minval", "maxval", "dtype"), "i"),
     "jax.random.bernoulli": Fn("fixed", JNP, default="bool"),
-    "jax.random.PRNGKey": Fn("fixed", JNP, default="uint32"),
+    "jax.random.PRNGKey": Fn("fixed", JNP, default="uint32", shape="array"),  # a raw key: 2 uint32 words
     "jax.random.permutation": Fn("same", JNP, ("key", "x"), arrays=("x",)),
-    "jax.random.split": Fn("same", JNP, ("key", "num"), arrays=("key",), shape="array"),
-    "jax.random.fold_in": Fn("same", JNP, ("key", "data"), arrays=("key",), shape="array"),
+    "jax.random.split": Fn("key", JNP, ("key", "num"), arrays=("key",), shape="array"),
+    "jax.random.fold_in": Fn("key", JNP, ("key", "data"), arrays=("key",), shape="array"),
     # Draws in the default float (int for poisson and categorical) whatever their parameters' dtype.
     "jax.random.gamma": Fn("random", JNP, ("key", "a", "shape", "dtype"), "f"),
     "jax.random.beta": Fn("random", JNP, ("key", "a", "b", "shape", "dtype"), "f"),

@@ -3,14 +3,15 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, identity_of
+from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
 
 
 def describe(value: Value) -> dict:
     """dtype (NumPy's name, or int/float/complex/bool for Python scalars; ``a|b`` for candidates),
     weak, library, error; for a value that depends on variables, ``depends`` names them and
-    ``variable`` names the one whose dtype it keeps (``x * 2`` for a float ``x``)."""
+    ``variable`` names the one whose dtype it keeps (``x * 2`` for a float ``x``; weak None there:
+    the variable's own flag, a bool: that flag whatever the variable's is, as ``np.asarray(x)``)."""
     if type(value) is Symbolic:
         return _symbolic(value)
     if isinstance(value, Refusal):
@@ -40,18 +41,23 @@ def _symbolic(value: Symbolic) -> dict:
     alive = [v for _, v in outcomes if not isinstance(v, Refusal)]
     if not alive:  # raises whatever the variables are
         return {**describe(outcomes[0][1]), "depends": depends}
-    variable = identity_of(value)
-    if variable is not None:
+    kept = kept_dtype(value)
+    if kept is not None:
+        # weak None: the variable's own flag; library None: any (the variable's, where it has one)
+        variable, weak, kept_library = kept
         libraries = {m.library for m in variable.domain}
-        library = libraries.pop().value if len(libraries) == 1 else None
-        return {"dtype": f"dtype of {variable.name}", "weak": None, "library": library, "error": None,
-                "depends": depends, "variable": variable.name, "variable_key": repr(variable.key)}  # fmt: skip
+        library = kept_library or (libraries.pop() if len(libraries) == 1 else None)
+        return {"dtype": f"dtype of {variable.name}", "weak": weak, "library": library.value if library else None,
+                "error": None, "depends": depends, "variable": variable.name,
+                "variable_key": repr(variable.key)}  # fmt: skip
     if all(v == alive[0] for v in alive[1:]):
         return {**describe(alive[0]), "depends": depends}
-    if all(isinstance(v, Array) and v.dtypes for v in alive) and len({(v.dtypes, v.weak) for v in alive}) == 1:
-        # the dtype whatever the library (``v.astype(np.int32)`` of an unknown v)
-        return {**describe(alive[0]), "library": None, "depends": depends}
     libraries = {v.library for v in alive if isinstance(v, Array)}
+    if all(isinstance(v, Array) and v.dtypes for v in alive) and len({(v.dtypes, v.weak) for v in alive}) == 1:
+        # the dtype whatever the library (``v.astype(np.int32)`` of an unknown v), or whatever
+        # the dimensions (``jnp.asarray(v, jnp.int32)``: one library)
+        library = next(iter(libraries)).value if len(libraries) == 1 else None
+        return {**describe(alive[0]), "library": library, "depends": depends}
     library = libraries.pop().value if len(libraries) == 1 and all(isinstance(v, Array) for v in alive) else None
     if not all(isinstance(v, Array) and v.dtypes for v in alive):
         return {**unknown, "library": library}

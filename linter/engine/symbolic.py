@@ -719,9 +719,11 @@ def _instance(operands: tuple[object, ...], result: Value,
     return tuple(_substitute(o, assignment) for o in operands), _substitute(result, assignment)
 
 
-def identity_of(value: Value) -> Variable | None:
-    """The variable whose dtype, weak flag and library ``value`` has at every member where the
-    program goes on (``x * 2`` for a float ``x``), if any."""
+def kept_dtype(value: Value) -> tuple[Variable, bool | None, Library | None] | None:
+    """The variable whose dtype ``value`` has at every member where the program goes on, with
+    the weak flag and library ``value`` has there: None for each that is the variable's own
+    (``x * 2`` for a float ``x``: both; ``np.asarray(x)``: strong NumPy arrays; a Python float
+    member's dtype is float64, as NumPy makes it)."""
     if type(value) is not Symbolic or len(value.variables) != 1:
         return None
     outcomes = value.outcomes()
@@ -729,7 +731,17 @@ def identity_of(value: Value) -> Variable | None:
         return None
     (var,) = value.variables
     alive = [(a[var], v) for a, v in outcomes if not isinstance(v, Refusal)]
-    if alive and all(isinstance(v, Array) and (v.dtypes, v.weak, v.library) == (m.dtypes, m.weak, m.library)
-                     for m, v in alive):  # fmt: skip
-        return var
-    return None
+    if not alive or not all(isinstance(v, Array) and v.dtypes == m.dtypes for m, v in alive):
+        return None
+    weak = library = None
+    if any(v.weak != m.weak for m, v in alive):
+        weaks = {v.weak for _, v in alive}
+        if len(weaks) != 1 or None in weaks:
+            return None
+        weak = weaks.pop()
+    if any(v.library is not m.library for m, v in alive):
+        libraries = {v.library for _, v in alive}
+        if len(libraries) != 1:
+            return None
+        library = libraries.pop()
+    return var, weak, library

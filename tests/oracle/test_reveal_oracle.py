@@ -91,6 +91,21 @@ def _claim(record: dict) -> str:
     return f"{'weak ' if record['weak'] else ''}{record['dtype']} [{record['library']}]"
 
 
+# A Python scalar's dtype, as NumPy and the engine make it.
+_PYTHON_DTYPES = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}
+
+
+def _kept(record: dict, own: dict) -> dict:
+    """What a record "the dtype of x" says a value is, where x was ``own``: x's dtype, with the
+    record's weak flag and library where it gives them (``np.asarray(x)``: a strong NumPy array)."""
+    if own.get("error") or own["dtype"] is None:
+        return own
+    library = record["library"] or own["library"]
+    python = own["library"] == "python" and library != "python"
+    return {**own, "dtype": _PYTHON_DTYPES[own["dtype"]] if python else own["dtype"], "library": library,
+            "weak": own["weak"] if record["weak"] is None else record["weak"]}  # fmt: skip
+
+
 def _seen(observation: dict) -> str:
     if observation.get("error"):
         return observation["error"]
@@ -135,13 +150,14 @@ def compare(snippet: Snippet, records: list[dict], run: dict, tally: Tally) -> N
         raised = run["errors"].get(key)
         claim = _claim(record)
         if record.get("variable") and not raised:
-            # "The dtype of x": each evaluation has the dtype, weak flag and library that x
-            # itself had in that evaluation (x's first read in its function says which).
+            # "The dtype of x": each evaluation has the dtype that x itself had in that
+            # evaluation (x's first read in its function says which), and its weak flag and
+            # library unless the record names others.
             own = run["sites"].get(reads.get(record["variable_key"], ""), [])
             if seen and len(own) == len(seen):
                 tally.observed += 1
                 tally.symbolic += 1
-                if all(_seen(o) == _seen(x) for o, x in zip(seen, own)):
+                if all(_seen(o) == _seen(_kept(record, x)) for o, x in zip(seen, own)):
                     tally.agreed += 1
                 else:
                     tally.mismatches.append(f"{where(record)}: `{record['text']}` gave {', '.join(map(_seen, seen))} "

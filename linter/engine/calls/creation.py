@@ -181,8 +181,24 @@ def _rule_choice(call: Call) -> Value:
     return Array(source.dtypes, Library.JAX, False)
 
 
+def _rule_key(call: Call) -> Value:
+    """``jax.random.split`` and ``fold_in``: keys of the key's own dtype, as a strong JAX array.
+    A raw key is uint32 data with dimensions; anything else raises a TypeError (measured).  A
+    typed key (``jax.random.key``, dtype ``key<fry>``) is outside the engine's dtypes: of one,
+    what holds for every key is only that the result has its dtype."""
+    key = call.bound.get("key")
+    if not isinstance(key, Array) or not key.dtypes:
+        return UNKNOWN
+    if key.library in (Library.PYTHON, Library.NUMPY_SCALAR) or "uint32" not in key.dtypes:
+        return Refusal("TypeError", "JAX encountered invalid PRNG key data: expected uint32 key data with dimensions")
+    if key.dtypes != {"uint32"} or key.rank == 0:
+        return UNKNOWN  # some of the candidates raise; a 0-d array raises too, where its rank is right
+    return Array(key.dtypes, Library.JAX, False)
+
+
 RULES: dict[str, Callable[[Call], Value]] = {
     "create": _rule_create,
+    "key": _rule_key,
     "full": _rule_full,
     "like": _rule_like,
     "asarray": _rule_asarray,

@@ -29,6 +29,7 @@ from promolint.engine.catalog import (
     CATALOG,
     CONSTANTS,
     NEEDS_DIMENSIONS,
+    REQUESTED_DTYPE_DECIDES,
     UNMODELLED_ARGUMENTS,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
@@ -90,13 +91,19 @@ RULES: dict[str, Callable[[Call], Value]] = {
 
 # --- applying a rule --------------------------------------------------------------------------
 def _untyped_input(call: Call) -> bool:
-    """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed."""
+    """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed
+    (an array argument whose dtype a requested one replaces does not matter)."""
+    dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
+    if dtype is not None and not _is_none(dtype):
+        if as_dtype(dtype) is None:
+            return True
+        if call.fn.rule in REQUESTED_DTYPE_DECIDES:
+            return False
     for param in call.fn.arrays:
         value = call.bound.get(param)
         if value is not None and not _is_none(value) and not _typed(value):
             return True
-    dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
-    return dtype is not None and not _is_none(dtype) and as_dtype(dtype) is None
+    return False
 
 
 def _typed(value: Value) -> bool:
