@@ -272,3 +272,13 @@ def test_modules_that_read_a_touched_one_keep_the_x64_mode_the_project_sets(tmp_
     del read[:]
     assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
     assert sorted(read) == ["pkg/__init__.py", "pkg/constants.py", "pkg/model.py", "pkg/utils.py"]
+
+
+def test_reveal_with_workers_gives_the_records_of_one(tmp_path, capsys) -> None:
+    """`reveal --jobs N` (the primer's coverage over a whole project) reads the same project."""
+    write(tmp_path, PACKAGE)
+    runs = []
+    for jobs in ("1", "2"):
+        assert main(["reveal", "--format", "json", "--jobs", jobs, str(tmp_path / "pkg")]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1] and any(r["text"] == "a" and r["dtype"] for r in runs[0])
