@@ -272,3 +272,16 @@ def test_modules_that_read_a_touched_one_keep_the_x64_mode_the_project_sets(tmp_
     del read[:]
     assert _checked(capsys, arguments, cache) == fresh and "`u.WEIGHTS`" in fresh
     assert sorted(read) == ["pkg/__init__.py", "pkg/constants.py", "pkg/model.py", "pkg/utils.py"]
+
+
+def test_a_package_made_around_the_run_changes_what_its_modules_read(tmp_path, capsys) -> None:
+    """Without pkg/__init__.py the run's modules are `a.m` and `a.n`, and `from pkg.a.n import V`
+    names no module of the run; with it, m reads n: the unchanged files are checked again."""
+    _write_aged(tmp_path, {"pkg/a/__init__.py": "", "pkg/a/n.py": "import numpy as np\nV = np.float64(1)\n",
+                           "pkg/a/m.py": "import jax.numpy as jnp\nfrom pkg.a.n import V\n"
+                                         "z = jnp.ones(3, jnp.float32) * V\n"}, 60)  # fmt: skip
+    arguments, cache = ["check", "--x64", "on", "--select", "PRM001", str(tmp_path / "pkg" / "a")], tmp_path / "cache"
+    assert _checked(capsys, arguments, cache) == _fresh(capsys, arguments) and "m.py" not in _fresh(capsys, arguments)
+    (tmp_path / "pkg" / "__init__.py").write_text("")  # outside the run
+    fresh = _fresh(capsys, arguments)
+    assert "m.py:3:32: PRM001" in fresh and _checked(capsys, arguments, cache) == fresh
