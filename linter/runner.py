@@ -338,15 +338,13 @@ class _RunIndex:
         x64 = self._x64_facts(changed, same_paths)
         if x64 is None:
             return None
-        if not changed and not reads:
-            return {path: ProjectFacts(*facts) for path, facts in x64.items()}
         if not (self._packages_stand or self._check_packages()):
-            return None  # module names may have changed
-        if changed and not (self.last.get("modules") and len(changed) == len(self.changed)
-                            and all(len(self.previous.get(path, ())) == _ENTRY_LENGTH for path in changed)):
-            return None  # the last run left no graph of the modules, or a file is new or unreadable
+            return None  # the modules' names may have changed, and with them what they read
         if not changed:
             return {}
+        if not (self.last.get("modules") and len(changed) == len(self.changed)
+                and all(len(self.previous.get(path, ())) == _ENTRY_LENGTH for path in changed)):  # fmt: skip
+            return None  # the last run left no graph of the modules, or a file is new or unreadable
         from promolint.project import readers, with_module_reads  # here: a run that reads no file needs no scan
 
         graph = self.graph = self._module_graph(changed)

@@ -282,3 +282,16 @@ def test_reveal_with_workers_gives_the_records_of_one(tmp_path, capsys) -> None:
         assert main(["reveal", "--format", "json", "--jobs", jobs, str(tmp_path / "pkg")]) == 0
         runs.append(json.loads(capsys.readouterr().out))
     assert runs[0] == runs[1] and any(r["text"] == "a" and r["dtype"] for r in runs[0])
+
+
+def test_a_package_made_around_the_run_changes_what_its_modules_read(tmp_path, capsys) -> None:
+    """Without pkg/__init__.py the run's modules are `a.m` and `a.n`, and `from pkg.a.n import V`
+    names no module of the run; with it, m reads n: the unchanged files are checked again."""
+    _write_aged(tmp_path, {"pkg/a/__init__.py": "", "pkg/a/n.py": "import numpy as np\nV = np.float64(1)\n",
+                           "pkg/a/m.py": "import jax.numpy as jnp\nfrom pkg.a.n import V\n"
+                                         "z = jnp.ones(3, jnp.float32) * V\n"}, 60)  # fmt: skip
+    arguments, cache = ["check", "--x64", "on", "--select", "PRM001", str(tmp_path / "pkg" / "a")], tmp_path / "cache"
+    assert _checked(capsys, arguments, cache) == _fresh(capsys, arguments) and "m.py" not in _fresh(capsys, arguments)
+    (tmp_path / "pkg" / "__init__.py").write_text("")  # outside the run
+    fresh = _fresh(capsys, arguments)
+    assert "m.py:3:32: PRM001" in fresh and _checked(capsys, arguments, cache) == fresh
