@@ -54,8 +54,8 @@ class Modules:
         self._flow = flow
         self._loader = loader
         self._paths = paths
-        self.home = self.current = Scope(flow.module_names, module, 0, self._package(module))
-        self._loaded: dict[str, Scope | None] = {module: self.home}
+        self.current = Scope(flow.module_names, module, 0, self._package(module))  # the module analysed, at first
+        self._loaded: dict[str, Scope | None] = {module: self.current}
 
     def is_module(self, qualname: str) -> bool:
         return qualname in self._paths
@@ -79,11 +79,10 @@ class Modules:
                 return self.resolve(found, hops + 1)
         return found if found is not None and type(found) is not Imported else UNKNOWN
 
-    def attribute(self, module: str, name: str) -> Value | None:
-        """``module.name`` for a module of the program; None for other modules."""
-        if module not in self._paths:
-            return None
-        return self.bind(module, name) if f"{module}.{name}" in self._paths else self.resolve(Imported(module, name))
+    def attribute(self, module: str, name: str) -> Value:
+        """``module.name`` for a module of the program (``is_module``)."""
+        value = self.bind(module, name)
+        return self.resolve(value) if type(value) is Imported else value or UNKNOWN
 
     def _load(self, module: str) -> Scope | None:
         """The names of ``module``'s top level, run once; while it runs, the names bound so far
