@@ -45,7 +45,8 @@ def traced(result: Value, operands: Iterable[Value], handle: object, ctx: Contex
         return replace(result, source=None) if result.source is not None else result
     if result.source is not None:
         return result
-    arrays = [v for v in _flattened(operands) if isinstance(v, Array) and v.library is not Library.PYTHON]
+    arrays = [v for v in _flattened(operands) if isinstance(v, Array) and v.library is not Library.PYTHON
+              and (v.weak is not True or result.weak is not False)]  # a weak operand never decides a strong width
     same = [v for v in arrays if v.dtypes & result.dtypes and wide(v)]
     if any(asked(v) for v in same):
         return result

@@ -136,6 +136,14 @@ class ImplicitX64(Rule):
         """, x64="on"),
     )
     valid = (
+        # jax-cosmo's search range: jnp.log of a Python float is weak, and a weak value never
+        # decides a strong result's width; linspace's float64 is JAX's default under x64, asked for.
+        Example("""
+            import jax.numpy as np
+            logr = np.linspace(np.log(1e-4), np.log(1e1), 256)
+            def spread(k):
+                return np.outer(np.exp(k), np.exp(logr))
+        """, x64="on"),
         # uint32 with int32 is int64 under x64: PRM020 (mixed signedness) reports it.
         Example("""
             import jax.numpy as jnp
