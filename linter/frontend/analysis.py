@@ -580,7 +580,7 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     return analysis
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=128)
 def _parsed(path: str, status: tuple[int, int]) -> ast.Module | None:
     try:
         with open(path, "rb") as file:

@@ -192,6 +192,8 @@ class Functions:
         """The body of definition ``key`` run with ``bound`` parameters in modes ``ctx``;
         ``record`` keeps its sites and operations (once per definition), else only its result
         counts (memoized)."""
+        if self._flow.modules.loading and not record:  # see promolint.engine.flow.modules
+            return UNKNOWN
         definition = self._definitions[key]
         enclosing = self._own_enclosing(definition) if record else definition.enclosing
         closure = _closure(definition.free, enclosing) if definition.free else ()

@@ -2,7 +2,9 @@
 
 ``from .utils import scale`` binds an ``Imported`` placeholder; the first read of ``scale`` runs
 the top level of ``utils`` (its imports, constants, functions and classes), recording nothing,
-and takes the name from there.  A function of another module runs its body among that module's
+and takes the name from there.  Calls of the program's functions at another module's top level
+give unknown rather than run: registrations and tables built by calls (JAX's own modules are
+full of them) would otherwise run for every module that reads one name there.  A function of another module runs its body among that module's
 names.  So a value from another module of the project is as known as a local one, and a module
 costs only as much of the project as it uses.
 
@@ -20,7 +22,7 @@ from typing import Protocol
 
 from promolint.engine.values import UNKNOWN, Imported, Reference, Value
 from promolint.project_facts import MODULE_DEPTH as MAX_DEPTH
-_MAX_MODULES = 48
+_MAX_MODULES = 12
 
 
 @dataclass(eq=False)
@@ -56,6 +58,7 @@ class Modules:
         self._paths = paths
         self.current = Scope(flow.module_names, module, 0, self._package(module))  # the module analysed, at first
         self._loaded: dict[str, Scope | None] = {module: self.current}
+        self.loading = 0  # top levels of other modules running: their calls of functions give unknown
 
     def is_module(self, qualname: str) -> bool:
         return qualname in self._paths
@@ -94,14 +97,14 @@ class Modules:
             return None
         scope = self._loaded[module] = Scope({}, module, depth, self._package(module))
         recording = self._flow.recording
-        self._flow.recording = False
+        self._flow.recording, self.loading = False, self.loading + 1
         try:
             with self.entered(scope):
                 loaded = self._loader.run_module(path, scope.names)
         except RecursionError:
             loaded = False
         finally:
-            self._flow.recording = recording
+            self._flow.recording, self.loading = recording, self.loading - 1
         if not loaded:
             self._loaded[module] = None
             return None
