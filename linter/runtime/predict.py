@@ -9,8 +9,10 @@ The shim knows better: the arguments of the call in progress, which it hands to 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
@@ -19,6 +21,8 @@ from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
 from promolint.frontend.analysis import Analysis, analyze
 from promolint.frontend.source import Source
+from promolint.project import project_facts
+from promolint.project_facts import ProjectFacts
 from promolint.runtime.observe import Mode
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
@@ -27,9 +31,29 @@ ArgumentType = tuple[str, bool, str, "int | None"]
 Signature = tuple[tuple[str, ArgumentType], ...]
 
 
-def settings_for(mode: Mode) -> Settings:
+def settings_for(mode: Mode, facts: ProjectFacts = ProjectFacts()) -> Settings:
     x64, strict = mode
-    return Settings("on" if x64 else "off", "strict" if strict else "standard")
+    return Settings("on" if x64 else "off", "strict" if strict else "standard", facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _package_facts(root: Path) -> dict[str, ProjectFacts]:
+    return project_facts([(path, path.read_bytes()) for path in sorted(root.rglob("*.py"))], x64=False)
+
+
+def package_facts(path: str) -> ProjectFacts:
+    """The project pass over the package a module belongs to (its outermost folder with an
+    ``__init__.py``), as `promolint check` on that package sees it: the modules it reads."""
+    file = Path(path).resolve()
+    root = file.parent
+    if not (root / "__init__.py").is_file():
+        return ProjectFacts()
+    while (root.parent / "__init__.py").is_file():
+        root = root.parent
+    try:
+        return _package_facts(root).get(str(file), ProjectFacts())
+    except OSError:
+        return ProjectFacts()
 
 
 def describe_mode(mode: Mode) -> str:
@@ -41,15 +65,16 @@ class Predictor:
     """The engine's view of one module: which spans are worth checking, and what it predicts
     there per mode and call signature."""
 
-    def __init__(self, source: Source):
+    def __init__(self, source: Source, facts: ProjectFacts = ProjectFacts()):
         self.source = source
+        self.facts = facts  # the modules of its package it reads (promolint.project)
         self._values: dict[Mode, dict[Span, Value]] = {}
 
     def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
         """The spans worth checking, with their source text: every expression the engine
         gives an array value, a refusal or unknown (values without a dtype, such as a function
         reference or a dtype object, are not checked)."""
-        analysis = Analysis(self.source, settings_for(mode)).run()
+        analysis = Analysis(self.source, settings_for(mode, self.facts)).run()
         # Strings have no dtype; and instrument() cannot wrap the parts of an implicit
         # concatenation ("a" f"b"): libcst refuses a call there.
         return {span: self.source.code(site.node) for span, site in self._site_spans(analysis).items()
@@ -60,17 +85,17 @@ class Predictor:
         ``mode``; with a ``target``, its parameters named in ``signature`` hold values of those
         types."""
         if target is None:
-            analysis = Analysis(self.source, settings_for(mode)).run()
+            analysis = Analysis(self.source, settings_for(mode, self.facts)).run()
         else:
             seeds = Seeds({target.lineno: {name: seed_value(argument) for name, argument in signature}})
-            analysis = Analysis(self.source, settings_for(mode), seeds).run()
+            analysis = Analysis(self.source, settings_for(mode, self.facts), seeds).run()
         return {span: describe(site.value) for span, site in self._site_spans(analysis).items()}
 
     def _code_values(self, mode: Mode) -> dict[Span, Value]:
         """The value of every checked span from the code alone (nothing seeded), per mode."""
         values = self._values.get(mode)
         if values is None:
-            analysis = analyze(self.source, settings_for(mode))
+            analysis = analyze(self.source, settings_for(mode, self.facts))
             values = self._values[mode] = {span: site.value for span, site in self._site_spans(analysis).items()}
         return values
 

@@ -42,7 +42,8 @@ from promolint.runtime.observe import (
     observe_value,
     wide_dtypes,
 )
-from promolint.runtime.predict import Definition, Predictor, Signature, Span, argument_type, describe_mode
+from promolint.runtime.predict import (Definition, Predictor, Signature, Span, argument_type, describe_mode,
+                                       package_facts)
 from promolint.runtime.session import (
     ACTIVE,
     AGREE,
@@ -75,7 +76,7 @@ class ModuleUnit:
         parsed = parse_text(source)
         if isinstance(parsed, ParseFailure):
             raise SyntaxError(f"promolint: {path}:{parsed.line}: {parsed.message}")
-        self.predictor = Predictor(parsed)
+        self.predictor = Predictor(parsed, package_facts(path))
         texts = self.predictor.typed_spans()
         code, ids = instrument(source, texts.__contains__)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]

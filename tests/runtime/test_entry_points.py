@@ -127,10 +127,10 @@ def test_pytest_plugin_checks_the_package_under_its_own_tests(mode, option, tmp_
         env=_environment(EXAMPLE_PKG), cwd=EXAMPLE_PKG, capture_output=True, text=True, timeout=180,
     )  # fmt: skip
     assert process.returncode == 0, process.stdout + process.stderr
-    assert "3 passed" in process.stdout
+    assert "4 passed" in process.stdout
     assert "promolint runtime: " in process.stdout and " 0 disagree" in process.stdout
     data = json.loads(report.read_text())
-    assert {Path(site["path"]).name for site in data["sites"]} == {"ops.py"}
+    assert {Path(site["path"]).name for site in data["sites"]} == {"ops.py", "mix.py"}
     # Every site of the package's functions is typed from the arguments its tests pass.
     assert data["counts"]["agree"] >= 20 and data["counts"]["unknown"] == 0 and data["counts"]["disagree"] == 0
 
@@ -152,5 +152,7 @@ def test_pytest_plugin_predicts_from_the_code_alone(tmp_path):
     assert data["predict"] == "code" and data["counts"]["disagree"] == 0
     outcomes = {site["text"]: site["outcome"] for site in data["sites"]}
     assert outcomes["x * scale"] == "agree" and outcomes["jnp.arange(3, dtype=jnp.int8) + 1"] == "agree"
+    # mix.py's values from ops.py, predicted as `promolint check example_pkg` reads them
+    assert outcomes["OFFSETS * DEFAULT_SCALE"] == "agree"
     coverage = data["coverage"]
     assert 0 < coverage["predicted_sites"] <= coverage["array_sites"]

@@ -15,3 +15,9 @@ def test_softclip():
 def test_numpy_mean():
     assert to_numpy_mean(np.ones(4, np.float16)).dtype == np.float32
     assert DEFAULT_SCALE.dtype == np.float32
+
+
+def test_shifted():
+    from example_pkg.mix import shifted
+
+    assert shifted(jnp.ones(3, jnp.float32)).dtype == jnp.float32
