@@ -563,7 +563,9 @@ class Analysis:
         value = self.flow.module_names.get(name) or calls.resolve_reference(f"builtins.{name}")
         if type(value) is Imported:  # an alias another module of the program defines, else its name there
             resolved = self.flow.modules.resolve(value)
-            value = resolved if isinstance(resolved, (Reference, DTypeRef)) else Reference(f"{value.module}.{value.name}")
+            if not isinstance(resolved, (Reference, DTypeRef)):
+                resolved = Reference(f"{value.module}.{value.name}")
+            value = resolved
         if isinstance(value, Reference):
             return value.qualname
         if isinstance(value, DTypeRef):

@@ -145,7 +145,7 @@ class Flow:
             call = calls.call(lowered(func), lowered(args), lowered(kwargs), frame.ctx)[1]
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
-            result = sources.traced(result, call.bound.values(), handle, frame.ctx, self._here())  # keywords too
+            result = sources.traced(result, call.bound.values(), handle, frame.ctx, self.modules.here)  # keywords too
             result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
         return result
 
@@ -155,7 +155,8 @@ class Flow:
         function it was given), which rules can evaluate again with other arguments or modes
         (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
         invocation = Operation("invoke", "", tuple(args), result, frame.ctx, handle, in_function=frame.in_function,
-                               module=self._here(), evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
+                               module=self.modules.here,
+                               evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
         if self.recording:
             self.invocations[id(handle)] = invocation
         if self.trial is not None:
@@ -197,12 +198,7 @@ class Flow:
 
     def resolve(self, value: Imported, handle: object) -> Value:
         """The value a name imported from the program's module stands for, read at ``handle``."""
-        return sources.anchored(self.modules.resolve(value), handle, self._here())
-
-    def _here(self) -> str:
-        """The module whose code runs, as sources name it: "" for the module analysed."""
-        current = self.modules.current
-        return current.module if current.depth else ""
+        return sources.anchored(self.modules.resolve(value), handle, self.modules.here)
 
     def attribute(self, base: Value, name: str, ctx: Context, handle: object | None = None) -> Value:
         """``base.name`` (read at ``handle``); a module's name the seeds know
@@ -210,10 +206,10 @@ class Flow:
         object's attribute what its class assigns (``promolint.engine.flow.objects``)."""
         value = self.objects.attribute(base, name, ctx)
         if value is not None:  # an object of another module's class: its methods made the value
-            return sources.anchored(value, handle, self._here())
+            return sources.anchored(value, handle, self.modules.here)
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
-            return sources.anchored(self.modules.attribute(base.qualname, name), handle, self._here())
+            return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)
@@ -254,10 +250,10 @@ class Flow:
                   handle: object, **extra) -> Value:  # fmt: skip
         """Record an evaluated operation; its result, with the source of its 64 bits (which the
         front end passes on)."""
-        result = sources.traced(result, operands, handle, frame.ctx, self._here())
+        result = sources.traced(result, operands, handle, frame.ctx, self.modules.here)
         if self.trial is not None:
             self.trial.append(Operation(kind, op, operands, result, frame.ctx, handle, in_function=frame.in_function,
-                                        module=self._here()))  # fmt: skip
+                                        module=self.modules.here))  # fmt: skip
         if self.recording:
             recorded_operands, recorded = operands, result
             if is_symbolic(operands) or is_symbolic(result) or is_symbolic(extra.get("chain")):

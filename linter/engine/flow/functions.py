@@ -237,7 +237,7 @@ class Functions:
             if record:
                 flow.record(param.handle, value, target=True)
         frame.inputs = tuple((param.name, frame.names[param.name]) for param in definition.params)
-        saved, caller = flow.recording, flow.modules.current
+        saved, caller, here = flow.recording, flow.modules.current, flow.modules.here
         flow.recording, self._depth = record, self._depth + 1
         try:
             with flow.modules.entered(definition.scope):
@@ -245,7 +245,7 @@ class Functions:
         finally:
             flow.recording, self._depth = saved, self._depth - 1
         if definition.scope is not caller:  # its 64 bits were made in another file: they arrive at the call
-            result = sources.anchored(result, flow.anchor, caller.module if caller.depth else "")
+            result = sources.anchored(result, flow.anchor, here)
         return result
 
     def analyze_all(self, keys: Sequence[int] | None = None) -> None:

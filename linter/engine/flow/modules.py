@@ -2,11 +2,11 @@
 
 ``from .utils import scale`` binds an ``Imported`` placeholder; the first read of ``scale`` runs
 the top level of ``utils`` (its imports, constants, functions and classes), recording nothing,
-and takes the name from there.  Calls of the program's functions at another module's top level
-give unknown rather than run: registrations and tables built by calls (JAX's own modules are
-full of them) would otherwise run for every module that reads one name there.  A function of another module runs its body among that module's
+and takes the name from there.  A function of another module runs its body among that module's
 names.  So a value from another module of the project is as known as a local one, and a module
-costs only as much of the project as it uses.
+costs only as much of the project as it uses.  Calls of the program's functions at another
+module's top level give unknown rather than run: registrations and tables built by calls (JAX's
+own modules are full of them) would otherwise run for every module that reads one name there.
 
 Only the modules the project's facts name load (the run's own files that this module's imports
 reach: ``promolint.project``); third-party code stays unknown.  Each loads once per analysis, at
@@ -59,6 +59,12 @@ class Modules:
         self.current = Scope(flow.module_names, module, 0, self._package(module))  # the module analysed, at first
         self._loaded: dict[str, Scope | None] = {module: self.current}
         self.loading = 0  # top levels of other modules running: their calls of functions give unknown
+
+    @property
+    def here(self) -> str:
+        """The module whose code runs, as sources and operations name it: "" for the module
+        analysed."""
+        return self.current.module if self.current.depth else ""
 
     def is_module(self, qualname: str) -> bool:
         return qualname in self._paths
