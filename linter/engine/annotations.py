@@ -65,6 +65,12 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
     return UNKNOWN
 
 
+def python_type(qualname: str | None) -> Value | None:
+    """What ``isinstance(v, T)`` proves ``v`` is for a Python scalar type ``T``; None for others."""
+    kind = PYTHON_SCALARS.get(qualname or "")
+    return python_scalar(kind, provenance=f"isinstance {kind}") if kind else None
+
+
 def _dtype_name(qualname: str | None) -> str | None:
     if not qualname:
         return None

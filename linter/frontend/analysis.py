@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator
 
 from promolint.engine import calls, expressions, operations
-from promolint.engine.annotations import annotation_value
+from promolint.engine.annotations import annotation_value, python_type
 from promolint.engine.context import Context
 from promolint.engine.flow import higher_order, modes, objects
 from promolint.engine.flow.flow import Flow
@@ -311,7 +311,7 @@ class Analysis:
         while current is not None:
             self._expr(current.test, frame)
             said.append(self._x64_test(current.test))
-            runs.append(_assuming(self._runner(current.body), said[:-1], said[-1]))
+            runs.append(_assuming(self._guarded(current.test, self._runner(current.body)), said[:-1], said[-1]))
             orelse = current.orelse
             if len(orelse) == 1 and type(orelse[0]) is ast.If:
                 current = orelse[0]
@@ -319,6 +319,23 @@ class Analysis:
                 runs.append(_assuming(self._runner(orelse), said, None))
                 current = None
         self.flow.branches(frame, runs)
+
+    def _guarded(self, test: ast.expr, run):
+        """``run`` (the branch an ``if`` test guards) with the name the test checks narrowed:
+        ``isinstance(c, float)`` holds only for a Python float (evojax's ``init_stdev``)."""
+        if not (type(test) is ast.Call and self._reference_of(test.func) == "builtins.isinstance"
+                and len(test.args) == 2 and type(test.args[0]) is ast.Name):  # fmt: skip
+            return run
+        name = test.args[0].id
+        narrowed = python_type(self._reference_of(test.args[1]))
+        if narrowed is None:
+            return run
+
+        def guarded(frame: Frame) -> None:
+            frame.names[name] = narrowed
+            run(frame)
+
+        return guarded
 
     def _x64_test(self, test: ast.expr) -> bool | None:
         """True where ``test`` holds exactly when x64 is on (``jax.config.jax_enable_x64``,

@@ -98,6 +98,21 @@ class CarryDtypeMismatch(Rule):
             def search(fun, stepsize, params, pred):
                 return jax.lax.cond(pred, lambda t: fun(t), lambda t: (stepsize, params), (stepsize, params))
         """),
+        # A NamedTuple carry is traced field by field: its Python int index is a JAX array in the
+        # loop, and `~` of a comparison of it a boolean (jumanji's maze generation).
+        Example("""
+            from typing import NamedTuple
+            import jax
+            import jax.numpy as jnp
+            class Stack(NamedTuple):
+                data: jax.Array
+                insertion_index: int
+            def remaining(stack):
+                return ~(stack.insertion_index == 0)
+            def pop(stack):
+                return Stack(stack.data, stack.insertion_index - 1)
+            final = jax.lax.while_loop(remaining, pop, Stack(jnp.zeros(3), 3))
+        """, x64="on"),
     )
 
     def check(self, operation):

@@ -231,6 +231,24 @@ class ImplicitX64(Rule):
             table = jnp.asarray(np.asarray([1.0, 2.0], dtype=np.float64))
             y = table * jnp.ones(2, jnp.float32)
         """, x64="on"),
+        # jnp.where's condition is no operand of the promotion: an int64 table selected by a mask
+        # widens no mask (jumanji's cleaner moves).
+        Example("""
+            import jax.numpy as jnp
+            MOVES = jnp.array([[-1, 0], [0, 1], [1, 0], [0, -1]])
+            def moves(valid, action):
+                return jnp.where(valid[:, None], MOVES[action], 0)
+        """, x64="on"),
+        # `isinstance(c, float)` makes `c` a Python float: weak, it widens nothing (evojax's PGPE
+        # spreads its float64 standard deviations by design).
+        Example("""
+            import jax.numpy as jnp
+            import numpy as np
+            def spread(n, init_stdev):
+                if isinstance(init_stdev, float):
+                    return jnp.array(np.ones(n) * abs(init_stdev))
+                return jnp.array(init_stdev)
+        """, x64="on"),
     )
 
     def check(self, operation: Operation) -> Iterator[Finding]:
@@ -269,7 +287,7 @@ class ImplicitX64(Rule):
         else:
             more = f" (and {len(places) - 1} more {'place' if len(places) == 2 else 'places'})" if len(places) > 1 else ""
             message = (f"`{text}` {source.what}, which no operand asked for: from here it {places[0][1]}{more}. "
-                       f"{_advice(producer)}")  # fmt: skip
+                       f"{_advice(producer, _narrow_example(leak))}")  # fmt: skip
         related = tuple(Related(node, f"{place} (64 bits from `{text}`, line {line})") for node, place in places)
         return Finding(self.code, message, source.handle, _python_scalars_fix(leak, syntax), related[:_RELATED])
 
@@ -281,7 +299,13 @@ _FUNCTION_ADVICE = {
 }
 
 
-def _advice(producer: Operation | None) -> str:
+def _narrow_example(leak: _Leak) -> str:
+    """The narrower dtype the advice names: that of the first data the leak widens."""
+    dtypes = leak.widens[0].narrow.dtypes if leak.widens else frozenset()
+    return next(iter(dtypes)) if len(dtypes) == 1 else "float32"
+
+
+def _advice(producer: Operation | None, narrow: str) -> str:
     if producer is not None and producer.call is not None and producer.call.fn.rule in _FUNCTION_ADVICE:
         return _FUNCTION_ADVICE[producer.call.fn.rule]
     result = exact(producer.result) if producer is not None else None
@@ -289,8 +313,8 @@ def _advice(producer: Operation | None) -> str:
     if library is Library.NUMPY_SCALAR:
         return "Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype."
     if library is Library.NUMPY_ARRAY:
-        return "Give it the narrower dtype (`np.zeros(n, np.float32)`), or cast it."
-    return "Cast it to the narrower dtype (`.astype(jnp.float32)`), or compute it from narrower operands."
+        return f"Give it the narrower dtype (`np.zeros(n, np.{narrow})`), or cast it."
+    return f"Cast it to the narrower dtype (`.astype(jnp.{narrow})`), or compute it from narrower operands."
 
 
 @dataclass(frozen=True)
@@ -367,10 +391,11 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widen
     instances = operation.members(_UNIFORM)
     if not instances:
         return None
+    data = _promoted_positions(operation)
     first = None
     reaches_jax = False
     for operands, result in instances:
-        narrow = [(i, v) for i, v in enumerate(operands) if i not in sources and _narrower_float(v)]
+        narrow = [(i, v) for i, v in enumerate(operands) if i in data and i not in sources and _narrower_float(v)]
         if not narrow or isinstance(result, Refusal):
             continue
         if not (isinstance(result, Array) and result.exact and not result.weak and is_64bit(result.dtype)):
@@ -381,6 +406,18 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widen
     if first is None or not reaches_jax:
         return None
     return operation.operands[sources[0]].source, first
+
+
+def _promoted_positions(operation: Operation) -> set[int]:
+    """The operands that take part in the promotion: for a call, not those bound to a parameter
+    outside its catalog entry's arrays (``jnp.where``'s condition decides no dtype)."""
+    positions = set(range(len(operation.operands)))
+    if operation.call is None:
+        return positions
+    call = operation.call
+    promoted = {id(call.bound.get(p)) for p in call.fn.arrays}
+    other = {id(v) for p, v in call.bound.items() if p not in call.fn.arrays}
+    return {i for i in positions if id(operation.operands[i]) in promoted or id(operation.operands[i]) not in other}
 
 
 def _sourced_64bit(value: Value) -> Array | None:

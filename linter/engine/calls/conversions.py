@@ -15,7 +15,8 @@ from promolint.engine.catalog import Fn
 from promolint.engine.symbolic import lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
-from promolint.engine.values import Array, DTypeRef, Items, Keyed, Library, Refusal, Value, array, python_scalar
+from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Instance, Items, Keyed, Library, Refusal, Value, array,
+                                     python_scalar)
 from promolint.systems.base import Operand
 
 # The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.
@@ -121,6 +122,13 @@ def as_traced(value: Value, ctx: Context) -> Value:
         entries = tuple((key, as_traced(v, ctx)) for key, v in value.entries)
         refused = next((v for _, v in entries if isinstance(v, Refusal)), None)
         return refused or Keyed(entries)
+    if isinstance(value, Instance):
+        # A NamedTuple or registered dataclass is a pytree of its fields; a Python scalar field
+        # may be static (flax's pytree_node=False, equinox's static=True) or traced: unknown.
+        fields = tuple((name, UNKNOWN if isinstance(v, Array) and v.library is Library.PYTHON else as_traced(v, ctx))
+                       for name, v in value.fields)  # fmt: skip
+        refused = next((v for _, v in fields if isinstance(v, Refusal)), None)
+        return refused or replace(value, fields=fields)
     if not isinstance(value, Array) or value.library is Library.JAX:
         return replace(value, literal=None) if isinstance(value, Array) else value
     if value.library is Library.PYTHON:
