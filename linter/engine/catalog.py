@@ -460,6 +460,10 @@ CATALOG: dict[str, Fn] = {
     # DTypeRefs), converted by calls.conversions.call_scalar_type, not catalog entries.
     "builtins.len": Fn("python_scalar", PY, default="int"),
     "builtins.range": Fn("python_range", PY),
+    # tuple() and list() of a sequence whose items are known: the same items (pgx's
+    # `EMPTY, PAWN, ... = tuple(range(7))`).
+    "builtins.tuple": Fn("python_sequence", PY, ("iterable",)),
+    "builtins.list": Fn("python_sequence", PY, ("iterable",)),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
 }
 

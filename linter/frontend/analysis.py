@@ -26,8 +26,8 @@ from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Function, Imported, Items, Reference, Value,
-                                     python_scalar)
+from promolint.engine.values import (UNKNOWN, Bound, Class, DTypeRef, Function, Imported, Instance, Items, Reference,
+                                     Value, python_scalar)
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 
@@ -133,7 +133,18 @@ class Analysis:
         if type(node) is ast.Subscript:
             head = node.value
             arguments = [self._reference_of(e) for e in _index_elements(node.slice) if type(e) is not ast.Slice]
-        return annotation_value(self._reference_of(head), arguments, ctx)
+        value = annotation_value(self._reference_of(head), arguments, ctx)
+        if value is UNKNOWN and type(head) is ast.Name:
+            return self._annotated_object(head.id)
+        return value
+
+    def _annotated_object(self, name: str) -> Value:
+        """A value annotated with one of the program's classes: an object of it or of a subclass
+        (``state: GameState``), whose fields hold what the program makes such objects with."""
+        value = self.flow.module_names.get(name)
+        if type(value) is Imported:
+            value = self.flow.modules.resolve(value)
+        return Instance(value.cls, exact=False) if type(value) is Class else UNKNOWN
 
     # --- statements ---------------------------------------------------------------------
     def _block(self, body: list[ast.stmt], frame: Frame) -> None:

@@ -29,6 +29,18 @@ class LaxDtypeMismatch(Rule):
             import jax.numpy as jnp
             z = jax.lax.add(jnp.ones(3, jnp.int8), 1)
         """),
+        # pgx's chess (x64 on): a Python int piece code is a weak int64 that lax.select does not
+        # promote to the board's int32; the state's fields come from its NamedTuple defaults.
+        Example("""
+            from typing import NamedTuple
+            import jax
+            import jax.numpy as jnp
+            EMPTY, PAWN = tuple(range(2))
+            class GameState(NamedTuple):
+                board: jax.Array = jnp.int32([1, 0, -1])
+            def remove(state: GameState, captured, position):
+                return jax.lax.select(captured, EMPTY, state.board[position])
+        """, x64="on"),
         Example("""
             import jax
             import jax.numpy as jnp
