@@ -81,6 +81,18 @@ class LaxDtypeMismatch(Rule):
             row = jnp.ones((1, 3), jnp.bfloat16)
             buffer = jax.lax.dynamic_update_slice(buffer, row.astype(buffer.dtype), (0, 0))
         """),
+        # A state field annotated `int` is traced under jit: an int32 array in gymnax's Catch,
+        # where the Python-int annotation would have claimed a weak int64 and a TypeError.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            from flax import struct
+            @struct.dataclass
+            class EnvState:
+                paddle_y: int
+            def step(state: EnvState, done, paddle_y):
+                return jax.lax.select(done, jnp.int32(paddle_y), state.paddle_y)
+        """, x64="on"),
     )
 
     def check(self, operation):

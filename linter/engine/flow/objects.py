@@ -38,6 +38,7 @@ from promolint.engine.values import (
     Instance,
     Items,
     Keyed,
+    Library,
     Reference,
     Unknown,
     Value,
@@ -335,7 +336,12 @@ class Objects:
             made = self._made.get((self._classes[cls].family, spec.name))
             if made is not None:
                 return made
-        return spec.default if spec.default is not None else spec.annotation
+        if spec.default is not None:
+            return spec.default
+        # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
+        # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
+        python = isinstance(spec.annotation, Array) and spec.annotation.library is Library.PYTHON
+        return UNKNOWN if python else spec.annotation
 
     def _assigned(self, family: int, name: str, ctx: Context) -> Value | None:
         """What the family's methods and outside code assign to ``name`` (None: nothing)."""
