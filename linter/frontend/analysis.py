@@ -11,9 +11,7 @@ expression a node is, which names and literals it holds.  Nothing here imports o
 from __future__ import annotations
 
 import ast
-import functools
-import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from promolint.engine import calls, expressions, operations
 from promolint.engine.annotations import annotation_value, python_type
@@ -30,6 +28,7 @@ from promolint.engine.values import (UNKNOWN, Bound, Class, DTypeRef, Function, 
                                      Value, python_scalar)
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
+from promolint.frontend.top_level import TopLevel, top_level
 
 __all__ = ["Analysis", "Settings", "analyze"]
 
@@ -113,14 +112,16 @@ class Analysis:
         self._block(node.body, frame)
         return join(frame.returns) if frame.returns else UNKNOWN
 
-    def run_module(self, path: str, names: dict[str, Value]) -> bool:
-        """Run the top level of another module of the program (``promolint.engine.flow.modules``)
-        into ``names``, in the modes this module starts in."""
-        tree = _module_tree(path)
-        if tree is None:
-            return False
-        self._block(tree.body, Frame(names, self.settings.initial()))
-        return True
+    @staticmethod
+    def top_level(path: str) -> TopLevel | None:
+        """The top level of another module of the program (``promolint.engine.flow.modules``)."""
+        return top_level(path)
+
+    def run_top_level(self, module: TopLevel, statements: Sequence[int], names: dict[str, Value]) -> None:
+        """Run ``statements`` of another module's top level into ``names``, in the modes this
+        module starts in."""
+        body = module.statements
+        self._block([body[index] for index in statements], Frame(names, self.settings.initial()))
 
     def annotation(self, node: ast.expr, ctx: Context) -> Value:
         """``head[arg, ...]`` translated to qualified names for the engine."""
@@ -608,25 +609,6 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     if analysis.failures:
         analysis = deeply(lambda: Analysis(source, settings, seeds).run())
     return analysis
-
-
-@functools.lru_cache(maxsize=128)
-def _parsed(path: str, status: tuple[int, int]) -> ast.Module | None:
-    try:
-        with open(path, "rb") as file:
-            return ast.parse(file.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _module_tree(path: str) -> ast.Module | None:
-    """The tree of another module of the program, parsed once per process while the file's size
-    and time are unchanged (a worker reads the modules that many of its files import)."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return _parsed(path, (status.st_mtime_ns, status.st_size))
 
 
 def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:

@@ -75,6 +75,7 @@ class Flow:
         """The analysis has been read (``Analysis.release``): the functions and objects refer
         back to the flow, and the syntax a front end attaches to operations (and the evaluation of
         a call again, a method of the flow) to all of them."""
+        self.modules.release()
         self.functions = self.objects = self.modules = None  # type: ignore[assignment]
         for operation in (*self.operations.values(), *self.invocations.values()):
             operation.syntax = operation.evaluate = None  # the syntax and the flow's own methods

@@ -1,10 +1,12 @@
 """The program's other modules, as far as the code uses them.
 
 ``from .utils import scale`` binds an ``Imported`` placeholder; the first read of ``scale`` runs
-the top level of ``utils`` (its imports, constants, functions and classes), recording nothing,
-and takes the name from there.  A function of another module runs its body among that module's
-names.  So a value from another module of the project is as known as a local one, and a module
-costs only as much of the project as it uses.  Calls of the program's functions at another
+the statements of ``utils``'s top level that bind it (its imports, constants, functions and
+classes, as the front end groups them: ``promolint.frontend.top_level``), recording nothing, and
+takes the name from there; a later read of another name runs the statements that one needs.  A
+function of another module runs its body among that module's names, and a name it reads runs its
+statements then.  So a value from another module of the project is as known as a local one, and a
+module costs only as much of the project as it uses.  Calls of the program's functions at another
 module's top level give unknown rather than run: registrations and tables built by calls (JAX's
 own modules are full of them) would otherwise run for every module that reads one name there.
 
@@ -15,9 +17,9 @@ most ``MAX_DEPTH`` imports away from the module analysed and at most ``_MAX_MODU
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine.values import UNKNOWN, Imported, Reference, Value
@@ -34,14 +36,48 @@ class Scope:
     module: str
     depth: int
     package: str  # what relative imports start from: the module's package, or itself for an __init__
+    top_level: TopLevel | None = None  # another module's: the statements its names need
+    ran: set[int] = field(default_factory=set)  # those of its statements that have run
+    running: bool = False
+
+
+class TopLevel(Protocol):
+    """A module's top level as the front end reads it."""
+
+    def needed(self, name: str) -> Sequence[int]:
+        """The statements (in order) that bind ``name`` as running them all would, with those
+        their code reads; none when none binds it."""
 
 
 class Loader(Protocol):
-    """What the front end does for modules: run one's top level."""
+    """What the front end does for modules: read one's top level, run statements of it."""
 
-    def run_module(self, path: str, names: dict[str, Value]) -> bool:
-        """Run the top level of the file at ``path`` binding ``names``; False when it cannot
-        be read or parsed."""
+    def top_level(self, path: str) -> TopLevel | None:
+        """The top level of the file at ``path``; None when it cannot be read or parsed."""
+
+    def run_top_level(self, top_level: TopLevel, statements: Sequence[int], names: dict[str, Value]) -> None:
+        """Run ``statements`` of ``top_level``, in order, binding ``names``."""
+
+
+class _Names(dict):
+    """Another module's names: reading one its top level has not bound yet runs the statements
+    that bind it (those read with ``get``, as the front end and the flow read module names)."""
+
+    __slots__ = ("bind",)
+
+    def get(self, name: str, default: Value | None = None) -> Value | None:
+        value = dict.get(self, name, _UNBOUND)
+        if value is _UNBOUND:
+            self.bind(name)
+            value = dict.get(self, name, default)
+        return value
+
+
+_UNBOUND = object()
+
+
+def _bind_nothing(name: str) -> None:
+    """What a released analysis's module names do for a name not bound."""
 
 
 class Host(Protocol):
@@ -93,28 +129,49 @@ class Modules:
         value = self.bind(module, name)
         return self.resolve(value) if type(value) is Imported else value or UNKNOWN
 
+    def release(self) -> None:
+        """The analysis has been read: the loaded modules' names no longer run statements (they
+        refer back to this object)."""
+        for scope in self._loaded.values():
+            if scope is not None and type(scope.names) is _Names:
+                scope.names.bind = _bind_nothing
+        self._loaded.clear()
+
     def _load(self, module: str) -> Scope | None:
-        """The names of ``module``'s top level, run once; while it runs, the names bound so far
-        (a module imported in a cycle is seen half-initialized, as in Python)."""
+        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once."""
         if module in self._loaded:
             return self._loaded[module]
         path, depth = self._paths.get(module), self.current.depth + 1
         if path is None or depth > MAX_DEPTH or len(self._loaded) > _MAX_MODULES:
             return None
-        scope = self._loaded[module] = Scope({}, module, depth, self._package(module))
-        recording = self._flow.recording
-        self._flow.recording, self.loading = False, self.loading + 1
-        try:
-            with self.entered(scope):
-                loaded = self._loader.run_module(path, scope.names)
-        except RecursionError:
-            loaded = False
-        finally:
-            self._flow.recording, self.loading = recording, self.loading - 1
-        if not loaded:
+        top_level = self._loader.top_level(path)
+        if top_level is None:
             self._loaded[module] = None
             return None
+        names = _Names()
+        scope = self._loaded[module] = Scope(names, module, depth, self._package(module), top_level)
+        names.bind = lambda name: self._run_for(scope, name)
         return scope
+
+    def _run_for(self, scope: Scope, name: str) -> None:
+        """Run the statements of ``scope``'s top level that bind ``name`` and have not run.  While
+        its statements run, a read of a name not bound yet runs nothing (a module imported in a
+        cycle is seen half-initialized, as in Python)."""
+        if scope.running:
+            return
+        statements = [index for index in scope.top_level.needed(name) if index not in scope.ran]
+        if not statements:
+            return
+        scope.ran.update(statements)
+        recording = self._flow.recording
+        self._flow.recording, self.loading, scope.running = False, self.loading + 1, True
+        try:
+            with self.entered(scope):
+                self._loader.run_top_level(scope.top_level, statements, scope.names)
+        except RecursionError:
+            pass  # nested too deeply for the stack: the names bound so far stay
+        finally:
+            self._flow.recording, self.loading, scope.running = recording, self.loading - 1, False
 
     def _package(self, module: str) -> str:
         path = self._paths.get(module, "")
