@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 
@@ -71,7 +72,7 @@ class Symbolic(Value):
     are its variables; most symbolic values are never compared nor evaluated."""
 
     __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled",
-                 "_evaluated", "_number")
+                 "_evaluated", "_number", "_outcomes")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -86,6 +87,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_settled", None)
         object.__setattr__(self, "_evaluated", None)
         object.__setattr__(self, "_number", 0)
+        object.__setattr__(self, "_outcomes", _ITSELF)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -206,18 +208,26 @@ class Symbolic(Value):
     def outcomes(self, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
         """The value at every assignment, or None when there are too many to weigh.  Too many
         assignments are first cut down by folding (``jnp.asarray(x, jnp.float32) +
-        jnp.asarray(y, jnp.int32)`` weighs no member of x or y); an assignment then names only
-        the variables the folded value still depends on."""
+        jnp.asarray(y, jnp.int32)`` weighs no member of x or y), then by leaving unknown the
+        variables the value does not need (``_without_unneeded``); an assignment then names
+        only the variables still weighed.  Memoized for the usual limit: reveal and rules ask
+        again and again."""
+        if limit == MAX_ASSIGNMENTS and self._outcomes is not _ITSELF:
+            return self._outcomes
         assignments = self.assignments(limit)
         if assignments is not None:
-            return [(a, self.at(a)) for a in assignments]
-        folded = self.folded()
-        if folded is self:
-            return None
-        if type(folded) is not Symbolic:
-            return [({}, folded)]
-        assignments = folded.assignments(limit)
-        return None if assignments is None else [(a, folded.at(a)) for a in assignments]
+            found = [(a, self.at(a)) for a in assignments]
+        else:
+            folded = self.folded()
+            if type(folded) is not Symbolic:
+                found = [({}, folded)]
+            else:
+                assignments = folded.assignments(limit)
+                found = [(a, folded.at(a)) for a in assignments] if assignments is not None \
+                    else _without_unneeded(folded, limit)  # fmt: skip
+        if limit == MAX_ASSIGNMENTS:
+            object.__setattr__(self, "_outcomes", found)
+        return found
 
     def folded(self) -> Value:
         """This value with each operand that has one value at every member of its variables
@@ -238,6 +248,32 @@ class Symbolic(Value):
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=_order))
         return f"depends on the dtype of {names}"
+
+
+def _without_unneeded(value: Symbolic, limit: int) -> list[tuple[dict[Variable, Value], Value]] | None:
+    """``value``'s outcomes over the fewest variables it needs, the others left unknown: none,
+    then one, then two (at most ``limit`` assignments), the first such that the value is known
+    at each of their assignments (an array of known dtype, or an exception).  What the engine
+    computes of unknown values holds whatever they are: ``jax.random.split(key, n)`` has the
+    dtype of ``key`` whatever ``n`` is.  None when no such set is found."""
+    variables = value.ordered
+    for size in range(min(len(variables), _MOST_NEEDED) + 1):
+        for needed in itertools.combinations(variables, size):
+            if math.prod(len(v.domain) for v in needed) > limit:
+                continue
+            outcomes = []
+            for members in itertools.product(*(v.domain for v in needed)):
+                assignment = _Partial(zip(needed, members))
+                outcome = value.at(assignment)
+                if not (isinstance(outcome, Refusal) or isinstance(outcome, Array) and outcome.dtypes):
+                    break
+                outcomes.append((assignment, outcome))
+            else:
+                return outcomes
+    return None
+
+
+_MOST_NEEDED = 2  # variables a value with too many assignments to weigh is tried with
 
 
 # Evaluations by the number of the value (equal values share one) and the code of each member.
@@ -608,6 +644,13 @@ class _EveryVariableUnknown(dict):
 _EVERY_VARIABLE_UNKNOWN = _EveryVariableUnknown()
 
 
+class _Partial(dict):
+    """An assignment of some variables: the others are unknown."""
+
+    def __missing__(self, key: Variable) -> Value:
+        return UNKNOWN
+
+
 def passed_on(value: object) -> bool:
     """Whether ``value`` is an exception an operand raised, passed on by an operation that
     never runs: rules report it where it was raised."""
@@ -724,12 +767,13 @@ def kept_dtype(value: Value) -> tuple[Variable, bool | None, Library | None] | N
     the weak flag and library ``value`` has there: None for each that is the variable's own
     (``x * 2`` for a float ``x``: both; ``np.asarray(x)``: strong NumPy arrays; a Python float
     member's dtype is float64, as NumPy makes it)."""
-    if type(value) is not Symbolic or len(value.variables) != 1:
+    if type(value) is not Symbolic:
         return None
     outcomes = value.outcomes()
-    if outcomes is None:
+    assigned = set(outcomes[0][0]) if outcomes else ()  # every assignment names the same variables
+    if len(assigned) != 1:  # the variables the value needs (folded, or left unknown), not all it reads
         return None
-    (var,) = value.variables
+    (var,) = assigned
     alive = [(a[var], v) for a, v in outcomes if not isinstance(v, Refusal)]
     if not alive or not all(isinstance(v, Array) and v.dtypes == m.dtypes for m, v in alive):
         return None
