@@ -120,8 +120,7 @@ class Analysis:
     def run_top_level(self, module: TopLevel, statements: Sequence[int], names: dict[str, Value]) -> None:
         """Run ``statements`` of another module's top level into ``names``, in the modes this
         module starts in."""
-        body = module.statements
-        self._block([body[index] for index in statements], Frame(names, self.settings.initial()))
+        self._block([module.statement(index) for index in statements], Frame(names, self.settings.initial()))
 
     def annotation(self, node: ast.expr, ctx: Context) -> Value:
         """``head[arg, ...]`` translated to qualified names for the engine."""

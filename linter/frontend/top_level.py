@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 from collections.abc import Iterable
 
 # Methods that change the container they are called on (dicts the engine follows, lists).
@@ -41,13 +42,28 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 class TopLevel:
     """The statements of a module's top level and, for each name, which of them bind its
-    final value (computed as names are asked for, kept with the parsed tree)."""
+    final value (computed as names are asked for).
 
-    def __init__(self, tree: ast.Module):
-        self.statements = tree.body
-        self.whole = _switches_modes(self.statements)  # every name needs every statement
-        uses = [_uses(statement) for statement in self.statements]
-        groups = _Groups(len(self.statements))
+    A module read for a few names runs a few of its statements, and its tree takes about 35
+    times its text: the text is kept, and a statement is parsed again from its own lines when it
+    first runs (``statement``), with the positions it has in the module."""
+
+    def __init__(self, data: bytes):
+        tree = ast.parse(data)
+        body = tree.body
+        self.size = len(body)
+        self.whole = _switches_modes(body)  # every name needs every statement
+        self._source = data
+        self._lines = _line_starts(data)
+        self._spans = [(min((d.lineno for d in getattr(s, "decorator_list", ())), default=s.lineno), s.end_lineno)
+                       for s in body]  # fmt: skip
+        # Statements sharing a line (``a = 1; b = 2``), a whole top level, a text not in UTF-8:
+        # the tree is kept.
+        shares_lines = any(after[0] <= before[1] for before, after in zip(self._spans, self._spans[1:]))
+        self._statements: dict[int, ast.stmt] = dict(enumerate(body)) if (
+            self.whole or shares_lines or not _is_utf8(data)) else {}  # fmt: skip
+        uses = [_uses(statement) for statement in body]
+        groups = _Groups(self.size)
         binders: dict[str, list[int]] = {}
         for index, (_, binds) in enumerate(uses):
             for name in binds:
@@ -63,7 +79,7 @@ class TopLevel:
         for name, indices in readers_before.items():
             for index in indices:
                 groups.union(binders[name][0], index)
-        self._group_of = [groups.find(index) for index in range(len(self.statements))]
+        self._group_of = [groups.find(index) for index in range(self.size)]
         self._members: dict[int, list[int]] = {}
         for index, group in enumerate(self._group_of):
             self._members.setdefault(group, []).append(index)
@@ -77,9 +93,22 @@ class TopLevel:
         """The statements (indices, in order) that bind ``name``'s final value and what they
         read; none when no statement binds it."""
         if self.whole:
-            return tuple(range(len(self.statements)))
+            return tuple(range(self.size))
         binder = self._binder.get(name)
         return () if binder is None else self._closure(self._group_of[binder])
+
+    def statement(self, index: int) -> ast.stmt:
+        """Top-level statement ``index``, parsed when first asked for."""
+        found = self._statements.get(index)
+        if found is None:
+            first, last = self._spans[index]
+            try:
+                found = ast.parse(self._source[self._lines[first - 1]:self._lines[last]]).body[0]
+                ast.increment_lineno(found, first - 1)
+            except (SyntaxError, ValueError, IndexError):  # lines that do not parse alone
+                found = ast.parse(self._source).body[index]
+            self._statements[index] = found
+        return found
 
     def _closure(self, group: int) -> tuple[int, ...]:
         found = self._closures.get(group)
@@ -195,11 +224,32 @@ def _switches_modes(statements: list[ast.stmt]) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=128)
+def _line_starts(data: bytes) -> list[int]:
+    """Where each line starts in ``data``, and its end after the last line."""
+    starts = [0]
+    position = data.find(b"\n")
+    while position != -1:
+        starts.append(position + 1)
+        position = data.find(b"\n", position + 1)
+    starts.append(len(data))
+    return starts
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Whether the text parses as UTF-8 line by line: no coding declaration names another
+    encoding (one in the first two lines), no carriage return alone ends a line."""
+    head = b"\n".join(data.split(b"\n", 2)[:2])
+    return b"\r" not in data.replace(b"\r\n", b"") and not (b"coding" in head and not _UTF8_DECLARED.search(head))
+
+
+_UTF8_DECLARED = re.compile(rb"coding[:=][ \t]*(utf-?8|UTF-?8)\b")
+
+
+@functools.lru_cache(maxsize=256)  # their text and the statements that ran: small
 def _parsed(path: str, status: tuple[int, int]) -> TopLevel | None:
     try:
         with open(path, "rb") as file:
-            return TopLevel(ast.parse(file.read()))
+            return TopLevel(file.read())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
