@@ -295,3 +295,46 @@ def test_a_package_made_around_the_run_changes_what_its_modules_read(tmp_path, c
     (tmp_path / "pkg" / "__init__.py").write_text("")  # outside the run
     fresh = _fresh(capsys, arguments)
     assert "m.py:3:32: PRM001" in fresh and _checked(capsys, arguments, cache) == fresh
+
+
+REBOUND = {
+    "pkg/__init__.py": "",
+    "pkg/rebound.py": """\
+import numpy as np
+
+SCALE = np.float32(2)
+HALF = SCALE / 2
+SCALE = np.float64(2)
+TABLE = {"w": np.ones(3, np.float32)}
+TABLE["w"] = np.ones(3)
+UNUSED = [np.float64(i) for i in range(3)]
+""",
+    "pkg/model.py": """\
+import jax.numpy as jnp
+from .rebound import HALF, TABLE, SCALE
+
+x = jnp.ones(3, jnp.float32)
+h = x * HALF
+w = TABLE["w"]
+s = SCALE
+""",
+}
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_names_read_of_a_module_have_the_values_its_whole_top_level_gives(x64, tmp_path, capsys) -> None:
+    """Only the statements that bind the names read run (promolint.frontend.top_level): a name
+    read before it is bound again, and a dict changed after it is made, still have the values
+    running the module gives."""
+    names = ["h", "w", "s"]
+    write(tmp_path, REBOUND)
+    process = subprocess.run([sys.executable, "-c", _RUN, str(tmp_path), json.dumps(names)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = {n: _describe(o) for n, o in json.loads(process.stdout.splitlines()[-1]).items()}
+    assert main(["reveal", "--format", "json", "--x64", x64, str(tmp_path / "pkg")]) == 0
+    records = json.loads(capsys.readouterr().out)
+    revealed = {r["text"]: _describe(r) for r in records
+                if r["path"].endswith("model.py") and r["target"] and r["text"] in names}  # fmt: skip
+    assert revealed == ran and ran["h"] is not None

@@ -63,30 +63,17 @@ class TopLevel:
         self._statements: dict[int, ast.stmt] = dict(enumerate(body)) if (
             self.whole or shares_lines or not _is_utf8(data)) else {}  # fmt: skip
         uses = [_uses(statement) for statement in body]
-        groups = _Groups(self.size)
-        binders: dict[str, list[int]] = {}
+        binders: dict[str, list[int]] = {}  # the statements that bind each name, in order
         for index, (_, binds) in enumerate(uses):
             for name in binds:
                 binders.setdefault(name, []).append(index)
-        for indices in binders.values():
-            for index in indices:
-                groups.union(indices[0], index)
-        readers_before: dict[str, list[int]] = {}
-        for index, (reads, _) in enumerate(uses):
-            for name in reads:
-                if name in binders and index < binders[name][-1]:
-                    readers_before.setdefault(name, []).append(index)
-        for name, indices in readers_before.items():
-            for index in indices:
-                groups.union(binders[name][0], index)
-        self._group_of = [groups.find(index) for index in range(self.size)]
+        self._binder = {name: indices[0] for name, indices in binders.items()}  # one of its group
+        self._group_of = _groups(uses, binders)
         self._members: dict[int, list[int]] = {}
+        self._reads_of: dict[int, set[str]] = {}
         for index, group in enumerate(self._group_of):
             self._members.setdefault(group, []).append(index)
-        self._reads_of: dict[int, set[str]] = {}
-        for index, (reads, _) in enumerate(uses):
-            self._reads_of.setdefault(self._group_of[index], set()).update(reads)
-        self._binder = {name: indices[0] for name, indices in binders.items()}
+            self._reads_of.setdefault(group, set()).update(uses[index][0])
         self._closures: dict[int, tuple[int, ...]] = {}
 
     def needed(self, name: str) -> tuple[int, ...]:
@@ -122,6 +109,21 @@ class TopLevel:
                         stack.append(other)
             found = self._closures[group] = tuple(sorted(i for g in groups for i in self._members[g]))
         return found
+
+
+def _groups(uses: list[tuple[set[str], set[str]]], binders: dict[str, list[int]]) -> list[int]:
+    """Each statement's group (a statement of it): a name's statements are in one group, with
+    those that read it before its last."""
+    groups = _Groups(len(uses))
+    for indices in binders.values():
+        for index in indices:
+            groups.union(indices[0], index)
+    for index, (reads, _) in enumerate(uses):
+        for name in reads:
+            indices = binders.get(name)
+            if indices is not None and index < indices[-1]:
+                groups.union(indices[0], index)
+    return [groups.find(index) for index in range(len(uses))]
 
 
 class _Groups:
