@@ -119,6 +119,10 @@ class Syntax(Protocol):
     def line(self, node: object) -> int:
         """The line ``node`` starts on, for messages that point from one place to another."""
 
+    def function_of(self, node: object) -> object | None:
+        """The innermost function (``def`` or ``lambda``) whose body holds ``node``; None at a
+        module's or class's top level."""
+
 
 @dataclass
 class Returned:

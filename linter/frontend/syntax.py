@@ -14,6 +14,7 @@ class AstSyntax:
     def __init__(self, source: Source, operations: dict[int, Operation]):
         self._source = source
         self._operations = operations
+        self._functions: dict[int, ast.AST] | None = None
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -59,6 +60,27 @@ class AstSyntax:
 
     def line(self, node: ast.AST) -> int:
         return self._source.span(node).line
+
+    def function_of(self, node: object) -> ast.AST | None:
+        if self._functions is None:
+            self._functions = _enclosing_functions(self._source.tree)
+        return self._functions.get(id(node))
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:
+    """Each node inside a function, by id, with the innermost function holding it."""
+    found: dict[int, ast.AST] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        if function is not None:
+            found[id(node)] = function
+        inner = node if isinstance(node, _FUNCTIONS) else function
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return found
 
 
 def attach_syntax(source: Source, operations: dict[int, Operation],

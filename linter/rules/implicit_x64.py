@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from promolint.dtypes import DTYPES, is_64bit
 from promolint.engine.records import Module, Operation, Returned
+from promolint.engine.symbolic import Symbolic, uniform_instances
 from promolint.engine.values import Array, Items, Library, Refusal, Value, ValueSource, python_scalar
 from promolint.rules.base import Edit, Example, Finding, Fix, Related, Rule, exact
 from promolint.rules.rewrites import reevaluate
@@ -134,6 +135,14 @@ class ImplicitX64(Rule):
             def normalized(x):
                 return x / np.sqrt(x.shape[-1])
         """, x64="on"),
+        # The same shift returned as it is: callers of float32 data get float64.
+        Example("""
+            import jax.numpy as jnp
+            def shifted(f, sx):
+                c = jnp.fft.ifft(f, axis=0)
+                phase = jnp.exp(-1j * 2 * jnp.pi * jnp.fft.fftfreq(c.shape[0])[:, None] * sx)
+                return jnp.fft.fft(c[None].T * phase, axis=0).real
+        """, x64="on"),
     )
     valid = (
         # jax-cosmo's search range: jnp.log of a Python float is weak, and a weak value never
@@ -239,6 +248,16 @@ class ImplicitX64(Rule):
             def moves(valid, action):
                 return jnp.where(valid[:, None], MOVES[action], 0)
         """, x64="on"),
+        # The complex128 shift stays inside: the function returns its result cast back to the
+        # data's dtype (interpax's FFT interpolation), so no caller sees 64 bits.
+        Example("""
+            import jax.numpy as jnp
+            def shifted(f, sx):
+                c = jnp.fft.ifft(f, axis=0)
+                phase = jnp.exp(-1j * 2 * jnp.pi * jnp.fft.fftfreq(c.shape[0])[:, None] * sx)
+                out = jnp.fft.fft(c[None].T * phase, axis=0)
+                return out.real.astype(f.dtype)
+        """, x64="on"),
         # `isinstance(c, float)` makes `c` a Python float: weak, it widens nothing (evojax's PGPE
         # spreads its float64 standard deviations by design).
         Example("""
@@ -270,7 +289,7 @@ class ImplicitX64(Rule):
         for leak in leaks.values():
             # A source in another module's file is reported there (values arriving from it are
             # anchored where they arrive: promolint.engine.sources.anchored).
-            if not leak.source.module and not _stays_on_host(leak, module):
+            if not leak.source.module and not _stays_on_host(leak, module) and not _cast_back(leak, module, syntax):
                 yield self._finding(leak, syntax)
 
     def _finding(self, leak: _Leak, syntax) -> Finding:
@@ -451,6 +470,36 @@ def _stays_on_host(leak: _Leak, module: Module) -> bool:
             target, value = operation.operands
             stored = stored or (_source_handle(value) is handle and _library(target) is Library.NUMPY_ARRAY)
     return stored
+
+
+def _cast_back(leak: _Leak, module: Module, syntax) -> bool:
+    """The data the leak widens never leaves the one function it is widened in: that function
+    returns, and every value it returns is narrower whenever its inputs are (interpax's FFT shift
+    runs in complex128 and returns ``out.astype(f.dtype)``), and nothing it stores holds the 64
+    bits.  Its callers see no 64-bit value; the double precision inside is the code's choice."""
+    if leak.returns or not leak.widens:
+        return False
+    functions = {syntax.function_of(place.operation.node) for place in leak.widens}
+    function = functions.pop() if len(functions) == 1 else None
+    if function is None:
+        return False
+    returned = [r.value for r in module.returns if syntax.function_of(r.node) is function]
+    stores = [op for op in module.operations if op.kind == "store" and syntax.function_of(op.node) is function]
+    return bool(returned) and all(_narrow_whenever_inputs_are(v) for v in returned) and \
+        not any(_source_handle(v) is leak.source.handle for op in stores for v in op.operands)  # fmt: skip
+
+
+def _narrow_whenever_inputs_are(value: Value) -> bool:
+    """``value`` holds no 64-bit data when its array inputs all hold float32 (bfloat16, float16)
+    JAX arrays, the question PRM001 asks of a function; unknown values may."""
+    if isinstance(value, Items):
+        return all(_narrow_whenever_inputs_are(item) for item in value.items)
+    if isinstance(value, Array):
+        return value.library is Library.PYTHON or (value.exact and not is_64bit(value.dtype))
+    if type(value) is not Symbolic:
+        return False
+    return all(isinstance(outcome, Refusal) or (type(outcome) is not Symbolic and _narrow_whenever_inputs_are(outcome))
+               for _, outcome in uniform_instances((), value, _UNIFORM))  # fmt: skip
 
 
 def _library(value: Value) -> Library | None:
