@@ -498,8 +498,9 @@ def _narrow_whenever_inputs_are(value: Value) -> bool:
         return value.library is Library.PYTHON or (value.exact and not is_64bit(value.dtype))
     if type(value) is not Symbolic:
         return False
-    return all(isinstance(outcome, Refusal) or (type(outcome) is not Symbolic and _narrow_whenever_inputs_are(outcome))
-               for _, outcome in uniform_instances((), value, _UNIFORM))  # fmt: skip
+    # Members where the code raises say nothing (a PRNG key given float32 data); one must not.
+    outcomes = [outcome for _, outcome in uniform_instances((), value, _UNIFORM) if not isinstance(outcome, Refusal)]
+    return bool(outcomes) and all(type(o) is not Symbolic and _narrow_whenever_inputs_are(o) for o in outcomes)
 
 
 def _library(value: Value) -> Library | None:
