@@ -26,10 +26,13 @@ from promolint.engine.symbolic import lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
+    Elements,
+    Items,
     Library,
     Refusal,
     Value,
     broadcast_rank,
+    join,
     numpy_library,
     python_scalar,
 )
@@ -230,6 +233,8 @@ def _python_handles(op: str, left: Array, right: Array) -> bool:
 @lifted("binary")
 def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     """``left <op> right`` for an arithmetic or bitwise operator."""
+    if isinstance(left, Items) or isinstance(right, Items):
+        return _sequence_binary(op, left, right)
     if not (isinstance(left, Array) and isinstance(right, Array)):
         return UNKNOWN
     library = result_library([left, right])
@@ -254,6 +259,24 @@ def binary(op: str, left: Value, right: Value, ctx: Context) -> Value:
     if op == "@" and library.is_numpy:
         result = native_loop(result)
     return _with_overflow([left, right], result, library, ctx)
+
+
+_MOST_REPEATED = 64  # items a repeated list display is followed one by one up to
+
+
+def _sequence_binary(op: str, left: Value, right: Value) -> Value:
+    """Python's operators on lists and tuples: two of one kind joined (``[a] + [b]``), one
+    repeated by a Python int (``[np.inf] * 6``; by an int of unknown value, a list of unknown
+    length, maybe empty).  Anything else is not followed."""
+    if op == "+" and isinstance(left, Items) and isinstance(right, Items) and left.is_tuple == right.is_tuple:
+        return Items(left.items + right.items, left.is_tuple)
+    sequence, count = (left, right) if isinstance(left, Items) else (right, left)
+    if op != "*" or not isinstance(sequence, Items) or not isinstance(count, Array) \
+            or count.library is not Library.PYTHON or count.dtypes != {"int64"}:  # fmt: skip
+        return UNKNOWN
+    if type(count.literal) is int and count.literal <= _MOST_REPEATED:
+        return Items(sequence.items * max(count.literal, 0), sequence.is_tuple)
+    return Elements(join(sequence.items)) if sequence.items else sequence
 
 
 def _concrete_integer(value: Array) -> bool:

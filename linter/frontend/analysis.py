@@ -24,8 +24,8 @@ from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import (UNKNOWN, Bound, Class, DTypeRef, Function, Imported, Instance, Items, Reference,
-                                     Value, python_scalar)
+from promolint.engine.values import (UNKNOWN, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
+                                     Reference, Value, python_scalar)
 from promolint.frontend.deep import deeply
 from promolint.frontend.source import Source
 from promolint.frontend.top_level import TopLevel, top_level
@@ -493,7 +493,9 @@ class Analysis:
         return UNKNOWN
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, frame: Frame) -> Value:
-        """Names bound inside a comprehension stay inside; its value is not tracked."""
+        """Names bound inside a comprehension stay inside.  A list comprehension is a list of
+        unknown length whose items are all what its element is (each loop variable being any
+        item of what it iterates); other comprehensions are not tracked."""
         inner = frame.copy()
         for clause in node.generators:
             self._assign(clause.target, expressions.element_of(self._expr(clause.iter, inner)), inner)
@@ -502,9 +504,9 @@ class Analysis:
         if type(node) is ast.DictComp:
             self._expr(node.key, inner)
             self._expr(node.value, inner)
-        else:
-            self._expr(node.elt, inner)
-        return UNKNOWN
+            return UNKNOWN
+        element = self._expr(node.elt, inner)
+        return Elements(element) if type(node) is ast.ListComp else UNKNOWN
 
     def _call(self, node: ast.Call, frame: Frame) -> Value:
         func = self._expr(node.func, frame)

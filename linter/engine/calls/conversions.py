@@ -15,8 +15,8 @@ from promolint.engine.catalog import Fn
 from promolint.engine.symbolic import lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
-from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Instance, Items, Keyed, Library, Refusal, Value, array,
-                                     python_scalar)
+from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Elements, Instance, Items, Keyed, Library, Refusal,
+                                     Value, array, python_scalar)
 from promolint.systems.base import Operand
 
 # The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.
@@ -113,11 +113,14 @@ def as_traced(value: Value, ctx: Context) -> Value:
     """What a value becomes when JAX traces a function it is passed to (or returned from):
     arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
     out of the default int's range raises), NumPy values strong and narrowed with x64 off;
-    tuples, lists and dicts are pytrees of those."""
+    tuples, lists (of known or unknown length) and dicts are pytrees of those."""
     if isinstance(value, Items):
         items = tuple(as_traced(v, ctx) for v in value.items)
         refused = next((v for v in items if isinstance(v, Refusal)), None)
         return refused or Items(items, value.is_tuple)
+    if isinstance(value, Elements):
+        element = as_traced(value.element, ctx)
+        return element if isinstance(element, Refusal) else Elements(element)
     if isinstance(value, Keyed):
         entries = tuple((key, as_traced(v, ctx)) for key, v in value.entries)
         refused = next((v for _, v in entries if isinstance(v, Refusal)), None)

@@ -82,8 +82,10 @@ def _rule_asarray(call: Call) -> Value:
     library = call.fn.library
     if isinstance(data, Items):
         leaves = _leaves(data)
-        if leaves is None or not leaves:
+        if leaves is None:
             return UNKNOWN
+        if not leaves:  # np.array([]) is float64, jnp.array([]) the default float (measured)
+            return default("f", library, call.ctx, "", ndim)
         if library is Library.JAX:
             # jnp.array of a list: the elements' result type, strong; NumPy elements are narrowed.
             outcome = operations.collect(operations.promote(leaves, Library.JAX, call.ctx), Library.JAX)

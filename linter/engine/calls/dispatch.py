@@ -54,6 +54,7 @@ from promolint.engine.values import (
     Refusal,
     Value,
     array,
+    join,
     python_scalar,
 )
 
@@ -202,7 +203,36 @@ def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Val
     if fn is None:
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
-    return apply(call), call
+    listed = _listed(call)
+    return (apply(call) if listed is None else listed), call
+
+
+# Rules that join a list of arrays and raise for an empty one (stack, concatenate, hstack...),
+# and those that make an empty list a float array (array, asarray; measured).
+_JOINING_RULES = frozenset({"concatenate"})
+_MAKING_RULES = frozenset({"asarray"})
+
+
+def _listed(call: Call) -> Value | None:
+    """A call given a list of unknown length whose items are all one exact value (a list
+    comprehension, ``[x] * n``): joining its arrays gives what joining that one item does (an
+    empty list raises); making an array of it, that or an empty list's array.  None for the
+    other calls, and for items of several candidate dtypes (which may be mixed)."""
+    if call.fn.rule not in _JOINING_RULES and call.fn.rule not in _MAKING_RULES:
+        return None
+    param = next((p for p in call.fn.arrays if isinstance(call.bound.get(p), Elements)), None)
+    if param is None or not _exact(call.bound[param].element):
+        return None
+    one = apply(replace(call, bound={**call.bound, param: Items((call.bound[param].element,))}))
+    if call.fn.rule in _JOINING_RULES:
+        return one
+    return join([one, apply(replace(call, bound={**call.bound, param: Items(())}))])
+
+
+def _exact(value: Value) -> bool:
+    if isinstance(value, Items):
+        return all(_exact(item) for item in value.items)
+    return isinstance(value, Array) and value.exact
 
 
 def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
