@@ -94,7 +94,7 @@ RULES: dict[str, Callable[[Call], Value]] = {
 def _untyped_input(call: Call) -> bool:
     """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed
     (an array argument whose dtype a requested one replaces does not matter)."""
-    dtype = next((call.bound[p] for p in ("dtype", "new_dtype") if p in call.bound), None)
+    dtype = next((call.bound[p] for p in ("dtype", "new_dtype", "preferred_element_type") if p in call.bound), None)
     if dtype is not None and not _is_none(dtype):
         if as_dtype(dtype) is None:
             return True
@@ -124,11 +124,17 @@ def _without_dimensions(call: Call) -> bool:
     return call.name in NEEDS_DIMENSIONS and isinstance(first, Array) and first.rank == 0
 
 
+# Rules whose results are dtypes or their properties, not values of the function's library.
+_DTYPE_RULES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
+
+
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
     if (_untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ()))
             or _without_dimensions(call)):  # fmt: skip
-        return UNKNOWN if call.fn.library is Library.PYTHON else Array(frozenset(), call.fn.library, None)
+        if call.fn.library is Library.PYTHON or call.fn.rule in _DTYPE_RULES:
+            return UNKNOWN  # np.dtype(unknown) is a dtype, not a NumPy value of unknown dtype
+        return Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
         # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)
