@@ -81,7 +81,7 @@ NUMPY_RESULT_TYPE_FUNCTIONS = frozenset({"where", "concatenate", "stack", "hstac
                                          "append"})  # fmt: skip
 # Functions of the "array" shape that keep their input's dimensions.
 RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "swapaxes", "copy", "diff", "moveaxis",
-                          "take_along_axis", "fliplr", "flipud", "pad", "fftshift", "ifftshift", "rev"})  # fmt: skip
+                          "take_along_axis", "fliplr", "flipud", "pad", "fftshift", "ifftshift", "rev", "rot90"})  # fmt: skip
 # Rules whose requested ``dtype=`` is the result's dtype whatever the data (``jnp.asarray(x,
 # dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
 # dtype does not make the result unknown.
@@ -302,6 +302,7 @@ NEEDS_DIMENSIONS = frozenset({
         "fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.fft2", "fft.ifft2", "fft.rfft2", "fft.irfft2",
         "fft.rfftn", "fft.irfftn")),
     "numpy.fft.fftn", "numpy.fft.ifftn", "jax.scipy.linalg.solve", "jax.scipy.linalg.solve_triangular",
+    "jax.numpy.polyval", "jax.numpy.rot90",
     *(f"jax.lax.{k}" for k in ("reshape", "rev", "collapse", "broadcast_in_dim", "slice", "slice_in_dim",
                                "index_in_dim", "transpose", "dot_general", "top_k")),
 })  # fmt: skip
@@ -337,6 +338,8 @@ _JAX_NUMPY |= {
     "broadcast_shapes": Fn("int_tuple", PY),
     "iscomplexobj": Fn("python_scalar", PY, default="bool"),
     "linalg.det": Fn("linalg", JNP, ("a",), "float16", arrays=("a",), shape="as-is"),
+    "polyval": Fn("polyval", JNP, ("p", "x"), arrays=("p", "x"), shape="as-is"),
+    "rot90": Fn("same", JNP, ("m", "k", "axes"), arrays=("m",), shape="array"),
 }
 # What NumPy and JAX answer about arrays as Python values (jnp.allclose gives a JAX bool instead).
 _PYTHON_ANSWERS = {
@@ -369,6 +372,7 @@ CATALOG: dict[str, Fn] = {
     "jax.random.randint": Fn("random", JNP, ("key", "shape", "minval", "maxval", "dtype"), "i"),
     "jax.random.bernoulli": Fn("fixed", JNP, default="bool"),
     "jax.random.PRNGKey": Fn("fixed", JNP, default="uint32", shape="array"),  # a raw key: 2 uint32 words
+    "jax.random.key_data": Fn("fixed", JNP, default="uint32", shape="array"),  # of a raw key or a typed one
     "jax.random.permutation": Fn("same", JNP, ("key", "x"), arrays=("x",)),
     "jax.random.split": Fn("key", JNP, ("key", "num"), arrays=("key",), shape="array"),
     "jax.random.fold_in": Fn("key", JNP, ("key", "data"), arrays=("key",), shape="array"),
@@ -466,6 +470,9 @@ CATALOG: dict[str, Fn] = {
     "builtins.list": Fn("python_sequence", PY, ("iterable",)),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
 }
+
+# Other names of catalogued functions: the call is the function's own (np.around is np.round).
+ALIASES = {f"{module}.around": f"{module}.round" for module in ("numpy", "jax.numpy")}
 
 # Module attributes that are NumPy scalars: (dtype, value).
 SCALAR_CONSTANTS: dict[str, tuple[str, bool]] = {"numpy.True_": ("bool", True), "numpy.False_": ("bool", False)}

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from promolint.engine import calls
-from promolint.engine.catalog import CATALOG
+from promolint.engine.catalog import ALIASES, CATALOG
 from promolint.engine.flow import control, higher_order, modes, objects
 from promolint.engine.values import DTypeRef
 
@@ -35,7 +35,7 @@ HANDLED_ELSEWHERE = frozenset({
 
 
 def handled(qualname: str) -> bool:
-    return (qualname in CATALOG or qualname in HANDLED_ELSEWHERE
+    return (qualname in CATALOG or qualname in ALIASES or qualname in HANDLED_ELSEWHERE
             or isinstance(calls.resolve_reference(qualname), DTypeRef))  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from promolint.engine.calls.binding import bind, display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, call_scalar_type, python_int_overflow
 from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
+    ALIASES,
     CATALOG,
     CONSTANTS,
     NEEDS_DIMENSIONS,
@@ -149,7 +150,9 @@ def apply(call: Call) -> Value:
 
 # --- entry points -----------------------------------------------------------------------------
 def resolve_reference(qualname: str) -> Value:
-    """A dotted name: a dtype (``numpy.float32``), a constant (``numpy.pi``), or a reference."""
+    """A dotted name: a dtype (``numpy.float32``), a constant (``numpy.pi``), or a reference (to
+    the function itself, for another name of a catalogued one)."""
+    qualname = ALIASES.get(qualname, qualname)
     module, _, attr = qualname.rpartition(".")
     dtype = MODULE_DTYPE_ATTRIBUTES.get(module, {}).get(attr)
     if dtype:

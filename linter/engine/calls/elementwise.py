@@ -148,6 +148,8 @@ def _rule_polyval(call: Call) -> Value:
     """``np.polyval(p, x)`` makes arrays of both (``asarray(p)``, ``asanyarray(x)``), then evaluates
     ``y = y * x + p[i]`` from ``y = zeros_like(x)``: their dtypes promote as arrays
     (``np.polyval(f32, 2.0)`` and ``np.polyval([1.0, 2.0], f32_scalar)`` are float64), in x's shape."""
+    if call.fn.library is Library.JAX:
+        return _jax_polyval(call)
     coefficients, x = (numpy_array_of(call.bound.get(p), call.ctx) for p in ("p", "x"))
     if not (isinstance(coefficients, Array) and isinstance(x, Array) and coefficients.dtypes and x.dtypes):
         return UNKNOWN
@@ -155,6 +157,16 @@ def _rule_polyval(call: Call) -> Value:
     if isinstance(value, Array):
         value = replace(value, library=numpy_library(x.rank), ndim=x.rank)
     return value
+
+
+def _jax_polyval(call: Call) -> Value:
+    """``jnp.polyval(p, x)`` promotes p and x as they are, a Python x weakly
+    (``jnp.polyval(i8, 2)`` is int8), to a strong array in x's shape (measured)."""
+    inputs = library_inputs(call)
+    if len(inputs) != 2 or not all(v.dtypes for v in inputs):
+        return UNKNOWN
+    value = promote(call, inputs)
+    return replace(value, weak=False, ndim=inputs[1].rank) if isinstance(value, Array) else value
 
 
 def _rule_interp(call: Call) -> Value:

@@ -153,3 +153,23 @@ v = np.copy(s_f32)
 u = np.copy(f32)
 t = np.ascontiguousarray(a_b)
 s = np.ascontiguousarray(f64, dtype=np.float32)
+# ---
+# jnp.polyval promotes p and x as they are (a Python x weakly), strongly; rot90 and around keep
+# the dtype (around is round, bools refused); key_data is the uint32 words of any key.
+y = jnp.polyval(f32, i8)
+y2 = jnp.polyval(i8, 2)
+y3 = jnp.polyval(b, 1.0)
+y4 = jnp.polyval(u8, i8)
+y5 = jnp.polyval(a_i16, jnp.asarray(2.0))
+y6 = jnp.polyval(f16, s_f32)
+y7 = jnp.rot90(m_i8)
+y8 = jnp.rot90(m_bf16, 2)
+y9 = jnp.around(f16)
+y10 = jnp.around(2.5)
+y11 = np.around(a_f32, 1)
+y12 = np.around(True)
+y13 = np.around(i8)
+y14 = jax.random.key_data(key)
+y15 = jax.random.key_data(jax.random.key(1))
+# ---
+y = jnp.around(b)
