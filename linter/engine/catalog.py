@@ -521,5 +521,7 @@ JAX_WEAK_PREDICATES: dict[str, str] = {"isnan": "biufc", "isfinite": "fc", "logi
 NUMPY_METHOD_BOOL_RESULTS = {"round": "float16"}
 # NumPy methods that work in place and return None (JAX's, of immutable arrays, return one).
 NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition", "setflags", "itemset"})
+# Methods of Python lists that change them in place: a list they are called on is no longer followed.
+LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
 # Attributes of arrays that keep the dtype, and those that are something else.
 SAME_DTYPE_ATTRIBUTES = frozenset({"T", "mT"})

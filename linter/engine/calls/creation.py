@@ -82,10 +82,8 @@ def _rule_asarray(call: Call) -> Value:
     library = call.fn.library
     if isinstance(data, Items):
         leaves = _leaves(data)
-        if leaves is None:
+        if leaves is None or not leaves:
             return UNKNOWN
-        if not leaves:  # np.array([]) is float64, jnp.array([]) the default float (measured)
-            return default("f", library, call.ctx, "", ndim)
         if library is Library.JAX:
             # jnp.array of a list: the elements' result type, strong; NumPy elements are narrowed.
             outcome = operations.collect(operations.promote(leaves, Library.JAX, call.ctx), Library.JAX)
@@ -113,6 +111,17 @@ def _rule_asarray(call: Call) -> Value:
         dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
         return Array(dtypes, Library.JAX, False, ndim=ndim)
     return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
+
+
+def of_empty_list(call: Call) -> Array:
+    """What ``np.array`` / ``jnp.array`` (the "asarray" rule) makes of an empty list: the dtype
+    requested, else the default float (measured: np.array([]) is float64, jnp.array([]) float32,
+    float64 with x64).  Only for a list known to be empty where it may be: a list display the
+    code fills elsewhere (``collect(xs)``) is not followed."""
+    ref = as_dtype(call.bound.get("dtype"))
+    if ref:
+        return requested(ref, call.fn.library, call.ctx, None)
+    return default("f", call.fn.library, call.ctx, "", None)
 
 
 def numpy_array_of(value: Value | None, ctx: Context) -> Value:

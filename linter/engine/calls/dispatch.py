@@ -28,6 +28,7 @@ from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
     ALIASES,
     CATALOG,
+    LIST_MUTATORS,
     CONSTANTS,
     NEEDS_DIMENSIONS,
     REQUESTED_DTYPE_DECIDES,
@@ -235,7 +236,7 @@ def _listed(call: Call) -> Value | None:
     one = apply(replace(call, bound={**call.bound, param: Items((call.bound[param].element,))}))
     if call.fn.rule in _JOINING_RULES:
         return one
-    return join([one, apply(replace(call, bound={**call.bound, param: Items(())}))])
+    return join([one, shaped(call, creation.of_empty_list(call))])
 
 
 def _exact(value: Value) -> bool:
@@ -284,6 +285,8 @@ def attribute(value: Value, name: str) -> Value:
         return UNKNOWN
     if isinstance(value, Bound) and value.method == "at.":
         return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
+    if isinstance(value, (Items, Elements)) and name in LIST_MUTATORS:
+        return Bound(value, name)  # xs.append: the flow stops following xs (objects.mutated)
     if not isinstance(value, Array):
         return UNKNOWN
     if value.library is Library.PYTHON and not all(hasattr(_PYTHON_TYPES[d], name) for d in value.dtypes):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine.calls import as_traced
+from promolint.engine.catalog import LIST_MUTATORS
 from promolint.engine.context import Context
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
@@ -576,10 +577,20 @@ SPREAD = object()  # the key of a ``**other`` entry of a dict display
 
 def stored(container: Value, key: object, value: Value) -> Value | None:
     """The container after ``container[key] = value`` (``key``: the index's literal, None when
-    it is none): a dict with literal keys gets the entry, any other key makes it unknown; None
-    when the container is not one the engine follows."""
+    it is none): a dict with literal keys gets the entry, any other key makes it unknown; a
+    list display gets the item at a literal position; a list of unknown length stays one where
+    the item is what it holds already.  Otherwise a list is no longer followed; None when the
+    container is not one the engine follows."""
     if isinstance(container, Keyed):
         return container.with_entry(key, value) if _followed(key) else UNKNOWN
+    if isinstance(container, Items):
+        if type(key) is int and -len(container.items) <= key < len(container.items) and not container.is_tuple:
+            items = list(container.items)
+            items[key] = value
+            return Items(tuple(items))
+        return UNKNOWN
+    if isinstance(container, Elements):
+        return container if container.element == value else UNKNOWN
     return None
 
 
@@ -601,8 +612,9 @@ def dict_display(entries: Sequence[tuple[object, Value]]) -> Value:
 
 
 def mutated(container: Value, method: str) -> bool:
-    """Whether calling ``container.method(...)`` changes a dict the engine follows."""
-    return isinstance(container, Keyed) and method in _DICT_MUTATORS
+    """Whether calling ``container.method(...)`` changes a dict or a list the engine follows."""
+    return (isinstance(container, Keyed) and method in _DICT_MUTATORS
+            or isinstance(container, (Items, Elements)) and method in LIST_MUTATORS)  # fmt: skip
 
 
 # Functions that set or expose an object's attributes by name.

@@ -41,3 +41,15 @@ def splits(x, n):
 y = splits(f32, 3)
 y2 = splits(a_i8, np.int64(1))
 y3 = splits(jnp.ones(4, jnp.bfloat16), 2)
+# ---
+# (a list changed in place is no longer followed; an item assigned at a literal position is)
+# oracle: modes=x64off,x64on
+xs = [i8 for _ in range(2)]
+xs.append(f32)
+y = jnp.stack(xs)
+zs = [0] * 3
+zs[0] = 2.5
+y2 = np.array(zs)
+ws = [a_i8]
+ws.insert(0, 2.5)
+y3 = np.array(ws, dtype=np.float32)
