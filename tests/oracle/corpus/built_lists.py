@@ -50,6 +50,6 @@ y = jnp.stack(xs)
 zs = [0] * 3
 zs[0] = 2.5
 y2 = np.array(zs)
-ws = [a_i8]
+ws = [1]
 ws.insert(0, 2.5)
-y3 = np.array(ws, dtype=np.float32)
+y3 = np.array(ws)
