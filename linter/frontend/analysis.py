@@ -273,7 +273,7 @@ class Analysis:
             container = self._expr(target.value, frame)
             slices, indices = self._index(target.slice, frame)
             # A dict with literal keys gets the entry: the dict is assigned back where it is held.
-            changed = objects.stored(container, _key_literal(target.slice), value)
+            changed = objects.stored(container, _key_literal(target.slice), value, type(target.value) is ast.Name)
             if changed is not None:
                 self._assign(target.value, changed, frame)
             else:
@@ -524,7 +524,8 @@ class Analysis:
             if keyword.arg is not None:
                 kwargs[keyword.arg] = value
         if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
-                                                                node.func.attr):  # fmt: skip
+                                                                node.func.attr,
+                                                                type(node.func.value) is ast.Name):  # fmt: skip
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
         return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names))
 

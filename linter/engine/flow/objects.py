@@ -575,14 +575,16 @@ class Objects:
 SPREAD = object()  # the key of a ``**other`` entry of a dict display
 
 
-def stored(container: Value, key: object, value: Value) -> Value | None:
+def stored(container: Value, key: object, value: Value, named: bool) -> Value | None:
     """The container after ``container[key] = value`` (``key``: the index's literal, None when
-    it is none): a dict with literal keys gets the entry, any other key makes it unknown; a
-    list display gets the item at a literal position; a list of unknown length stays one where
-    the item is what it holds already.  Otherwise a list is no longer followed; None when the
-    container is not one the engine follows."""
+    it is none): a dict with literal keys gets the entry, any other key makes it unknown.  A
+    list a variable holds (``named``; see ``mutated``) gets the item at a literal position of a
+    display, stays a list of unknown length where the item is what it holds already, and is no
+    longer followed otherwise.  None when the container is not one the engine follows."""
     if isinstance(container, Keyed):
         return container.with_entry(key, value) if _followed(key) else UNKNOWN
+    if not named:
+        return None
     if isinstance(container, Items):
         if type(key) is int and -len(container.items) <= key < len(container.items) and not container.is_tuple:
             items = list(container.items)
@@ -611,10 +613,12 @@ def dict_display(entries: Sequence[tuple[object, Value]]) -> Value:
     return result
 
 
-def mutated(container: Value, method: str) -> bool:
-    """Whether calling ``container.method(...)`` changes a dict or a list the engine follows."""
+def mutated(container: Value, method: str, named: bool) -> bool:
+    """Whether calling ``container.method(...)`` changes a dict the engine follows, or a list a
+    variable holds (``named``).  A list an attribute holds is left alone: its class's methods are
+    run again until what they read settles, and a list unknown once no longer says it changes."""
     return (isinstance(container, Keyed) and method in _DICT_MUTATORS
-            or isinstance(container, (Items, Elements)) and method in LIST_MUTATORS)  # fmt: skip
+            or named and isinstance(container, (Items, Elements)) and method in LIST_MUTATORS)  # fmt: skip
 
 
 # Functions that set or expose an object's attributes by name.
