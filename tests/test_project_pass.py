@@ -88,22 +88,26 @@ def _describe(record: dict) -> str | None:
     return f"{'weak ' if record['weak'] else ''}{record['dtype']} [{record['library']}]"
 
 
-def _revealed(capsys, root: Path, x64: str) -> dict[str, str | None]:
+def _revealed(capsys, root: Path, x64: str, names: list[str] = NAMES) -> dict[str, str | None]:
     assert main(["reveal", "--format", "json", "--x64", x64, str(root / "pkg")]) == 0
     records = json.loads(capsys.readouterr().out)
     return {r["text"]: _describe(r) for r in records
-            if r["path"].endswith("model.py") and r["target"] and r["text"] in NAMES}  # fmt: skip
+            if r["path"].endswith("model.py") and r["target"] and r["text"] in names}  # fmt: skip
+
+
+def _ran(root: Path, x64: str, names: list[str]) -> dict[str, str | None]:
+    """What running the package's model.py leaves in ``names``."""
+    process = subprocess.run([sys.executable, "-c", _RUN, str(root), json.dumps(names)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    return {n: _describe(o) for n, o in json.loads(process.stdout.splitlines()[-1]).items()}
 
 
 @pytest.mark.parametrize("x64", ["off", "on"])
 def test_reveal_gives_what_running_the_package_gives(x64, tmp_path, capsys) -> None:
     write(tmp_path, PACKAGE)
-    process = subprocess.run([sys.executable, "-c", _RUN, str(tmp_path), json.dumps(NAMES)], cwd=ROOT,
-                             capture_output=True, text=True, timeout=300,
-                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
-    assert process.returncode == 0, process.stderr[-3000:]
-    ran = {n: _describe(o) for n, o in json.loads(process.stdout.splitlines()[-1]).items()}
-    assert _revealed(capsys, tmp_path, x64) == ran
+    assert _revealed(capsys, tmp_path, x64) == _ran(tmp_path, x64, NAMES)
 
 
 def test_a_module_alone_reads_nothing_of_the_others(tmp_path, capsys) -> None:
@@ -328,13 +332,5 @@ def test_names_read_of_a_module_have_the_values_its_whole_top_level_gives(x64, t
     running the module gives."""
     names = ["h", "w", "s"]
     write(tmp_path, REBOUND)
-    process = subprocess.run([sys.executable, "-c", _RUN, str(tmp_path), json.dumps(names)], cwd=ROOT,
-                             capture_output=True, text=True, timeout=300,
-                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
-    assert process.returncode == 0, process.stderr[-3000:]
-    ran = {n: _describe(o) for n, o in json.loads(process.stdout.splitlines()[-1]).items()}
-    assert main(["reveal", "--format", "json", "--x64", x64, str(tmp_path / "pkg")]) == 0
-    records = json.loads(capsys.readouterr().out)
-    revealed = {r["text"]: _describe(r) for r in records
-                if r["path"].endswith("model.py") and r["target"] and r["text"] in names}  # fmt: skip
-    assert revealed == ran and ran["h"] is not None
+    ran = _ran(tmp_path, x64, names)
+    assert _revealed(capsys, tmp_path, x64, names) == ran and ran["h"] is not None
