@@ -47,8 +47,9 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
         return UNKNOWN
     if head.rpartition(".")[2] == _ARRAY_LIKE_NAME:
         return ARRAY_LIKE
-    if head in PYTHON_SCALARS:
-        return python_scalar(PYTHON_SCALARS[head], provenance=f"annotated {PYTHON_SCALARS[head]}")
+    scalar = python_type(head, "annotated")
+    if scalar is not None:
+        return scalar
     if head in JAX_ARRAY_TYPES:
         return Array(frozenset(), Library.JAX, None)
     if head in NUMPY_ARRAY_TYPES:
@@ -65,10 +66,11 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
     return UNKNOWN
 
 
-def python_type(qualname: str | None) -> Value | None:
-    """What ``isinstance(v, T)`` proves ``v`` is for a Python scalar type ``T``; None for others."""
+def python_type(qualname: str | None, why: str = "isinstance") -> Value | None:
+    """What a value of the Python scalar type ``qualname`` is (``isinstance(v, float)`` proves
+    it, an annotation says it); None for other types."""
     kind = PYTHON_SCALARS.get(qualname or "")
-    return python_scalar(kind, provenance=f"isinstance {kind}") if kind else None
+    return python_scalar(kind, provenance=f"{why} {kind}") if kind else None
 
 
 def _dtype_name(qualname: str | None) -> str | None:
