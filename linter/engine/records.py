@@ -87,6 +87,9 @@ class Operation:
     # every member" reads, where ``operands`` and ``result`` hold what is true at all members.
     members: Callable[..., list[tuple[tuple[Value, ...], Value]] | None] | None = field(
         default=None, repr=False, compare=False)
+    # The operands as computed, symbolic where they depend on variables (``operands`` holds what
+    # is true at all members): which parameters an operand comes from.
+    symbolic_operands: tuple[Value, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)

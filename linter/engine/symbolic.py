@@ -51,6 +51,9 @@ class Variable:
     name: str
     key: object  # what identifies it: a function's def line and parameter name
     domain: tuple[Array, ...] = field(repr=False)
+    # Annotated with a Python scalar type (`x: float`): the domain admits arrays too (tracers
+    # under jit), but the author said what is meant, which rules that guess may take at its word.
+    scalar_annotated: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.name, self.key)))
@@ -315,9 +318,9 @@ def _order(variable: Variable) -> str:
     return repr(variable.key)
 
 
-def variable(name: str, key: object, domain: Sequence[Array]) -> Symbolic:
+def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: bool = False) -> Symbolic:
     """The value of an unknown: a variable over ``domain``."""
-    return Symbolic("var", None, (Variable(name, key, tuple(domain)),))
+    return Symbolic("var", None, (Variable(name, key, tuple(domain), scalar_annotated),))
 
 
 # --- domains ---------------------------------------------------------------------------------

@@ -51,11 +51,13 @@ class ImplicitX64(Rule):
         anywhere. An explicit `dtype=np.float32` does not protect an array from a strong NumPy
         scalar: `np.arange(n, dtype=np.float32) * np.log(2.0)` is float64 under NumPy 2. Weak
         64-bit values (`jnp.arange(n) - 0.5` under x64) adopt the dtype of the strong operand they
-        meet and widen nothing; values that stay on the host (NumPy counts, sizes, in-place updates,
-        which keep their target's dtype) are not reported either. A function's parameters have no
-        dtype in the code, but the function is called with float32 data somewhere: `x / np.sqrt(n)`
-        is reported where it is float64 for every narrower float `x` (and, for an operation on many
-        parameters, when they all hold float32, bfloat16 or float16 alike).
+        meet and widen nothing, as do int64 counts and indices meeting int32 ones (their values
+        stay exact; where they turn float data 64-bit, that is reported); values that stay on the
+        host (NumPy counts, sizes, in-place updates, which keep their target's dtype) are not
+        reported either. A function's parameters have no dtype in the code, but the function is
+        called with float32 data somewhere: `x / np.sqrt(n)` is reported where it is float64 for
+        every narrower float `x` (and, for an operation on many parameters, when they all hold
+        float32, bfloat16 or float16 alike); a parameter annotated `float` is taken at its word.
     """
     fix_safety = """
         The fix depends on intent: write the Python scalar (`math.sqrt(n)`, `float(c)`), give the
@@ -258,6 +260,25 @@ class ImplicitX64(Rule):
                 out = jnp.fft.fft(c[None].T * phase, axis=0)
                 return out.real.astype(f.dtype)
         """, x64="on"),
+        # Integers widened by integers keep their values: an int32 action moved by an int64 offset
+        # only indexes (gymnax's FrozenLake).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def transition(key, action):
+                action = jnp.asarray(action, dtype=jnp.int32)
+                offset = jax.random.choice(key, jnp.array((-1, 1)))
+                return (action + offset) % 4
+        """, x64="on"),
+        # A parameter annotated `float` is taken at its word: a Python float widens nothing
+        # (jwave's circle geometry, turned into Python lists).
+        Example("""
+            import jax.numpy as jnp
+            import numpy as np
+            def points_on_circle(n: int, radius: float, angle: float = 0.0):
+                angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+                return (radius * np.cos(angles + angle)).tolist()
+        """, x64="on"),
         # `isinstance(c, float)` makes `c` a Python float: weak, it widens nothing (evojax's PGPE
         # spreads its float64 standard deviations by design).
         Example("""
@@ -319,9 +340,11 @@ _FUNCTION_ADVICE = {
 
 
 def _narrow_example(leak: _Leak) -> str:
-    """The narrower dtype the advice names: that of the first data the leak widens."""
+    """The narrower dtype the advice names: that of the first data the leak widens, where it is a
+    float (integers a leak widens become floats: the advice names float32 for them)."""
     dtypes = leak.widens[0].narrow.dtypes if leak.widens else frozenset()
-    return next(iter(dtypes)) if len(dtypes) == 1 else "float32"
+    dtype = next(iter(dtypes)) if len(dtypes) == 1 else "float32"
+    return dtype if DTYPES[dtype].kind in "fc" else "float32"
 
 
 def _advice(producer: Operation | None, narrow: str) -> str:
@@ -390,6 +413,8 @@ def _widening(operation: Operation, uses_jax: bool) -> tuple[ValueSource, _Widen
         return None  # made here from one narrower operand and a Python scalar: a kind change, not a leak
     if result.source.handle is operation.node and result.library is Library.JAX and _mixed_signedness(narrow):
         return None  # JAX's uint32 with a signed integer: PRM020 reports it, in both x64 modes
+    if _integers_only(operation):
+        return None  # integers widened by integers keep their values; where they meet floats, that is reported
     index = next((i for i, v in enumerate(operation.operands) if v is narrow[0]), None)
     return result.source, _Widening(operation, narrow[0], index, result.dtype)
 
@@ -410,7 +435,7 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, _Widen
     instances = operation.members(_UNIFORM)
     if not instances:
         return None
-    data = _promoted_positions(operation)
+    data = _promoted_positions(operation) - _scalar_annotated(operation)
     first = None
     reaches_jax = False
     for operands, result in instances:
@@ -439,6 +464,14 @@ def _promoted_positions(operation: Operation) -> set[int]:
     return {i for i in positions if id(operation.operands[i]) in promoted or id(operation.operands[i]) not in other}
 
 
+def _scalar_annotated(operation: Operation) -> set[int]:
+    """The operands computed from parameters annotated with Python scalar types only (``radius:
+    float``): the rule takes the annotation at its word, and a Python float widens nothing (on
+    the primer such a parameter held JAX data nowhere: jwave's circle geometry)."""
+    return {i for i, v in enumerate(operation.symbolic_operands)
+            if type(v) is Symbolic and v.variables and all(var.scalar_annotated for var in v.variables)}
+
+
 def _sourced_64bit(value: Value) -> Array | None:
     """``value`` if it is a strong 64-bit value whose 64 bits have a source."""
     found = exact(value)
@@ -449,6 +482,17 @@ def _sourced_64bit(value: Value) -> Array | None:
 def _example_rank(value: Array) -> tuple[bool, bool]:
     """The member a message names: a JAX float32, the commonest narrower data, else any JAX."""
     return value.library is not Library.JAX, value.dtypes != {"float32"}
+
+
+def _integers_only(operation: Operation) -> bool:
+    """Every operand the promotion weighs is an integer (or bool) of a known dtype: an int64 count
+    meeting int32 indices (``action + jnp.array((-1, 1))``, ``occupancy / occupancy.sum()`` under
+    x64).  Their values are exact in 64 bits, and JAX puts every integer below the floats (int64
+    with float32 is float32), so what they widen is no float data; on the primer every such
+    finding was an index or a count (docs/primer.md)."""
+    operands = [operation.operands[i] for i in _promoted_positions(operation)]
+    return bool(operands) and all(
+        isinstance(v, Array) and v.dtypes and all(DTYPES[d].kind in "biu" for d in v.dtypes) for v in operands)
 
 
 def _mixed_signedness(values: list[Array]) -> bool:
@@ -519,7 +563,8 @@ def _returned_leaks(returned: Returned) -> list[Array]:
     if not arrays or not all(_narrower_data(v) for v in arrays):
         return []
     values = returned.value.items if isinstance(returned.value, Items) else (returned.value,)
-    return [v for v in values if isinstance(v, Array) and v.exact and is_64bit(v.dtype) and v.source is not None]
+    return [v for v in values if isinstance(v, Array) and v.exact and is_64bit(v.dtype) and v.source is not None
+            and DTYPES[v.dtype].kind not in "iu"]  # an int64 index or count: exact, as for _integers_only
 
 
 def _short(text: str) -> str:

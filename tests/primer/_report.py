@@ -72,14 +72,13 @@ def summary(result: dict, ledger: Mapping[Key, Verdict], produced_keys: Mapping[
             problems += [f"- {p['name']} ({mode}): unparsable: {e}" for e in run["unparsable"]]
         problems += [f"- {p['name']}: reveal failed on {f}" for f in (p.get("coverage") or {}).get("failures", [])]
     lines += problems or ["None."]
-    lines += triage(ledger, produced_keys)
+    lines += triage(ledger, produced_keys, {p["name"] for p in ok})
     return "\n".join(lines) + "\n"
 
 
-def triage(ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str, ...]]) -> list[str]:
-    """Precision per rule over this run's keys, the untriaged ones, and stale ledger entries."""
-    if not produced_keys:
-        return []
+def triage(ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str, ...]], projects: set[str]) -> list[str]:
+    """Precision per rule over this run's keys, the untriaged ones, and the ledger entries of the
+    ``projects`` run that it did not produce."""
     counts: dict[str, Counter] = defaultdict(Counter)
     untriaged = []
     for key in sorted(produced_keys):
@@ -103,7 +102,6 @@ def triage(ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str,
     if untriaged:
         lines += ["", f"### Untriaged ({len(untriaged)})", ""]
         lines += [f"- {k.label()} [{', '.join(produced_keys[k])}]" for k in untriaged]
-    projects = {k.project for k in produced_keys}
     stale = sorted(k for k in ledger if k.project in projects and k not in produced_keys)
     if stale:
         lines += ["", f"### Ledger entries this run did not produce ({len(stale)})", ""]

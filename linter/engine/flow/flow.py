@@ -267,6 +267,7 @@ class Flow:
                 if "chain" in extra:
                     extra["chain"] = tuple(self._for_rules(v) for v in extra["chain"])
                 extra["members"] = functools.partial(symbolic.weighed, operands, result)
+                extra["symbolic_operands"] = operands
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
         return result

@@ -291,7 +291,8 @@ class Functions:
                 else:
                     members = annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
-                        seeds[name] = variable(name, self._key(definition, param), members)
+                        scalar = seeds[name].library is Library.PYTHON
+                        seeds[name] = variable(name, self._key(definition, param), members, scalar)
             else:
                 seen = [args[name] for args in definition.call_args if name in args]
                 if seen:
