@@ -106,7 +106,7 @@ def test_unused_noqa_is_reported_by_kind(tmp_path, capsys) -> None:
         "PRM100 unused `noqa` directive (unused: `PRM006`)",
         "PRM100 unused `noqa` directive (non-enabled: `PRM002`; unknown: `XYZ123`)",
         "PRM100 unused blanket `noqa` directive",
-        "PRM100 unused `noqa` directive (unused: `PRM001`)",
+        "PRM100 unused `noqa` directive (non-enabled: `PRM001`)",  # opt-in
     ]
     assert out.startswith(f"{tmp_path / 'u.py'}:3:35: PRM100")  # at the directive
 
@@ -150,7 +150,7 @@ WIDENS_UNDER_X64 = "import jax.numpy as jnp\nimport numpy as np\ny = jnp.zeros(3
 
 def test_pyproject_configuration(tmp_path, capsys) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nper-file-ignores = {"gen_*.py" = ["PRM006"]}\n'
-                                             'extend-exclude = ["vendored"]\n')  # fmt: skip
+                                             'extend-exclude = ["vendored"]\nextend-select = ["PRM001"]\n')  # fmt: skip
     (tmp_path / "gen_a.py").write_text(BAD)
     (tmp_path / "vendored").mkdir()
     (tmp_path / "vendored" / "v.py").write_text(BAD)
@@ -376,7 +376,8 @@ def test_reveal_reads_the_configuration_check_reads_and_takes_directories(tmp_pa
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "x.py").write_text(WIDENS_UNDER_X64)
     (tmp_path / "src" / "vendored.py").write_text("import jax.numpy as jnp\nz = jnp.ones(3)\n")
-    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-exclude = ["vendored.py"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-exclude = ["vendored.py"]\n'
+                                             'extend-select = ["PRM001"]\n')  # fmt: skip
     status, out, _ = run(capsys, "reveal", str(tmp_path / "src"))
     assert status == 0 and f"{tmp_path / 'src' / 'x.py'}:3:1: y: float64 [jax]" in out.splitlines()
     assert "vendored" not in out

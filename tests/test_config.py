@@ -45,7 +45,7 @@ def test_config_prints_the_effective_settings_as_toml_with_their_origin(tmp_path
     assert 'ignore = ["PRM003", "PRM002"]  # pyproject.toml, --ignore' in lines
     assert 'x64 = "on"  # pyproject.toml' in lines and 'promotion = "strict"  # --promotion' in lines
     assert 'select = ["PRM"]  # default' in lines
-    assert lines[-1] == "# enabled: PRM000 PRM001 PRM004 PRM005 PRM006 PRM007 PRM008 PRM009 PRM020 PRM021 PRM022 PRM025"
+    assert lines[-1] == "# enabled: PRM000 PRM004 PRM005 PRM006 PRM007 PRM008 PRM009 PRM020 PRM021 PRM022 PRM025"
 
 
 def test_config_without_a_table_shows_the_defaults(tmp_path, capsys) -> None:
@@ -118,7 +118,7 @@ def test_prm001_is_not_reported_in_test_modules_unless_test_files_says_so(tmp_pa
     (tmp_path / "pkg" / "strict_test.py").write_text(BAD)  # other rules still report in tests
 
     def reported(*flags: str) -> set[str]:
-        out = run(capsys, "check", str(tmp_path), "--x64", "on", "--no-cache", *flags)[1]
+        out = run(capsys, "check", str(tmp_path), "--x64", "on", "--no-cache", "--extend-select", "PRM001", *flags)[1]
         return {line.split(":")[0].removeprefix(str(tmp_path) + "/") + " " + line.split(": ")[1][:6]
                 for line in out.splitlines() if ": PRM" in line}  # fmt: skip
 

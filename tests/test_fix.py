@@ -218,7 +218,6 @@ def test_python_scalar_fix_adds_math_and_keeps_comments() -> None:
         ("x * np.float64(c)", "x * float(c)"),
         ("x * np.float64(0.5)", "x * 0.5"),
         ("x * np.float64(2)", "x * float(2)"),
-        ("i + np.int64(3)", "i + 3"),
     ],
 )
 def test_numpy_64bit_scalar_types_become_python_scalars(written, fixed) -> None:

@@ -97,7 +97,8 @@ def _documented_fixes():
 def test_fixit_autofix_is_what_check_fix_writes(rule, example, tmp_path, monkeypatch) -> None:
     """The documented replacement, when `promolint check --fix` (safe fixes only) writes it;
     otherwise (an unsafe fix) Fixit offers no autofix and its message names the fix."""
-    monkeypatch.chdir(_project(tmp_path, _modes_table(example.x64, example.promotion, rule.CODE, False)))
+    monkeypatch.chdir(_project(tmp_path, _modes_table(example.x64, example.promotion, rule.CODE,
+                                                      rule_by_code(rule.CODE).opt_in)))  # fmt: skip
     code, expected = textwrap.dedent(example.code), textwrap.dedent(example.expected_replacement)
     fixed, _, _ = fix_source(code.encode(), "invalid.py", Settings(example.x64, example.promotion),
                              frozenset({rule.CODE}))  # fmt: skip

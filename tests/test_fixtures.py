@@ -28,19 +28,20 @@ def expected(mode: str) -> set[tuple[str, int, str]]:
     return out
 
 
-def _opt_in_codes_named_by(path: Path) -> tuple[str, ...]:
-    """An opt-in rule's own fixture (``PRM023_mixed_precision.py``) runs with it enabled."""
-    from promolint.rules.registry import BY_CODE
+def _opt_in_codes_for(path: Path) -> tuple[str, ...]:
+    """An opt-in rule's own fixture (``PRM023_mixed_precision.py``) runs with it enabled, and every
+    fixture with the rules opt-in only for their precision (their findings anywhere are tested)."""
+    from promolint.rules.registry import BY_CODE, MEASURED_OPT_IN
 
     code = path.name.split("_")[0]
-    return (code,) if code in BY_CODE and BY_CODE[code].opt_in else ()
+    return (*MEASURED_OPT_IN, *((code,) if code in BY_CODE and BY_CODE[code].opt_in else ()))
 
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_fixtures_match_expectations(mode: str) -> None:
     found = set()
     for path in sorted(FIXTURES.glob("*.py")):
-        config = Config(root=FIXTURES, x64_portability=True, extend_select=_opt_in_codes_named_by(path),
+        config = Config(root=FIXTURES, x64_portability=True, extend_select=_opt_in_codes_for(path),
                         **MODES[mode])  # PRM010 is opt-in  # fmt: skip
         found |= {(Path(d.path).name, d.line, d.code) for d in check_paths([path], config, jobs=1)}
     want = expected(mode)

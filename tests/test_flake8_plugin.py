@@ -59,7 +59,7 @@ def test_flake8_reports_every_fixture_as_promolint_does(project, capsys, jobs) -
 
 
 def test_tool_promolint_settings_apply_and_flake8_selects_among_the_codes(project, capsys) -> None:
-    (project / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\n'
+    (project / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-select = ["PRM001"]\n'
                                             'per-file-ignores = {"*readme_example.py" = ["PRM008"]}\n')  # fmt: skip
     result = flake8("fixtures/readme_example.py", cwd=project)
     assert reported(result) == check(capsys, "fixtures/readme_example.py")
@@ -91,9 +91,9 @@ def test_flake8_and_promolint_share_the_result_cache(project, capsys) -> None:
 def test_the_linted_code_is_never_imported(project) -> None:
     imported = project / "imported"
     (project / "boom.py").write_text(f"import numpy as np\nopen({str(imported)!r}, 'w')\nraise SystemExit(3)\n"
-                                     "x = np.ones(3, np.int32) + np.ones(3, np.float32)\n")  # fmt: skip
+                                     "x = np.ones(3, np.int8) + 1000\n")  # fmt: skip
     result = flake8("boom.py", cwd=project)
-    assert result.returncode == 1 and "boom.py:4:5: PRM001 " in result.stdout and not imported.exists()
+    assert result.returncode == 1 and "boom.py:4:5: PRM006 " in result.stdout and not imported.exists()
 
 
 def test_the_documented_flake8_configuration_enables_the_plugin(project) -> None:

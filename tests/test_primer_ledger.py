@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,12 @@ sys.path.insert(0, str(PRIMER))
 sys.path.insert(0, str(PRIMER.parent / "benchmarks"))
 from _corpus import WHEELS  # noqa: E402
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, read_ledger, read_produced,  # noqa: E402
-                     update, write_ledger, write_produced)
+from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, precision, read_ledger,  # noqa: E402
+                     read_produced, update, write_ledger, write_produced)
+from _lint import SELECTED  # noqa: E402
 from _projects import load_projects  # noqa: E402
 
-from promolint.rules.registry import BY_CODE  # noqa: E402
+from promolint.rules.registry import BY_CODE, MEASURED_OPT_IN  # noqa: E402
 
 
 def test_projects_are_pinned_and_beyond_the_speed_corpus() -> None:
@@ -109,3 +111,16 @@ def test_keys_ignore_formatting_and_number_repeated_expressions_by_their_place_i
     # Lines moving (code added above) leave keys alone.
     moved = "import jax.numpy as jnp\n\n" + source
     assert [k for k, _ in keyed("p", {"m.py": moved}, [_finding(6, 5, 6, 24)])] == [keys[2]]
+
+
+def test_every_default_rule_is_precise_on_the_primer() -> None:
+    """A rule is on by default only if at least 90% of its judged primer findings are bugs; the
+    others are opt-in, and the primer still measures them (_lint.SELECTED)."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for key, verdict in read_ledger().items():
+        counts[key.rule][verdict.verdict] += 1
+    for rule, counted in counts.items():
+        value = precision(counted)
+        if value is not None and not BY_CODE[rule].opt_in:
+            assert value >= 0.9, f"{rule} is on by default at {value:.0%} primer precision: make it opt-in"
+    assert set(MEASURED_OPT_IN) <= set(SELECTED) and all(BY_CODE[code].opt_in for code in MEASURED_OPT_IN)

@@ -14,10 +14,11 @@ from lsp_session import LspSession, apply_edits
 from promolint.frontend.analysis import Settings
 from promolint.lint import lint_source
 from promolint.lsp_positions import Position, PositionMap, split_lines
+from promolint.rules.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 README_EXAMPLE = (ROOT / "fixtures" / "readme_example.py").read_text()
-DEFAULT_CODES = frozenset(f"PRM00{i}" for i in range(10))
+DEFAULT_CODES = frozenset(info.code for info in REGISTRY if not info.opt_in and info.reported_by != "checker")
 
 
 def _project(tmp_path: Path, table: str = "") -> Path:
@@ -207,12 +208,13 @@ def test_utf8_positions_when_the_client_asks_for_them(tmp_path) -> None:
 
 
 def test_settings_come_from_the_documents_project(tmp_path) -> None:
-    project = _project(tmp_path, 'x64 = "on"\nignore = ["PRM006"]\nper-file-ignores = {"other.py" = ["PRM008"]}')
+    project = _project(tmp_path, 'x64 = "on"\nignore = ["PRM006"]\nper-file-ignores = {"other.py" = ["PRM008"]}\n'
+                                 'extend-select = ["PRM001"]')  # fmt: skip
     session = LspSession(project)
     session.initialize()
     text = README_EXAMPLE.replace('"""The README', '# promolint: disable=PRM004\n"""The README')
     diagnostics = session.open((project / "example.py").as_uri(), text)
-    settings, codes = Settings(x64="on"), DEFAULT_CODES - {"PRM006", "PRM004"}
+    settings, codes = Settings(x64="on"), DEFAULT_CODES - {"PRM006", "PRM004"} | {"PRM001"}
     assert _ranges(diagnostics) == _expected(text, settings, codes)
     codes_found = {d["code"] for d in diagnostics}
     assert "PRM006" not in codes_found and "PRM004" not in codes_found

@@ -174,7 +174,7 @@ def case_names() -> list[str]:
 # Configurations the cases run under: [tool.promolint] tables.
 CONFIGS: dict[str, dict] = {
     "auto": {},
-    "x64-on": {"x64": "on"},
+    "x64-on": {"x64": "on", "extend-select": ["PRM001"]},  # opt-in, the rule x64 on is for
     "x64-off": {"x64": "off"},
     "strict": {"promotion": "strict"},
     "selected": {"select": ["PRM00"], "ignore": ["PRM006", "PRM007"]},

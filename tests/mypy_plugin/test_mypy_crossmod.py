@@ -43,7 +43,7 @@ def _user_findings(root: Path) -> set[tuple[int, str]]:
 
 
 def test_dtypes_cross_modules(tmp_path: Path) -> None:
-    root = harness.prepare(tmp_path / "project")
+    root = harness.prepare(tmp_path / "project", {"extend-select": ["PRM001"]})
     shutil.copytree(harness.CROSSMOD, root / "crossmod")
     expected = {(_line(text), code) for text, code in EXPECTED}
     assert _user_findings(root) == expected

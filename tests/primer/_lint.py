@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from promolint.reveal import coverage
+from promolint.rules.registry import MEASURED_OPT_IN
 
 # Mode name -> the flags `promolint check` gets; default: as configured (x64 and promotion auto).
 MODES = {"default": [], "x64": ["--x64", "on"], "strict": ["--promotion", "strict"]}
@@ -29,6 +30,11 @@ class ModeRun:
     crash: str | None = None  # the run itself failed: exit status, timeout or unreadable output
 
 
+# The default rules, and the opt-in rules whose primer precision decides whether they join them
+# (test_primer_ledger holds every default rule to 90%).
+SELECTED = ("PRM", *MEASURED_OPT_IN)
+
+
 @dataclass
 class Coverage:
     known: int = 0
@@ -38,7 +44,7 @@ class Coverage:
 
 
 def check(promolint: list[str], root: Path, packages: tuple[str, ...], mode: str, jobs: int, timeout: float) -> ModeRun:
-    command = [*promolint, "check", "--format", "json", "--no-cache", "--exit-zero", "--select", "PRM",
+    command = [*promolint, "check", "--format", "json", "--no-cache", "--exit-zero", "--select", ",".join(SELECTED),
                "--jobs", str(jobs), *MODES[mode], *packages]  # fmt: skip
     start = time.perf_counter()
     try:

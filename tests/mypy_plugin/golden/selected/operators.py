@@ -16,7 +16,6 @@ fits = i8 + 100
 raises = np.ones(3, np.uint8) + (-1)
 big = f32 + 2**40
 mixed = np.ones(3, np.int32) + np.ones(3, np.float32)
-# MYPY: error: `np.ones(3, np.int32) + np.ones(3, np....` is float64: NumPy promotes int32 with float32 to float64, which no operand asked for. Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 same = np.ones(3, np.float32) + np.ones(3, np.float32)
 strict_only = bf16 + f16
 chain = np.uint8(1) + 1.0 + jnp.bfloat16(1)

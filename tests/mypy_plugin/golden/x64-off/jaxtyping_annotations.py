@@ -22,7 +22,6 @@ def some_float(x: Float[Array, ""]) -> None:
 
 def host(x: Float32[np.ndarray, "n"]) -> None:
     widened = x + np.ones(3, np.int32)
-# MYPY: error: `x + np.ones(3, np.int32)` is float64: NumPy promotes float32 with int32 to float64, which no operand asked for. Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 
 
 wrapped = wrap(jnp.ones(3, jnp.int8)) + 1000

@@ -21,7 +21,6 @@ raises = np.ones(3, np.uint8) + (-1)
 big = f32 + 2**40
 # MYPY: error: OverflowError at run time: Python int 1099511627776 too large to convert to int32.  [promolint-literal-overflow]
 mixed = np.ones(3, np.int32) + np.ones(3, np.float32)
-# MYPY: error: `np.ones(3, np.int32) + np.ones(3, np....` is float64: NumPy promotes int32 with float32 to float64, which no operand asked for. Give the operands one dtype, e.g. `.astype(np.float32)`.  [promolint-implicit-x64]
 same = np.ones(3, np.float32) + np.ones(3, np.float32)
 strict_only = bf16 + f16
 chain = np.uint8(1) + 1.0 + jnp.bfloat16(1)

@@ -1,4 +1,4 @@
-# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"x64": "on"}
+# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"extend-select": ["PRM001"], "x64": "on"}
 """Two cases where the plugin once disagreed with `promolint check` (jax 0.10.2, x64 on: see
 tests/mypy_plugin/golden/x64-on for what both report)."""
 

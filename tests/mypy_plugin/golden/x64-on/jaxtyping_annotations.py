@@ -1,4 +1,4 @@
-# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"x64": "on"}
+# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"extend-select": ["PRM001"], "x64": "on"}
 # ruff: noqa: F821, F841
 """jaxtyping annotations are Annotated[...] to mypy; the plugin reads their dtypes."""
 import jax.numpy as jnp

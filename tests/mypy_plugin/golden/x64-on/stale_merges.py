@@ -1,4 +1,4 @@
-# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"x64": "on"}
+# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"extend-select": ["PRM001"], "x64": "on"}
 # ruff: noqa: F841
 """At if/else and loop merges mypy may keep a variable's type from before the branch, dtype tag
 included: a dtype the plugin cannot be sure of must never produce a finding."""

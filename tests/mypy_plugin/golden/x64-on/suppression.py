@@ -1,4 +1,4 @@
-# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"x64": "on"}
+# promolint mypy plugin golden output -- mypy 2.4.1, config x64-on: {"extend-select": ["PRM001"], "x64": "on"}
 # mypy: disable-error-code="promolint-x64-truncation"
 """Suppression: mypy's own ``# type: ignore[...]`` and error-code switches, and promolint's ``# noqa``."""
 import jax.numpy as jnp
