@@ -165,6 +165,17 @@ def test_a_prediction_as_a_parameter_the_call_does_not_assign_is_unknown_not_a_d
         assert outcomes(session)["leaf"] == {"unknown"}, predict
 
 
+def test_a_python_default_is_no_claim_when_a_call_passes_an_array(functions):
+    """`y=0.0` says "some float", not "a Python float": `distance_between` passes a float32 array
+    (optax's `_l2`, docs/runtime.md limitation 3). From the code alone `y` was claimed a weak
+    Python float, which this call disagreed with."""
+    with verifying(mode="report", predict="code") as session:
+        functions.distance_between(jnp.ones(3, jnp.float32), jnp.zeros(3, jnp.float32))
+    seen = outcomes(session)
+    assert session.counts()["disagree"] == 0, seen
+    assert seen["y"] == seen["jnp.square(x - y).sum()"] == {"agree"}  # each call evaluates them
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

@@ -5,12 +5,13 @@ call sites or defaults."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from promolint.engine import calls, sources
 from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
+from promolint.dtypes import DTYPES
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
@@ -298,9 +299,21 @@ class Functions:
                 if seen:
                     seeds[name] = join(seen)
                 elif name in definition.defaults:
-                    seeds[name] = definition.defaults[name]
+                    seeds[name] = self._default(definition, param, ctx)
             seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx)
         return seeds
+
+    @staticmethod
+    def _default(definition: Definition, param: Param, ctx: Context) -> Value:
+        """What a parameter no call of the module passes holds: its default where only the
+        default can come; a Python number as default says the kind, as an annotation would
+        (``y=0.0`` is some float: a caller may pass a float32 array, optax's ``_l2``)."""
+        default = definition.defaults[param.name]
+        if not (isinstance(default, Array) and default.library is Library.PYTHON and default.dtypes
+                and DTYPES[next(iter(default.dtypes))].kind in "iufc"):  # fmt: skip
+            return default
+        members = annotated_domain(replace(default, literal=None), ctx)
+        return variable(param.name, Functions._key(definition, param), members, True) if members else default
 
     @staticmethod
     def _variable(definition: Definition, param: Param, value: Value, ctx: Context) -> Value:

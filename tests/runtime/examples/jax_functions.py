@@ -74,3 +74,13 @@ def noisy(key, x):
 def doubled_leaves(tree):
     # `leaf` is the lambda's parameter, not doubled_leaves': the dtype of each leaf, unassigned here.
     return jax.tree_util.tree_map(lambda leaf: leaf, tree)
+
+
+@verify
+def squared_distance(x, y=0.0):
+    return jnp.square(x - y).sum()
+
+
+@verify
+def distance_between(a, b):
+    return squared_distance(a, b)
