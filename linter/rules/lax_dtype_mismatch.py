@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
+from promolint.engine.symbolic import Symbolic, summary
 from promolint.engine.values import Refusal
-from promolint.rules.base import Example, Rule
+from promolint.rules.base import Example, Finding, Related, Rule
 
 
 class LaxDtypeMismatch(Rule):
@@ -61,6 +62,29 @@ class LaxDtypeMismatch(Rule):
             i = jnp.argmax(jnp.ones(4, jnp.float32)).astype(jnp.int32)
             row = jax.lax.dynamic_slice(x, (i, 0), (1, 3))
         """, x64="on"),
+        # gymnax's Freeway (x64 on): reset passes `jnp.zeros(..., dtype=int)`, int64, where the
+        # helper selects between it and its own int32 cars; reported at the call.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def randomize(old: jax.Array, initialize: bool) -> jax.Array:
+                new = jnp.zeros((8, 4), dtype=jnp.int32)
+                return jax.lax.select(initialize, new, old)
+            def reset():
+                return randomize(jnp.zeros((8, 4), dtype=int), True)
+        """, x64="on"),
+        # The same where the other arguments depend on the caller's own parameters (a PRNG key):
+        # the call raises whatever they are.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def randomize(speeds: jax.Array, old: jax.Array, initialize: bool) -> jax.Array:
+                new = jnp.zeros((8, 4), dtype=jnp.int32).at[:, 2].set(speeds)
+                return jax.lax.select(initialize, new, old)
+            def reset(key):
+                speeds = jax.random.randint(key, (8,), 1, 6)
+                return randomize(speeds, jnp.zeros((8, 4), dtype=int), True)
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -93,18 +117,83 @@ class LaxDtypeMismatch(Rule):
             def step(state: EnvState, done, paddle_y):
                 return jax.lax.select(done, jnp.int32(paddle_y), state.paddle_y)
         """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def randomize(old: jax.Array, initialize: bool) -> jax.Array:
+                new = jnp.zeros((8, 4), dtype=jnp.int32)
+                return jax.lax.select(initialize, new, old)
+            def reset():
+                return randomize(jnp.zeros((8, 4), dtype=jnp.int32), True)
+        """, x64="on"),
     )
 
     def check(self, operation):
-        result = operation.result
-        if (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
-                and result.reason != SHAPE and operation.op.startswith("jax.lax.")):  # fmt: skip
-            equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
-            if result.message.startswith("index arguments"):
-                advice = "Cast the indices to one integer type."
-            elif equivalent:
-                advice = f"Use jnp.{equivalent}, which promotes, or cast the operands to one dtype."
-            else:
-                advice = "Cast the operands to one dtype."
-            said = result.message if result.message.endswith(".") else f"{result.message}."  # JAX's words
-            yield self.finding(operation, f"{said} {advice}")
+        if _mismatched(operation):
+            yield self.finding(operation, _explained(operation))
+
+    def check_module(self, module):
+        """Each lax operation that raises, then each call of the program's own functions whose
+        body raises at one for the arguments the call passes (``Operation.evaluate``), reported
+        at the innermost call that shows it."""
+        reported = set()
+        for operation in module.operations:
+            for finding in self.check(operation):
+                reported.add(id(operation.node))
+                yield finding
+        invocations = {id(i.node): i for i in module.invocations if i.evaluate is not None}
+        raising = {}  # a call's node -> the first lax operation its evaluation raises at
+        for key, invocation in invocations.items():
+            first = next((op for op in invocation.evaluate(invocation.operands, invocation.ctx).operations
+                          if _mismatched(op)), None)  # fmt: skip
+            if first is not None and id(first.node) not in reported:
+                raising[key] = first
+        for key, first in raising.items():
+            inner = [k for k, other in raising.items() if k != key and other.node is first.node]
+            if not any(self._calls_inside(invocations[key], invocations[k]) for k in inner):
+                yield self._through_call(invocations[key], first)
+
+    @staticmethod
+    def _calls_inside(outer, inner) -> bool:
+        """Whether evaluating ``outer`` reaches the call ``inner`` (which then reports)."""
+        return any(op.kind == "invoke" and op.node is inner.node
+                   for op in outer.evaluate(outer.operands, outer.ctx).operations)  # fmt: skip
+
+    def _through_call(self, invocation, first) -> Finding:
+        syntax = invocation.syntax
+        if first.module:
+            where, related = f" in {first.module}", ()
+        else:
+            text = " ".join(syntax.text(first.node).split()) if syntax else first.op
+            where = f" at line {syntax.line(first.node)} (`{text if len(text) <= 40 else text[:37] + '...'}`)" \
+                if syntax else ""  # fmt: skip
+            related = (Related(first.node, f"raises here for the arguments of the call at line "
+                                           f"{syntax.line(invocation.node)}"),) if syntax else ()  # fmt: skip
+        return Finding(self.code, f"This call raises TypeError{where}: {_explained(first)}", invocation.node,
+                       related=related)  # fmt: skip
+
+
+def _mismatched(operation) -> bool:
+    result = _settled(operation.result)
+    return (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
+            and result.reason != SHAPE and operation.op.startswith("jax.lax."))  # fmt: skip
+
+
+def _settled(value):
+    """What an operation evaluated at a call gives whatever the caller's own variables are (a
+    refusal at every member: the call raises there for every value of them)."""
+    return summary(value) if type(value) is Symbolic else value
+
+
+def _explained(operation) -> str:
+    """JAX's words, and the way out."""
+    result = _settled(operation.result)
+    equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
+    if result.message.startswith("index arguments"):
+        advice = "Cast the indices to one integer type."
+    elif equivalent:
+        advice = f"Use jnp.{equivalent}, which promotes, or cast the operands to one dtype."
+    else:
+        advice = "Cast the operands to one dtype."
+    said = result.message if result.message.endswith(".") else f"{result.message}."
+    return f"{said} {advice}"

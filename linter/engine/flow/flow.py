@@ -141,7 +141,7 @@ class Flow:
         if result is not None:
             return result
         result, call = calls.call(func, args, kwargs, frame.ctx)
-        if call is None and self.recording and is_symbolic(result):
+        if call is None and (self.recording or self.trial is not None) and is_symbolic(result):
             # The value stays symbolic; rules read the call made with every variable unknown.
             call = calls.call(lowered(func), lowered(args), lowered(kwargs), frame.ctx)[1]
         if call is not None:
