@@ -176,6 +176,15 @@ class Module:
     returns: Sequence[Returned] = ()
     uses_jax: bool = True  # the module imports JAX (or a library on it): its unknowns may be JAX arrays
     loop_calls: Sequence[LoopCall] = ()
+    _evaluations: dict[int, Evaluation] = field(default_factory=dict, repr=False, compare=False)
+
+    def evaluated(self, invocation: Operation) -> Evaluation:
+        """A call of the module's own function evaluated again with its own arguments and modes
+        (once, for every rule that asks)."""
+        found = self._evaluations.get(id(invocation))
+        if found is None:
+            found = self._evaluations[id(invocation)] = invocation.evaluate(invocation.operands, invocation.ctx)
+        return found
 
 
 @dataclass

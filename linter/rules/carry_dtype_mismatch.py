@@ -6,6 +6,7 @@ from __future__ import annotations
 from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
+from promolint.rules.through_calls import raising_calls, settled, through_call
 
 _ADVICE = {
     CARRY: "Cast what the body returns to the carry's dtype (`.astype(carry.dtype)`), or start from a value of the "
@@ -61,6 +62,18 @@ class CarryDtypeMismatch(Rule):
             def paired(x):
                 return jax.lax.fori_loop(0, 3, lambda i, c: (c, c), x)
         """),
+        # The carry comes from the caller: `jnp.zeros(3)` is float64 under x64, and the body
+        # casts to float32; reported at the call, which raises.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def smooth(x0, steps):
+                def body(i, x):
+                    return (x * 0.5).astype(jnp.float32)
+                return jax.lax.fori_loop(0, steps, body, x0)
+            def run():
+                return smooth(jnp.zeros(3), 4)
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -113,10 +126,40 @@ class CarryDtypeMismatch(Rule):
                 return Stack(stack.data, stack.insertion_index - 1)
             final = jax.lax.while_loop(remaining, pop, Stack(jnp.zeros(3), 3))
         """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def smooth(x0, steps):
+                def body(i, x):
+                    return (x * 0.5).astype(jnp.float32)
+                return jax.lax.fori_loop(0, steps, body, x0)
+            def run():
+                return smooth(jnp.zeros(3, jnp.float32), 4)
+        """, x64="on"),
     )
 
     def check(self, operation):
-        result = operation.result
-        if operation.kind == "control" and isinstance(result, Refusal) and result.reason in _ADVICE:
-            advice = _ADVICE[result.reason]
-            yield self.finding(operation, f"{result.message} {advice}".strip())
+        if _mismatched(operation):
+            yield self.finding(operation, _explained(operation))
+
+    def check_module(self, module):
+        """Each loop or conditional that raises, then each call of the program's own functions
+        whose body has one raise for the arguments the call passes (a carry started with the
+        caller's float64)."""
+        reported = set()
+        for operation in module.operations:
+            for finding in self.check(operation):
+                reported.add(id(operation.node))
+                yield finding
+        for invocation, first in raising_calls(module, _mismatched, reported):
+            yield through_call(self, invocation, first, settled(first.result).error, _explained(first))
+
+
+def _mismatched(operation) -> bool:
+    result = settled(operation.result)
+    return operation.kind == "control" and isinstance(result, Refusal) and result.reason in _ADVICE
+
+
+def _explained(operation) -> str:
+    result = settled(operation.result)
+    return f"{result.message} {_ADVICE[result.reason]}".strip()

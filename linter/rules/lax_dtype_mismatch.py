@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
-from promolint.engine.symbolic import Symbolic, summary
 from promolint.engine.values import Refusal
-from promolint.rules.base import Example, Finding, Related, Rule
+from promolint.rules.base import Example, Rule
+from promolint.rules.through_calls import raising_calls, settled, through_call
 
 
 class LaxDtypeMismatch(Rule):
@@ -134,60 +134,25 @@ class LaxDtypeMismatch(Rule):
 
     def check_module(self, module):
         """Each lax operation that raises, then each call of the program's own functions whose
-        body raises at one for the arguments the call passes (``Operation.evaluate``), reported
-        at the innermost call that shows it."""
+        body raises at one for the arguments the call passes (``promolint.rules.through_calls``)."""
         reported = set()
         for operation in module.operations:
             for finding in self.check(operation):
                 reported.add(id(operation.node))
                 yield finding
-        invocations = {id(i.node): i for i in module.invocations if i.evaluate is not None}
-        raising = {}  # a call's node -> the first lax operation its evaluation raises at
-        for key, invocation in invocations.items():
-            first = next((op for op in invocation.evaluate(invocation.operands, invocation.ctx).operations
-                          if _mismatched(op)), None)  # fmt: skip
-            if first is not None and id(first.node) not in reported:
-                raising[key] = first
-        for key, first in raising.items():
-            inner = [k for k, other in raising.items() if k != key and other.node is first.node]
-            if not any(self._calls_inside(invocations[key], invocations[k]) for k in inner):
-                yield self._through_call(invocations[key], first)
-
-    @staticmethod
-    def _calls_inside(outer, inner) -> bool:
-        """Whether evaluating ``outer`` reaches the call ``inner`` (which then reports)."""
-        return any(op.kind == "invoke" and op.node is inner.node
-                   for op in outer.evaluate(outer.operands, outer.ctx).operations)  # fmt: skip
-
-    def _through_call(self, invocation, first) -> Finding:
-        syntax = invocation.syntax
-        if first.module:
-            where, related = f" in {first.module}", ()
-        else:
-            text = " ".join(syntax.text(first.node).split()) if syntax else first.op
-            where = f" at line {syntax.line(first.node)} (`{text if len(text) <= 40 else text[:37] + '...'}`)" \
-                if syntax else ""  # fmt: skip
-            related = (Related(first.node, f"raises here for the arguments of the call at line "
-                                           f"{syntax.line(invocation.node)}"),) if syntax else ()  # fmt: skip
-        return Finding(self.code, f"This call raises TypeError{where}: {_explained(first)}", invocation.node,
-                       related=related)  # fmt: skip
+        for invocation, first in raising_calls(module, _mismatched, reported):
+            yield through_call(self, invocation, first, "TypeError", _explained(first))
 
 
 def _mismatched(operation) -> bool:
-    result = _settled(operation.result)
+    result = settled(operation.result)
     return (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
             and result.reason != SHAPE and operation.op.startswith("jax.lax."))  # fmt: skip
 
 
-def _settled(value):
-    """What an operation evaluated at a call gives whatever the caller's own variables are (a
-    refusal at every member: the call raises there for every value of them)."""
-    return summary(value) if type(value) is Symbolic else value
-
-
 def _explained(operation) -> str:
     """JAX's words, and the way out."""
-    result = _settled(operation.result)
+    result = settled(operation.result)
     equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
     if result.message.startswith("index arguments"):
         advice = "Cast the indices to one integer type."

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule, describe_operands
+from promolint.rules.through_calls import raising_calls, settled, through_call
 from promolint.systems.base import Reason
 
 _SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
+_LEAD = "TypePromotionError in every mode: "
 
 
 class NoPromotionPath(Rule):
@@ -27,6 +29,14 @@ class NoPromotionPath(Rule):
             import jax.numpy as jnp
             y = jnp.ones(3, jnp.int4) + jnp.ones(3, jnp.int8)
         """),
+        # A helper called with int16 and with int4 weights: the int4 call raises inside it.
+        Example("""
+            import jax.numpy as jnp
+            def scaled(w):
+                return w * jnp.ones(3, jnp.int8)
+            x = scaled(jnp.ones(3, jnp.int16))
+            y = scaled(jnp.ones(3, jnp.int4))
+        """),
     )
     valid = (
         Example("""
@@ -40,7 +50,27 @@ class NoPromotionPath(Rule):
     )
 
     def check(self, operation):
-        result = operation.result
-        if isinstance(result, Refusal) and result.reason in _SMALL_TYPE_REASONS:
-            yield self.finding(operation, f"TypePromotionError in every mode: {result.reason}s do not promote "
-                               f"implicitly ({describe_operands(operation)}). Cast explicitly, e.g. `x.astype('float32')`.")  # fmt: skip
+        if _refused(operation):
+            yield self.finding(operation, _explained(operation))
+
+    def check_module(self, module):
+        """Each refused promotion, then each call of the program's own functions whose body
+        refuses one for the arguments the call passes (an int4 array given to a helper)."""
+        reported = set()
+        for operation in module.operations:
+            for finding in self.check(operation):
+                reported.add(id(operation.node))
+                yield finding
+        for invocation, first in raising_calls(module, _refused, reported):
+            yield through_call(self, invocation, first, "TypePromotionError in every mode",
+                               _explained(first).removeprefix(_LEAD))
+
+
+def _refused(operation) -> bool:
+    result = settled(operation.result)
+    return isinstance(result, Refusal) and result.reason in _SMALL_TYPE_REASONS and operation.kind != "invoke"
+
+
+def _explained(operation) -> str:
+    return (f"{_LEAD}{settled(operation.result).reason}s do not promote implicitly "
+            f"({describe_operands(operation)}). Cast explicitly, e.g. `x.astype('float32')`.")  # fmt: skip

@@ -37,15 +37,12 @@ class Calls:
     """The calls of one module's own functions, each evaluated again when asked (once)."""
 
     def __init__(self, module: Module):
+        self._module = module
         self._invocations = {id(i.node): i for i in module.invocations if i.evaluate is not None}
-        self._trials: dict[int, Evaluation] = {}
         self._reached: dict[int, list[tuple[Value, ...]]] | None = None
 
     def trial(self, invocation: Operation) -> Evaluation:
-        key = id(invocation)
-        if key not in self._trials:
-            self._trials[key] = invocation.evaluate(invocation.operands, invocation.ctx)
-        return self._trials[key]
+        return self._module.evaluated(invocation)
 
     def same_everywhere(self, operation: Operation, positions: Sequence[int]) -> bool:
         """Whether every evaluation of the module's calls that reaches ``operation`` (an operation
