@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from promolint.engine.records import Module, Operation
-from promolint.engine.symbolic import Symbolic, summary
-from promolint.engine.values import Value
+from promolint.engine.symbolic import Symbolic, passed_on, summary
+from promolint.engine.values import Refusal, Value
 from promolint.rules.base import Finding, Related
 
 _TEXT = 40  # longest code quoted in a message
@@ -29,7 +29,9 @@ def raising_calls(module: Module, raises: Callable[[Operation], bool],
     """Each call of the module's own functions, with the first operation its evaluation raises
     at (``raises``), where that operation is not among ``reported`` (nodes the rule reports)
     and no other call that the evaluation reaches shows the same refusal itself."""
-    invocations = {id(i.node): i for i in module.invocations if i.evaluate is not None}
+    # Only a call whose value is the refusal raises; evaluating the others again finds nothing.
+    invocations = {id(i.node): i for i in module.invocations
+                   if i.evaluate is not None and isinstance(settled(i.result), Refusal) and not passed_on(i.result)}
     first_raise: dict[int, Operation] = {}
     for key, invocation in invocations.items():
         first = next((op for op in module.evaluated(invocation).operations if raises(op)), None)
