@@ -115,6 +115,17 @@ out = holder.doubled()
 
 # Programs where the engine cannot be sure: the names must be unknown (running gives a dtype).
 UNSURE = {
+    # An enumeration's members are no values the engine models (jumanji's `Face.UP.value` was
+    # claimed an AttributeError of a Python int).
+    "an enumeration's members": ("""
+import enum
+
+class Face(enum.IntEnum):
+    UP = 0
+    FRONT = 1
+
+out = jnp.zeros(3)[Face.FRONT.value] * Face.FRONT
+""", "out"),
     "a base class the engine does not know": ("""
 import types
 

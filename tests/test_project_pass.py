@@ -334,3 +334,19 @@ def test_names_read_of_a_module_have_the_values_its_whole_top_level_gives(x64, t
     write(tmp_path, REBOUND)
     ran = _ran(tmp_path, x64, names)
     assert _revealed(capsys, tmp_path, x64, names) == ran and ran["h"] is not None
+
+
+def test_a_parameter_annotated_with_another_modules_class_holds_its_objects(tmp_path, capsys) -> None:
+    """`s: states.State` (the class through its module) is an object of it, as `s: State` is:
+    its fields hold what the class makes them with (pgx annotates `state: core.State`)."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/states.py": "from typing import NamedTuple\nimport jax\nimport jax.numpy as jnp\n\n"
+                         "class State(NamedTuple):\n    board: jax.Array = jnp.int32([1, 0, -1])\n",
+        "pkg/env.py": "import pkg.states as states\n\ndef first(s: states.State):\n    square = s.board[0]\n"
+                      "    return square\n",
+    })  # fmt: skip
+    assert main(["reveal", "--format", "json", str(tmp_path / "pkg")]) == 0
+    records = json.loads(capsys.readouterr().out)
+    square = next(r for r in records if r["path"].endswith("env.py") and r["text"] == "square" and r["target"])
+    assert (square["dtype"], square["library"]) == ("int32", "jax")

@@ -36,6 +36,8 @@ _BINARY = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
     ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
 }  # fmt: skip
+# Unknown arguments a `*args` in a call stands for: more positions than any callee binds.
+_STARRED_POSITIONS = 16
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
 # What handles each kind of node, by exact type (a dict lookup beats isinstance chains on the
@@ -133,15 +135,18 @@ class Analysis:
         if type(node) is ast.Subscript:
             head = node.value
             arguments = [self._reference_of(e) for e in _index_elements(node.slice) if type(e) is not ast.Slice]
-        value = annotation_value(self._reference_of(head), arguments, ctx)
+        reference = self._reference_of(head)
+        value = annotation_value(reference, arguments, ctx)
         if value is UNKNOWN and type(head) is ast.Name:
-            return self._annotated_object(head.id)
+            return self._annotated_object(self.flow.module_names.get(head.id))
+        if value is UNKNOWN and type(head) is ast.Attribute and reference:
+            module, _, name = reference.rpartition(".")  # `core.State`: a class of another module
+            return self._annotated_object(self.flow.modules.bind(module, name) if module else None)
         return value
 
-    def _annotated_object(self, name: str) -> Value:
+    def _annotated_object(self, value: Value | None) -> Value:
         """A value annotated with one of the program's classes: an object of it or of a subclass
         (``state: GameState``), whose fields hold what the program makes such objects with."""
-        value = self.flow.module_names.get(name)
         if type(value) is Imported:
             value = self.flow.modules.resolve(value)
         return Instance(value.cls, exact=False) if type(value) is Class else UNKNOWN
@@ -516,7 +521,9 @@ class Analysis:
         for arg in node.args:
             value = self._expr(arg, frame)
             if type(arg) is ast.Starred:
-                positional = False  # positions after *args are unknown
+                if positional:  # it may fill every position from here: none is known, none is omitted
+                    args += [UNKNOWN] * _STARRED_POSITIONS
+                positional = False
             elif positional:
                 args.append(value)
         for keyword in node.keywords:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.records import Call
-from promolint.engine.values import Array, Items, Library, Reference, Value, numpy_library, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Items, Library, Reference, Value, join, numpy_library, python_scalar
 
 
 def shape_rank(value: Value | None) -> int | None:
@@ -104,9 +104,12 @@ def _sampled(call: Call, value: Array) -> Value:
     """A legacy ``np.random`` draw: an array of ``size``, or one value: a NumPy scalar when a
     dtype or an array says which, else a Python float or int."""
     size = next((call.bound[p] for p in ("size", "d0") if p in call.bound), None)
-    if size is not None:
+    if size is not None and size is not UNKNOWN:
         ndim = shape_rank(size) if "size" in call.bound else len([p for p in ("d0", "d1", "d2") if p in call.bound])
         return replace(value, library=Library.NUMPY_ARRAY, ndim=ndim)
     if call.fn.rule == "same" or as_dtype(call.bound.get("dtype")) is not None or value.dtype is None:
-        return replace(value, library=Library.NUMPY_SCALAR, ndim=0)
-    return python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])
+        one = replace(value, library=Library.NUMPY_SCALAR, ndim=0)
+    else:
+        one = python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])
+    # An unknown size (`*shape`, a variable that may be None) may draw one value or an array.
+    return one if size is None else join([one, replace(value, library=Library.NUMPY_ARRAY, ndim=None)])

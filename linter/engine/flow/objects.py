@@ -67,6 +67,8 @@ _FIELD_BASES = {
     "equinox.Module": "equinox", "typing.NamedTuple": "namedtuple", "typing_extensions.NamedTuple": "namedtuple",
 }  # fmt: skip
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+# Enumerations: what a class body binds is a member (`Face.UP.value` is the int), not the value.
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag", "enum.StrEnum"})
 # Bases that define no attribute a subclass could read or assign differently.
 _PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.Any"})
 # Class decorators that return the class itself (others may return anything).
@@ -192,7 +194,8 @@ class Objects:
         key = self._index[id(handle)] = len(self._classes)
         self._members_of.clear()
         program = tuple(b.cls for b in bases if isinstance(b, Class))
-        kinds = [self._classes[b].kind for b in program] + [_FIELD_BASES.get(_qualname(b), "") for b in bases]
+        kinds = [self._classes[b].kind for b in program] + [
+            "enum" if _qualname(b) in _ENUM_BASES else _FIELD_BASES.get(_qualname(b), "") for b in bases]
         kind = next((k for k in kinds if k and k != "plain"), "")
         if not kind:
             kind = "dataclass" if any(d in _DATACLASS_DECORATORS for d in decorators) else "plain"
@@ -200,6 +203,8 @@ class Objects:
             not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
             for b in bases)  # fmt: skip
         values = {n: (v.default or UNKNOWN) if isinstance(v, FieldCall) else v for n, v in values.items()}
+        if kind == "enum":  # its members are no values the engine models
+            values = dict.fromkeys(values, UNKNOWN)
         info = ClassInfo(name, kind, program, opaque, {n: _outside(v) for n, v in values.items()}, {}, family=key)
         for method_name, function, method_decorators in methods:
             info.methods[method_name] = _method(function, method_decorators)
