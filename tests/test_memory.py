@@ -12,7 +12,7 @@ from promolint.rules import RULES
 from promolint.frontend.analysis import Settings
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-_ALLOWED_GROWTH = 256 * 1024  # bytes over 70 files: a leak of one analysis per file is ~1 MB each
+_ALLOWED_GROWTH = 256 * 1024  # bytes over 35 files: a leak of one analysis per file is ~1 MB each
 
 
 def test_linting_more_files_retains_nothing() -> None:
@@ -27,15 +27,19 @@ def test_linting_more_files_retains_nothing() -> None:
     try:
         for data in files[20:30]:
             assert lint_source(data, "module.py", Settings(), codes)
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for data in files[30:]:
-            lint_source(data, "module.py", Settings(), codes)
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
+        growths = []
+        for window in (files[30:65], files[65:]):
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            for data in window:
+                lint_source(data, "module.py", Settings(), codes)
+            gc.collect()
+            growths.append(tracemalloc.get_traced_memory()[0] - before)
     finally:
         tracemalloc.stop()
-    assert after - before < _ALLOWED_GROWTH
+    # What each file retains grows in both windows alike; a one-off allocation of the process in
+    # one of them (a 3.8 MB block of the parser, seen once under xdist after other tests) does not.
+    assert min(growths) < _ALLOWED_GROWTH
 
 
 def test_an_analysis_is_freed_without_the_cyclic_collector() -> None:
