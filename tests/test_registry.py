@@ -35,7 +35,9 @@ def test_rules_are_found_by_code_in_any_case_or_by_name(capsys) -> None:
     assert rule_by_code("prm001") is rule_by_code("PRM001") is rule_by_code("implicit-x64")
     assert rule_by_code("PRM999") is None
     assert main(["explain", "implicit-x64"]) == 0
-    assert "# implicit-x64 (PRM001)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "# implicit-x64 (PRM001)" in out
+    assert "- opt-in: enabled by its code or `ALL`" in out and "primer precision is below 90%" in out
 
 
 def test_rules_command_says_which_are_opt_in_and_fixable(capsys) -> None:

@@ -155,13 +155,19 @@ class Rule:
 
 def _options(info: registry.RuleInfo) -> list[str]:
     """ruff's "Options" section: the settings that change where the rule reports."""
-    if info.in_tests:
-        return []
-    return ["## Options",
+    options = []
+    if info.opt_in:
+        options.append(f"- opt-in: enabled by its code or `ALL`, e.g. `extend-select = [\"{info.code}\"]` in "
+                       f"`[tool.promolint]` or `--extend-select {info.code}` (a prefix such as `PRM` does not)"
+                       + (f"; {info.code} is off by default because its primer precision is below 90%"
+                          if info.code in registry.MEASURED_OPT_IN else "") + ".")  # fmt: skip
+    if not info.in_tests:
+        options.append(
             "- `test-files` (`--test-files`): not reported in the test modules these globs match (by default "
             "pytest's and unittest's names, `conftest.py` and files under `tests/`, `test/` or `testing/`: "
             "`promolint config` prints them), where what it flags is what tests do on purpose; "
-            "`test-files = []` reports it there too.", ""]  # fmt: skip
+            "`test-files = []` reports it there too.")  # fmt: skip
+    return ["## Options", *options, ""] if options else []
 
 
 def _modes_comment(example: Example) -> str:
