@@ -315,3 +315,15 @@ def test_evosax_positional_encoding(x64) -> None:
     records = reveal_records_many(program.encode(), [Settings(x64=x64)])[0]
     table = [_describe(r) for r in records if r["text"] == "self.pe[:, : x.shape[1]]"]
     assert table == [ran]  # the table read in __call__, analysed on its own
+
+
+def test_an_attribute_no_array_has_is_no_error_claim() -> None:
+    """An attribute no number and no array has says the value is some object the engine does
+    not model (pgx's `state.replace(...)` on a state of a class it cannot see was claimed an
+    AttributeError at every numeric member of the parameter, the whole environment step with it);
+    `2.0.astype` still raises: the code took a Python float for an array."""
+    records = reveal_records_many(b"x = 2\ny = x.replace\n", [Settings()])[0]
+    assert [r["text"] for r in records if r["error"]] == []
+    records = reveal_records_many(b"x = 2.0\ny = x.astype\n", [Settings()])[0]
+    assert {(r["text"], r["error"]) for r in records if r["error"]} == {("y", "AttributeError"),
+                                                                          ("x.astype", "AttributeError")}

@@ -263,6 +263,13 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
 
 
 _PYTHON_TYPES = {"bool": bool, "int64": int, "float64": float, "complex128": complex}
+# Attributes of NumPy and JAX arrays (numpy 2.4's ndarray, jax.Array's own): read on a Python
+# scalar, the code took it for an array.
+_ARRAY_ATTRIBUTES = frozenset(
+    "T mT all any argmax argmin argpartition argsort astype at block_until_ready byteswap choose clip compress "
+    "conj copy cumprod cumsum device diagonal dot dtype fill flat flatten item itemsize max mean min nbytes "
+    "ndim nonzero partition prod ptp put ravel repeat reshape resize round searchsorted shape size sort "
+    "squeeze std sum swapaxes take tobytes tolist trace transpose var view".split())
 
 
 @lifted("attribute")
@@ -290,7 +297,10 @@ def attribute(value: Value, name: str) -> Value:
     if not isinstance(value, Array):
         return UNKNOWN
     if value.library is Library.PYTHON and not all(hasattr(_PYTHON_TYPES[d], name) for d in value.dtypes):
-        return Refusal("AttributeError", f"a Python scalar has no attribute {name!r}")  # 2.0.astype
+        # `2.0.astype` raises; a name no array has either (`state.replace`, `Face.UP.value`) says
+        # the value is some object the engine does not model, not a number.
+        return Refusal("AttributeError", f"a Python scalar has no attribute {name!r}") \
+            if name in _ARRAY_ATTRIBUTES else UNKNOWN  # fmt: skip
     if name in ("T", "mT"):
         return value
     if name == "dtype":
