@@ -263,13 +263,9 @@ def call_method(receiver: Value, name: str, args: Sequence[Value], kwargs: Mappi
 
 
 _PYTHON_TYPES = {"bool": bool, "int64": int, "float64": float, "complex128": complex}
-# Attributes of NumPy and JAX arrays (numpy 2.4's ndarray, jax.Array's own): read on a Python
-# scalar, the code took it for an array.
-_ARRAY_ATTRIBUTES = frozenset(
-    "T mT all any argmax argmin argpartition argsort astype at block_until_ready byteswap choose clip compress "
-    "conj copy cumprod cumsum device diagonal dot dtype fill flat flatten item itemsize max mean min nbytes "
-    "ndim nonzero partition prod ptp put ravel repeat reshape resize round searchsorted shape size sort "
-    "squeeze std sum swapaxes take tobytes tolist trace transpose var view".split())
+# What `attribute` models of an array beside its methods: read on a Python scalar, any of
+# them (or a method) says the code took it for an array.
+_ARRAY_PROPERTIES = frozenset({"T", "mT", "dtype", "shape", "ndim", "size", "nbytes", "itemsize", "at"})
 
 
 @lifted("attribute")
@@ -300,7 +296,7 @@ def attribute(value: Value, name: str) -> Value:
         # `2.0.astype` raises; a name no array has either (`state.replace`, `Face.UP.value`) says
         # the value is some object the engine does not model, not a number.
         return Refusal("AttributeError", f"a Python scalar has no attribute {name!r}") \
-            if name in _ARRAY_ATTRIBUTES else UNKNOWN  # fmt: skip
+            if name in METHODS or name in _ARRAY_PROPERTIES else UNKNOWN  # fmt: skip
     if name in ("T", "mT"):
         return value
     if name == "dtype":
