@@ -6,7 +6,7 @@ from __future__ import annotations
 from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.through_calls import raising_calls, settled, through_call
+from promolint.rules.through_calls import reported_with_calls, settled
 
 _ADVICE = {
     CARRY: "Cast what the body returns to the carry's dtype (`.astype(carry.dtype)`), or start from a value of the "
@@ -146,13 +146,7 @@ class CarryDtypeMismatch(Rule):
         """Each loop or conditional that raises, then each call of the program's own functions
         whose body has one raise for the arguments the call passes (a carry started with the
         caller's float64)."""
-        reported = set()
-        for operation in module.operations:
-            for finding in self.check(operation):
-                reported.add(id(operation.node))
-                yield finding
-        for invocation, first in raising_calls(module, _mismatched, reported):
-            yield through_call(self, invocation, first, settled(first.result).error, _explained(first))
+        return reported_with_calls(self, module, _mismatched, _told)
 
 
 def _mismatched(operation) -> bool:
@@ -163,3 +157,7 @@ def _mismatched(operation) -> bool:
 def _explained(operation) -> str:
     result = settled(operation.result)
     return f"{result.message} {_ADVICE[result.reason]}".strip()
+
+
+def _told(operation) -> tuple[str, str]:
+    return settled(operation.result).error, _explained(operation)

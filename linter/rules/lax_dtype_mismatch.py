@@ -5,7 +5,7 @@ from __future__ import annotations
 from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.through_calls import raising_calls, settled, through_call
+from promolint.rules.through_calls import reported_with_calls, settled
 
 
 class LaxDtypeMismatch(Rule):
@@ -135,13 +135,7 @@ class LaxDtypeMismatch(Rule):
     def check_module(self, module):
         """Each lax operation that raises, then each call of the program's own functions whose
         body raises at one for the arguments the call passes (``promolint.rules.through_calls``)."""
-        reported = set()
-        for operation in module.operations:
-            for finding in self.check(operation):
-                reported.add(id(operation.node))
-                yield finding
-        for invocation, first in raising_calls(module, _mismatched, reported):
-            yield through_call(self, invocation, first, "TypeError", _explained(first))
+        return reported_with_calls(self, module, _mismatched, _told)
 
 
 def _mismatched(operation) -> bool:
@@ -162,3 +156,7 @@ def _explained(operation) -> str:
         advice = "Cast the operands to one dtype."
     said = result.message if result.message.endswith(".") else f"{result.message}."
     return f"{said} {advice}"
+
+
+def _told(operation) -> tuple[str, str]:
+    return "TypeError", _explained(operation)

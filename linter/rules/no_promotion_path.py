@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule, describe_operands
-from promolint.rules.through_calls import raising_calls, settled, through_call
+from promolint.rules.through_calls import reported_with_calls, settled
 from promolint.systems.base import Reason
 
 _SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
@@ -56,14 +56,7 @@ class NoPromotionPath(Rule):
     def check_module(self, module):
         """Each refused promotion, then each call of the program's own functions whose body
         refuses one for the arguments the call passes (an int4 array given to a helper)."""
-        reported = set()
-        for operation in module.operations:
-            for finding in self.check(operation):
-                reported.add(id(operation.node))
-                yield finding
-        for invocation, first in raising_calls(module, _refused, reported):
-            yield through_call(self, invocation, first, "TypePromotionError in every mode",
-                               _explained(first).removeprefix(_LEAD))
+        return reported_with_calls(self, module, _refused, _told)
 
 
 def _refused(operation) -> bool:
@@ -74,3 +67,7 @@ def _refused(operation) -> bool:
 def _explained(operation) -> str:
     return (f"{_LEAD}{settled(operation.result).reason}s do not promote implicitly "
             f"({describe_operands(operation)}). Cast explicitly, e.g. `x.astype('float32')`.")  # fmt: skip
+
+
+def _told(operation) -> tuple[str, str]:
+    return "TypePromotionError in every mode", _explained(operation).removeprefix(_LEAD)

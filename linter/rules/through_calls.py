@@ -24,8 +24,22 @@ def settled(value: Value) -> Value:
     return summary(value) if type(value) is Symbolic else value
 
 
-def raising_calls(module: Module, raises: Callable[[Operation], bool],
-                  reported: set[int]) -> Iterator[tuple[Operation, Operation]]:  # fmt: skip
+def reported_with_calls(rule, module: Module, raises: Callable[[Operation], bool],
+                        told: Callable[[Operation], tuple[str, str]]) -> Iterator[Finding]:  # fmt: skip
+    """The rule's ``check`` of each operation, then a finding at each call whose body raises at
+    an operation ``raises`` says raises, one the rule does not report itself: ``told`` gives the
+    error it raises and what explains it."""
+    reported = set()
+    for operation in module.operations:
+        for finding in rule.check(operation):
+            reported.add(id(operation.node))
+            yield finding
+    for invocation, first in _raising_calls(module, raises, reported):
+        yield _through_call(rule, invocation, first, *told(first))
+
+
+def _raising_calls(module: Module, raises: Callable[[Operation], bool],
+                   reported: set[int]) -> Iterator[tuple[Operation, Operation]]:  # fmt: skip
     """Each call of the module's own functions, with the first operation its evaluation raises
     at (``raises``), where that operation is not among ``reported`` (nodes the rule reports)
     and no other call that the evaluation reaches shows the same refusal itself."""
@@ -44,7 +58,7 @@ def raising_calls(module: Module, raises: Callable[[Operation], bool],
             yield invocations[key], first
 
 
-def through_call(rule, invocation: Operation, first: Operation, error: str, explained: str) -> Finding:
+def _through_call(rule, invocation: Operation, first: Operation, error: str, explained: str) -> Finding:
     """The finding at a call whose body raises ``error`` at ``first``: ``explained`` says why."""
     syntax = invocation.syntax
     related: tuple[Related, ...] = ()
