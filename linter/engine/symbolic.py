@@ -51,8 +51,9 @@ class Variable:
     name: str
     key: object  # what identifies it: a function's def line and parameter name
     domain: tuple[Array, ...] = field(repr=False)
-    # Annotated with a Python scalar type (`x: float`): the domain admits arrays too (tracers
-    # under jit), but the author said what is meant, which rules that guess may take at its word.
+    # Annotated with a Python scalar type (`x: float`), or given a Python number as default
+    # (`y=0.0`): the domain admits arrays too (tracers under jit), but the author said what is
+    # meant, which rules that guess may take at its word.
     scalar_annotated: bool = False
 
     def __post_init__(self) -> None:

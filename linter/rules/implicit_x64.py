@@ -465,9 +465,10 @@ def _promoted_positions(operation: Operation) -> set[int]:
 
 
 def _scalar_annotated(operation: Operation) -> set[int]:
-    """The operands computed from parameters annotated with Python scalar types only (``radius:
-    float``): the rule takes the annotation at its word, and a Python float widens nothing (on
-    the primer such a parameter held JAX data nowhere: jwave's circle geometry)."""
+    """The operands computed only from parameters annotated with Python scalar types (``radius:
+    float``) or given Python numbers as defaults: the rule takes the author at their word, and a
+    Python float widens nothing (on the primer such a parameter held JAX data nowhere: jwave's
+    circle geometry)."""
     return {i for i, v in enumerate(operation.symbolic_operands)
             if type(v) is Symbolic and v.variables and all(var.scalar_annotated for var in v.variables)}
 
