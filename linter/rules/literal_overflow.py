@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from promolint.engine import operations
-from promolint.engine.values import Array, Library, Refusal
+from promolint.engine.values import Array, Items, Library, Refusal
 from promolint.rules.base import Example, Rule, exact
 
 
 def wrapped(value: int, dtype: str) -> int:
     low, high = operations.int_bounds(dtype)
     return (value - low) % (high - low + 1) + low
+
+
+def _value_operands(operation) -> tuple:
+    """The operands converted to the result's dtype: a catalogued call's array parameters, not
+    the shapes, axes and indices beside them (``x.reshape(2, -1)``, ``jnp.roll(x, -1)``)."""
+    call = operation.call
+    if operation.kind != "call" or call is None or not call.fn.arrays:
+        return operation.operands
+    values = (call.bound[p] for p in call.fn.arrays if p in call.bound)
+    return tuple(v for value in values for v in (value.items if isinstance(value, Items) else (value,)))
 
 
 class LiteralOverflow(Rule):
@@ -57,6 +67,13 @@ class LiteralOverflow(Rule):
             import jax.numpy as jnp
             x = jnp.ones(3, jnp.float32) + 2**40
         """, x64="on"),
+        # shapes, shifts and indices are not converted to the array's dtype (xminigrid's
+        # `jnp.array(tiles, dtype=jnp.uint8).reshape(13, 12, -1)`)
+        Example("""
+            import jax.numpy as jnp
+            tiles = jnp.zeros(6, jnp.uint8).reshape(2, -1)
+            last = jnp.roll(tiles, -1) + jnp.take(tiles, -1)
+        """),
     )
 
     def check(self, operation):
@@ -66,7 +83,7 @@ class LiteralOverflow(Rule):
             return
         if operation.kind not in ("binop", "augassign", "compare", "call"):
             return
-        literals = [v for v in operation.operands if isinstance(v, Array) and v.library is Library.PYTHON
+        literals = [v for v in _value_operands(operation) if isinstance(v, Array) and v.library is Library.PYTHON
                     and type(v.literal) is int]  # fmt: skip
         strong = [exact(v) for v in operation.operands if isinstance(v, Array) and v.library is not Library.PYTHON]
         if not literals or not strong or None in strong:
