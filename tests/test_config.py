@@ -45,7 +45,7 @@ def test_config_prints_the_effective_settings_as_toml_with_their_origin(tmp_path
     assert 'ignore = ["PRM003", "PRM002"]  # pyproject.toml, --ignore' in lines
     assert 'x64 = "on"  # pyproject.toml' in lines and 'promotion = "strict"  # --promotion' in lines
     assert 'select = ["PRM"]  # default' in lines
-    assert lines[-1] == "# enabled: PRM000 PRM004 PRM005 PRM006 PRM007 PRM008 PRM009 PRM020 PRM021 PRM022 PRM025"
+    assert lines[-1] == "# enabled: PRM000 PRM004 PRM005 PRM006 PRM007 PRM008 PRM009 PRM021 PRM022 PRM025"
 
 
 def test_config_without_a_table_shows_the_defaults(tmp_path, capsys) -> None:
