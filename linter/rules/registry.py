@@ -33,7 +33,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM000", "unparsable-file", "parse_error", "A file that cannot be read, decoded or parsed",
              reported_by="checker"),
     RuleInfo("PRM001", "implicit-x64", "implicit_x64",
-             "A 64-bit result no operand asked for (opt-in: 10 of its 20 primer findings are bugs, below the "
+             "A 64-bit result no operand asked for (opt-in: 10 of its 22 primer findings are bugs, below the "
              "90% a default rule needs)", opt_in=True, fix="sometimes", in_tests=False),
     RuleInfo("PRM002", "mixed-dispatch", "mixed_dispatch", "A NumPy/JAX chain whose dtype depends on its association",
              fix="sometimes"),
@@ -52,7 +52,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
              opt_in=True, reported_by="pairs"),
     RuleInfo("PRM020", "mixed-signedness", "mixed_signedness",
              "uint32 with a signed int in JAX: int32 with x64 off (wraps from 2**31), int64 with x64 on (opt-in: "
-             "none of its 3 primer findings is a bug: counts and grid coordinates far below 2**31)", opt_in=True),
+             "none of its 2 primer findings is a bug: counts and grid coordinates far below 2**31)", opt_in=True),
     RuleInfo("PRM021", "numpy-scalar-overflow", "numpy_scalar_overflow",
              "NumPy integer scalar arithmetic whose known values overflow its dtype"),
     RuleInfo("PRM022", "int-to-float", "int_to_float", "Integer operands whose promotion gives a float"),
