@@ -46,8 +46,23 @@ SHAPES = {
     "contract": "dot/matmul/inner: the ranks of both operands less the contracted ones",
     "scalar": "always without dimensions (vdot)",
     "sample": "random draws: an array with a `size`, else a single scalar",
+    "draw": "jax.random draws: the dimensions of `shape`, or where it is absent, DRAWN_FROM's",
     "as-is": "whatever the rule returned (the rule applied another entry's shape already)",
 }
+
+
+# jax.random draws without `shape` (jax 0.10.2 signatures): the parameters whose broadcast gives
+# their dimensions, and the dimensions the draw adds to them (dirichlet's last axis of `alpha` is
+# the sample; categorical draws along `axis` of `logits`, one dimension fewer).  With `shape`:
+# its dimensions, plus dirichlet's one.  The others' `shape` defaults to (): one value, and
+# `choice` takes its elements from `a` whatever its dimensions.  `permutation` shuffles `x`, or
+# arange(x) for an int.
+DRAWN_FROM: dict[str, tuple[tuple[str, ...], int]] = {
+    "truncated_normal": (("lower", "upper"), 0), "bernoulli": (("p",), 0), "gamma": (("a",), 0),
+    "beta": (("a", "b"), 0), "poisson": (("lam",), 0), "dirichlet": (("alpha",), 0),
+    "categorical": (("logits",), -1), "permutation": (("x",), 0),
+}
+DRAW_ADDS = {"dirichlet": 1}
 
 
 def _many(names: str, fn: Fn) -> dict[str, Fn]:
@@ -364,25 +379,27 @@ CATALOG: dict[str, Fn] = {
                          ("lognormal", ("mean", "sigma", "size")))},  # fmt: skip
     "numpy.random.randint": Fn("create", NP, ("low", "high", "size", "dtype"), "i", shape="sample"),
     "numpy.random.choice": Fn("same", NP, ("a", "size"), arrays=("a",), shape="sample"),
-    # jax.random: default float/int unless dtype= says otherwise.
-    **{f"jax.random.{k}": Fn("random", JNP, ("key", "shape", "dtype"), "f")
+    # jax.random: default float/int unless dtype= says otherwise; dimensions from `shape` (DRAWN_FROM).
+    **{f"jax.random.{k}": Fn("random", JNP, ("key", "shape", "dtype"), "f", shape="draw")
        for k in ("normal", "uniform", "gumbel", "laplace", "logistic", "exponential",
                  "cauchy")},  # fmt: skip
-    "jax.random.truncated_normal": Fn("random", JNP, ("key", "lower", "upper", "shape", "dtype"), "f"),
-    "jax.random.randint": Fn("random", JNP, ("key", "shape", "minval", "maxval", "dtype"), "i"),
-    "jax.random.bernoulli": Fn("fixed", JNP, default="bool"),
+    "jax.random.truncated_normal": Fn("random", JNP, ("key", "lower", "upper", "shape", "dtype"), "f",
+                                      shape="draw"),  # fmt: skip
+    "jax.random.randint": Fn("random", JNP, ("key", "shape", "minval", "maxval", "dtype"), "i", shape="draw"),
+    "jax.random.bernoulli": Fn("fixed", JNP, ("key", "p", "shape"), default="bool", shape="draw"),
     "jax.random.PRNGKey": Fn("fixed", JNP, default="uint32", shape="array"),  # a raw key: 2 uint32 words
     "jax.random.key_data": Fn("fixed", JNP, default="uint32", shape="array"),  # of a raw key or a typed one
-    "jax.random.permutation": Fn("same", JNP, ("key", "x"), arrays=("x",)),
+    # a shuffled copy of the array `x`, or of arange(x) for an int
+    "jax.random.permutation": Fn("choice", JNP, ("key", "x"), arrays=("x",), shape="draw"),
     "jax.random.split": Fn("key", JNP, ("key", "num"), arrays=("key",), shape="array"),
     "jax.random.fold_in": Fn("key", JNP, ("key", "data"), arrays=("key",), shape="array"),
     # Draws in the default float (int for poisson and categorical) whatever their parameters' dtype.
-    "jax.random.gamma": Fn("random", JNP, ("key", "a", "shape", "dtype"), "f"),
-    "jax.random.beta": Fn("random", JNP, ("key", "a", "b", "shape", "dtype"), "f"),
-    "jax.random.dirichlet": Fn("random", JNP, ("key", "alpha", "shape", "dtype"), "f"),
-    "jax.random.poisson": Fn("random", JNP, ("key", "lam", "shape", "dtype"), "i"),
-    "jax.random.categorical": Fn("random", JNP, ("key", "logits", "axis", "shape"), "i"),
-    "jax.random.choice": Fn("choice", JNP, ("key", "a", "shape"), arrays=("a",)),
+    "jax.random.gamma": Fn("random", JNP, ("key", "a", "shape", "dtype"), "f", shape="draw"),
+    "jax.random.beta": Fn("random", JNP, ("key", "a", "b", "shape", "dtype"), "f", shape="draw"),
+    "jax.random.dirichlet": Fn("random", JNP, ("key", "alpha", "shape", "dtype"), "f", shape="draw"),
+    "jax.random.poisson": Fn("random", JNP, ("key", "lam", "shape", "dtype"), "i", shape="draw"),
+    "jax.random.categorical": Fn("random", JNP, ("key", "logits", "axis", "shape"), "i", shape="draw"),
+    "jax.random.choice": Fn("choice", JNP, ("key", "a", "shape"), arrays=("a",), shape="draw"),
     # jax.nn: activations keep a float dtype.  Of an integer array (measured): relu and hard_tanh
     # keep it; those that scale by a Python float promote with it (weak float); the logistic ones
     # refuse it; the rest make it inexact.

@@ -181,9 +181,10 @@ def _rule_random(call: Call) -> Value:
 
 
 def _rule_choice(call: Call) -> Value:
-    """``jax.random.choice(key, a)``: elements of the array ``a`` (its dtype, strong), or of
-    ``arange(a)`` for a value without dimensions (the default int; measured)."""
-    a = call.bound.get("a")
+    """``jax.random.choice(key, a)`` and ``permutation(key, x)``: elements of the array ``a``
+    (its dtype, strong), or of ``arange(a)`` for a value without dimensions (the default int;
+    measured)."""
+    a = call.bound.get(call.fn.arrays[0])
     if not isinstance(a, Array) or a.rank is None:
         return UNKNOWN
     if a.rank == 0:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype
+from promolint.engine.catalog import DRAW_ADDS, DRAWN_FROM
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Reference, Value, join, numpy_library, python_scalar
 
@@ -59,11 +60,33 @@ def shaped(call: Call, value: Value) -> Value:
         return replace(value, library=library, ndim=ndim)
     elif shape == "sample":
         return _sampled(call, value)
+    elif shape == "draw":
+        ndim = _drawn_rank(call)
     else:  # array
         return replace(value, library=Library.NUMPY_ARRAY if library.is_numpy else library)
     if library.is_numpy:
         library = numpy_library(ndim)
     return replace(value, library=library, ndim=ndim)
+
+
+def _drawn_rank(call: Call) -> int | None:
+    """A jax.random draw's dimensions: ``shape``'s (``DRAWN_FROM``, ``DRAW_ADDS``)."""
+    if "shape" in call.bound and not _is_none(call.bound["shape"]):
+        rank = shape_rank(call.bound["shape"])
+        return None if rank is None else rank + DRAW_ADDS.get(call.short, 0)
+    if call.short not in DRAWN_FROM:
+        return 0
+    params, added = DRAWN_FROM[call.short]
+    ranks = [data_rank(call.bound[p]) if p in call.bound else 0 for p in params]  # absent: a scalar default
+    if None in ranks:
+        return None
+    if call.short == "permutation":
+        return max(ranks[0], 1)
+    return max(max(ranks) + added, 0)
+
+
+def _is_none(value: Value) -> bool:
+    return isinstance(value, Reference) and value.qualname == "builtins.None"
 
 
 def _reduced_rank(call: Call) -> int | None:
@@ -75,7 +98,7 @@ def _reduced_rank(call: Call) -> int | None:
     if call.short == "trace":  # the diagonal summed: two dimensions fewer
         return None if rank is None else max(rank - 2, 0)
     axis = call.bound.get("axis")
-    if axis is None or (isinstance(axis, Reference) and axis.qualname == "builtins.None"):
+    if axis is None or _is_none(axis):
         return 0
     if rank is None:
         return None
