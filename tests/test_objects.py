@@ -327,3 +327,38 @@ def test_an_attribute_no_array_has_is_no_error_claim() -> None:
     records = reveal_records_many(b"x = 2.0\ny = x.astype\n", [Settings()])[0]
     assert {(r["text"], r["error"]) for r in records if r["error"]} == {("y", "AttributeError"),
                                                                           ("x.astype", "AttributeError")}
+
+
+_MADE_WITH_A_SIZE = IMPORTS + """
+from typing import NamedTuple
+
+
+class Tree(NamedTuple):
+    visits: jax.Array
+    values: jax.Array
+
+
+def make(n: int) -> Tree:
+    return Tree(visits=jnp.zeros(n, jnp.int32), values=jnp.zeros(n, jnp.float32))
+
+
+def read(tree: Tree):
+    visits = tree.visits
+    return visits + 1
+"""
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_fields_made_with_a_size_parameter_keep_their_dtype(x64) -> None:
+    """mctx-style state: the program makes its Tree with `jnp.zeros(n, jnp.int32)` of an `n: int`,
+    and reads the field in a function that takes any Tree.  What `n` is changes the zeros' rank,
+    not their dtype: the field is int32 there, as running `read(make(3))` gives."""
+    run = _MADE_WITH_A_SIZE + "\nimport json\nfrom promolint.runtime.observe import observe\n" \
+        "print(json.dumps(observe(read(make(3)))))\n"  # fmt: skip
+    process = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = _describe(json.loads(process.stdout.splitlines()[-1]))
+    assert ran == "int32 [jax]"
+    records = reveal_records_many(_MADE_WITH_A_SIZE.encode(), [Settings(x64=x64)])[0]
+    assert [_describe(r) for r in records if r["text"] == "visits + 1"] == [ran]

@@ -45,16 +45,17 @@ from promolint.engine.values import (
     Value,
     join,
 )
-from promolint.engine.symbolic import is_symbolic, summary
+from promolint.engine.symbolic import is_symbolic, settled
 
 def _outside(value: Value) -> Value:
     """What a value computed in a function is to code elsewhere (the class's other methods, other
     objects): a dtype that depends on the function's parameters is unknown there, unless it is
-    the same for every dtype they may have."""
+    the same for every dtype they may have where the function goes on (``jnp.zeros(n,
+    jnp.int32)`` of an ``n: int``: its rank differs with what ``n`` is, not its dtype)."""
     if not is_symbolic(value):
         return value
-    settled = summary(value)
-    return UNKNOWN if is_symbolic(settled) else settled
+    known = settled(value)
+    return UNKNOWN if is_symbolic(known) else known
 
 
 # Methods that assign what the others read: flax runs ``setup`` before any other method.
