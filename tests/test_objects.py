@@ -362,3 +362,39 @@ def test_fields_made_with_a_size_parameter_keep_their_dtype(x64) -> None:
     assert ran == "int32 [jax]"
     records = reveal_records_many(_MADE_WITH_A_SIZE.encode(), [Settings(x64=x64)])[0]
     assert [_describe(r) for r in records if r["text"] == "visits + 1"] == [ran]
+
+
+_NOT_NUMBERS = """
+class Axis:
+    def __init__(self, size):
+        self.size = size
+
+
+class Spec:
+    def __init__(self, shape):
+        self.shape = shape
+
+    size = property(lambda self: sum(ax.size for ax in self.shape))
+
+
+def dims(leaf):
+    if isinstance(leaf, Spec):
+        return [ax.size for ax in leaf.shape]
+    return []
+
+
+out = dims(Spec((Axis(2), Axis(3))))
+total = Spec((Axis(2),)).size
+"""
+
+
+def test_self_and_objects_a_guard_names_are_no_numbers() -> None:
+    """levanter's `property(lambda self: prod(ax.size for ax in self.shape))` and penzai's
+    `if isinstance(leaf, ArraySpec): ... dim.size` were claimed AttributeErrors: the lambda's
+    `self`, and `leaf` in the guarded branch, were taken for any number, whose `.shape` holds
+    Python ints.  An unannotated `self` is an object, and `isinstance(x, C)` with one of the
+    program's classes makes `x` an object of it; the program runs."""
+    process = subprocess.run([sys.executable, "-c", _NOT_NUMBERS], capture_output=True, text=True, timeout=60)
+    assert process.returncode == 0, process.stderr
+    records = reveal_records_many(_NOT_NUMBERS.encode(), [Settings()])[0]
+    assert [(r["text"], r["error"]) for r in records if r["error"]] == []

@@ -137,12 +137,17 @@ class Analysis:
             arguments = [self._reference_of(e) for e in _index_elements(node.slice) if type(e) is not ast.Slice]
         reference = self._reference_of(head)
         value = annotation_value(reference, arguments, ctx)
-        if value is UNKNOWN and type(head) is ast.Name:
-            return self._annotated_object(self.flow.module_names.get(head.id))
-        if value is UNKNOWN and type(head) is ast.Attribute and reference:
-            module, _, name = reference.rpartition(".")  # `core.State`: a class of another module
+        return self._object_of_class(head, reference) if value is UNKNOWN else value
+
+    def _object_of_class(self, node: ast.expr, reference: str | None) -> Value:
+        """An object of the program's class ``node`` names (``GameState``; ``core.State``, a class
+        of another module), else unknown."""
+        if type(node) is ast.Name:
+            return self._annotated_object(self.flow.module_names.get(node.id))
+        if type(node) is ast.Attribute and reference:
+            module, _, name = reference.rpartition(".")
             return self._annotated_object(self.flow.modules.bind(module, name) if module else None)
-        return value
+        return UNKNOWN
 
     def _annotated_object(self, value: Value | None) -> Value:
         """A value annotated with one of the program's classes: an object of it or of a subclass
@@ -342,8 +347,13 @@ class Analysis:
         if not (type(test) is ast.Call and self._reference_of(test.func) == "builtins.isinstance"
                 and len(test.args) == 2 and type(test.args[0]) is ast.Name):  # fmt: skip
             return run
-        name = test.args[0].id
-        narrowed = python_type(self._reference_of(test.args[1]))
+        name, kind = test.args[0].id, test.args[1]
+        narrowed = python_type(self._reference_of(kind))
+        if narrowed is None:
+            # one of the program's classes: an object of it, never a number (penzai's
+            # `isinstance(leaf, ArraySpec)` then `leaf.shape`)
+            narrowed = self._object_of_class(kind, self._reference_of(kind))
+            narrowed = narrowed if type(narrowed) is Instance else None
         if narrowed is None:
             return run
 

@@ -325,8 +325,9 @@ class Functions:
         key = Functions._key(definition, param)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, domain((value.library,), ctx))
-        if (value is UNKNOWN and param.annotation is None and param.name not in ("self", "cls")
-                or value == ARRAY_LIKE):  # fmt: skip
+        # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine
+        # cannot resolve, no annotation at all; `self` and `cls` without one are objects.
+        if value == ARRAY_LIKE and (param.annotation is not None or param.name not in ("self", "cls")):
             return variable(param.name, key, domain(NUMERIC, ctx))
         return value
 
