@@ -29,9 +29,19 @@ def _rule_bool(call: Call) -> Value:
     # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
     # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
     kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
-    weak = (isinstance(promoted, Array) and bool(promoted.dtypes) and all(v.weak is True for v in inputs)
-            and all(DTYPES[d].kind in kinds for d in promoted.dtypes))  # fmt: skip
+    dtypes = promoted.dtypes if isinstance(promoted, Array) else frozenset()
+    if not kinds or any(v.weak is False for v in inputs) or any(DTYPES[d].kind not in kinds for d in dtypes):
+        weak: bool | None = False
+    elif dtypes and len(inputs) == _operands(call) and all(v.weak is True for v in inputs):
+        weak = True
+    else:  # an operand of unknown dtype or weak flag, or one not an array (jnp.isnan(obj.x))
+        weak = None
     return array("bool", library, weak)
+
+
+def _operands(call: Call) -> int:
+    """How many array arguments the call was given, typed or not."""
+    return sum(1 for p in call.fn.arrays if p in call.bound)
 
 
 _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
