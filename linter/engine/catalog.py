@@ -86,9 +86,10 @@ RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "
 # dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
 # dtype does not make the result unknown.
 REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
-# Rules whose result dtype does not depend on the operands' dtypes: JAX's predicates give bools,
-# its index functions the default int (or the int their row names), whatever they are given.
-DTYPE_INDEPENDENT_RULES = frozenset({"bool", "index"})
+# Rules whose result dtype does not depend on the operands' dtypes: JAX's predicates and
+# comparisons give bools, its index functions the default int (or the int their row names),
+# whatever they are given.
+DTYPE_INDEPENDENT_RULES = frozenset({"bool", "compare", "index"})
 # Arguments a function's catalog rule does not model: given them, its result is unknown
 # (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
 UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {

@@ -30,11 +30,14 @@ def _rule_bool(call: Call) -> Value:
     # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
     kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
     dtypes = promoted.dtypes if isinstance(promoted, Array) else frozenset()
-    if not kinds or any(v.weak is False for v in inputs) or any(DTYPES[d].kind not in kinds for d in dtypes):
+    # An operand that is not an array (jnp.isnan(obj.x)) takes part in the promotion unseen.
+    complete = len(inputs) == _operands(call)
+    if not kinds or any(v.weak is False for v in inputs) or (
+            complete and any(DTYPES[d].kind not in kinds for d in dtypes)):  # fmt: skip
         weak: bool | None = False
-    elif dtypes and len(inputs) == _operands(call) and all(v.weak is True for v in inputs):
+    elif complete and dtypes and all(v.weak is True for v in inputs):
         weak = True
-    else:  # an operand of unknown dtype or weak flag, or one not an array (jnp.isnan(obj.x))
+    else:  # an operand of unknown dtype or weak flag, or one unseen
         weak = None
     return array("bool", library, weak)
 
@@ -51,6 +54,10 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
 def _rule_compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
     inputs = library_inputs(call)
+    if call.fn.library is Library.JAX and len(inputs) < 2 == _operands(call):
+        # an operand nothing is known of (dispatch lets only those through): a bool, strong
+        # where the other operand is, as promotion makes it
+        return array("bool", Library.JAX, False if any(v.weak is False for v in inputs) else None)
     if len(inputs) != 2:
         return UNKNOWN
     if call.fn.library is Library.JAX and not any(v.library is Library.JAX for v in inputs):

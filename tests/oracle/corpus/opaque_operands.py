@@ -36,6 +36,15 @@ d = jnp.isclose(o.x, o.a)
 e = jnp.isin(o.k, o.x)
 f = jnp.logical_and(o.w, 1.5)
 g = jnp.logical_or(b, o.x)
+h = jnp.less(o.x, o.k)
+k = jnp.greater(o.w, 1.5)
+m = jnp.equal(o.n, o.w)
+n = jnp.not_equal(f32, o.w)
+p = jnp.less_equal(o.a, i8)
+q = jnp.greater_equal(2, o.k)
+r = jnp.less(o.w, f32) | jnp.equal(o.x, o.x)
+s = jnp.logical_or(jnp.isnan(1.5), o.w)
+t = jnp.logical_and(jnp.isnan(1.5), o.k)
 # ---
 # oracle: modes=strict
 # Strict promotion refuses two operands of different dtypes: no claim of two, one is a bool.
