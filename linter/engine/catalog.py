@@ -101,6 +101,10 @@ RANK_KEEPING = frozenset({"transpose", "flip", "roll", "sort", "triu", "tril", "
 # dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
 # dtype does not make the result unknown.
 REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
+# Rules whose result dtype does not depend on the operands' dtypes: JAX's predicates and
+# comparisons give bools, its index functions the default int (or the int their row names),
+# whatever they are given.
+DTYPE_INDEPENDENT_RULES = frozenset({"bool", "compare", "index"})
 # Arguments a function's catalog rule does not model: given them, its result is unknown
 # (``np.diff(x, prepend=0)`` joins a 64-bit array to x first).
 UNMODELLED_ARGUMENTS: dict[str, frozenset[str]] = {
@@ -334,10 +338,14 @@ OPERATOR_FUNCTIONS = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_d
 # Of those, the ones NumPy calls through ``_wrapfunc``: a TypeError from the method makes NumPy
 # convert the argument and run its own function (np.argmax of a complex JAX array is an int64).
 NUMPY_FORWARD_FALLBACK = frozenset({"argmax", "argmin", "cumsum", "cumprod", "searchsorted", "reshape", "transpose",
-                                    "repeat", "round"})  # fmt: skip
+                                    "repeat", "round", "nonzero"})  # fmt: skip
 NUMPY_FORWARDED = {name: _NUMPY[name] for name in (
     "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "cumsum",
-    "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip", "round")}  # fmt: skip
+    "cumprod", "searchsorted", "reshape", "transpose", "squeeze", "repeat", "flip", "round", "nonzero")}  # fmt: skip
+# NumPy functions that index through ``np.nonzero`` of an argument with dimensions, and so through
+# a JAX argument's own ``nonzero``: np.argwhere(J) is a NumPy array of JAX's default int
+# (int32 with x64 off; measured), where np.argwhere of a 0-d J converts it first (int64).
+NUMPY_INDEX_THROUGH_NONZERO = frozenset({"argwhere"})
 _NUMPY |= {name: Fn("forward", NP, fn.params, arrays=fn.arrays, shape="as-is") for name, fn in NUMPY_FORWARDED.items()}
 
 _JAX_NUMPY = _elementwise(JNP)

@@ -12,7 +12,7 @@ from promolint.engine.calls.conversions import library_inputs
 from promolint.engine.calls.promotion import promote
 from promolint.engine.catalog import JAX_WEAK_PREDICATES
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value, array
+from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Unknown, Value, array
 from promolint.systems.base import Operand
 
 
@@ -29,9 +29,23 @@ def _rule_bool(call: Call) -> Value:
     # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
     # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
     kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
-    weak = (isinstance(promoted, Array) and bool(promoted.dtypes) and all(v.weak is True for v in inputs)
-            and all(DTYPES[d].kind in kinds for d in promoted.dtypes))  # fmt: skip
+    dtypes = promoted.dtypes if isinstance(promoted, Array) else frozenset()
+    # An operand that is not an array (jnp.isnan(obj.x)) takes part in the promotion unseen.
+    complete = not _unseen(call)
+    if not kinds or any(v.weak is False for v in inputs) or (
+            complete and any(DTYPES[d].kind not in kinds for d in dtypes)):  # fmt: skip
+        weak: bool | None = False
+    elif complete and dtypes and all(v.weak is True for v in inputs):
+        weak = True
+    else:  # an operand of unknown dtype or weak flag, or one unseen
+        weak = None
     return array("bool", library, weak)
+
+
+def _unseen(call: Call) -> list[Value]:
+    """The array arguments nothing is known of (dispatch lets these through to rules whose
+    result does not depend on them), not lists nor other values known to be something else."""
+    return [call.bound[p] for p in call.fn.arrays if type(call.bound.get(p)) is Unknown]
 
 
 _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
@@ -41,6 +55,10 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
 def _rule_compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
     inputs = library_inputs(call)
+    if call.fn.library is Library.JAX and len(inputs) + len(_unseen(call)) == 2 and _unseen(call):
+        # an operand nothing is known of (jnp.less(obj.x, 1.5)): a bool, strong where the other
+        # operand is, as promotion makes it
+        return array("bool", Library.JAX, False if any(v.weak is False for v in inputs) else None)
     if len(inputs) != 2:
         return UNKNOWN
     if call.fn.library is Library.JAX and not any(v.library is Library.JAX for v in inputs):

@@ -31,6 +31,7 @@ from promolint.engine.catalog import (
     LIST_MUTATORS,
     CONSTANTS,
     NEEDS_DIMENSIONS,
+    DTYPE_INDEPENDENT_RULES,
     REQUESTED_DTYPE_DECIDES,
     UNMODELLED_ARGUMENTS,
     METHODS,
@@ -54,6 +55,7 @@ from promolint.engine.values import (
     Library,
     Reference,
     Refusal,
+    Unknown,
     Value,
     array,
     join,
@@ -130,9 +132,23 @@ def _without_dimensions(call: Call) -> bool:
 _DTYPE_RULES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
 
 
+def _opaque_operands_allowed(call: Call) -> bool:
+    """A JAX predicate or index function given operands nothing is known of (``jnp.isnan(obj.x)``):
+    its result's dtype does not depend on theirs (bool, the default int), whatever they are when
+    the call runs.  Not where strict promotion may refuse two operands of different dtypes, nor
+    where an operand is known to be something else (a list raises)."""
+    if call.fn.library is not Library.JAX or call.fn.rule not in DTYPE_INDEPENDENT_RULES:
+        return False
+    operands = [call.bound[p] for p in call.fn.arrays if p in call.bound and not _is_none(call.bound[p])]
+    if call.ctx.strict and len(operands) > 1:
+        return False
+    return all(isinstance(v, Array) or type(v) is Unknown for v in operands)
+
+
 def apply(call: Call) -> Value:
     """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
-    if (_untyped_input(call) or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ()))
+    if ((_untyped_input(call) and not _opaque_operands_allowed(call))
+            or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ()))
             or _without_dimensions(call)):  # fmt: skip
         if call.fn.library is Library.PYTHON or call.fn.rule in _DTYPE_RULES:
             return UNKNOWN  # np.dtype(unknown) is a dtype, not a NumPy value of unknown dtype

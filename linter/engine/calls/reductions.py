@@ -12,8 +12,9 @@ from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested
 from promolint.engine.calls.promotion import check_domain
+from promolint.engine.catalog import NUMPY_INDEX_THROUGH_NONZERO
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value, join
 
 
 def _rule_index(call: Call) -> Value:
@@ -21,6 +22,15 @@ def _rule_index(call: Call) -> Value:
     refused = check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
+    source = call.first()
+    if (call.fn.library is Library.NUMPY_ARRAY and call.short in NUMPY_INDEX_THROUGH_NONZERO
+            and isinstance(source, Array) and source.library is Library.JAX):  # fmt: skip
+        # np.argwhere(J) stacks J.nonzero()'s JAX indices into a NumPy array; a 0-d J is converted first.
+        through_jax = replace(default("i", Library.JAX, call.ctx, ""), library=Library.NUMPY_ARRAY, intended64=False)
+        own = default("i", call.fn.library, call.ctx, "")
+        if source.rank == 0:
+            return own
+        return through_jax if source.rank is not None else join([through_jax, own])
     return default(call.fn.default or "i", call.fn.library, call.ctx, "")
 
 

@@ -90,6 +90,17 @@ d = jnp.flatnonzero(f32)
 e = jnp.argwhere(f32)
 f = jnp.nonzero(f32)[0]
 # ---
+# np.nonzero of a JAX array is its own nonzero (JAX indices in the default int); np.argwhere
+# stacks them into a NumPy array of that int, but converts a 0-d JAX array first (int64).
+a = np.nonzero(f32)[0]
+b = np.nonzero(m_i8)[1]
+c = np.argwhere(f32)
+d = np.argwhere(m_i8)
+e = np.argwhere(jnp.float32(1))
+for k in np.nonzero(b):
+    g = k + 1
+h = np.nonzero(a_f32)[0]
+# ---
 # Joining: NumPy makes arrays of Python scalars first (np.append(f32, 1.0) is float64).
 a = np.column_stack([a_f32, a_i8])
 b = jnp.column_stack([f32, i8])
