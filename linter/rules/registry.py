@@ -52,7 +52,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
              opt_in=True, reported_by="pairs"),
     RuleInfo("PRM020", "mixed-signedness", "mixed_signedness",
              "uint32 with a signed int in JAX: int32 with x64 off (wraps from 2**31), int64 with x64 on (opt-in: "
-             "none of its 2 primer findings is a bug: counts and grid coordinates far below 2**31)", opt_in=True),
+             "none of its 7 primer findings is a bug: counts and grid coordinates far below 2**31)", opt_in=True),
     RuleInfo("PRM021", "numpy-scalar-overflow", "numpy_scalar_overflow",
              "NumPy integer scalar arithmetic whose known values overflow its dtype"),
     RuleInfo("PRM022", "int-to-float", "int_to_float", "Integer operands whose promotion gives a float"),
