@@ -49,7 +49,9 @@ def compare(name: str, mode: str, cache: Path) -> tuple[set, set, set]:
         for path, rel in zip(files, relative):
             (work / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, work / rel)
-        messages = harness.run_mypy(work, ["--ignore-missing-imports", "--follow-imports=silent", *relative])
+        # package bases: the project's root (mujoco-mjx ships `mujoco/mjx` in a namespace package)
+        messages = harness.run_mypy(work, ["--ignore-missing-imports", "--follow-imports=silent",
+                                           "--explicit-package-bases", *relative])  # fmt: skip
     plugin = {(m.path, m.line, m.rule_code) for m in messages if m.rule_code in CODES}
     settings = Settings(x64=MODES[mode].get("x64", "auto"), promotion=MODES[mode].get("promotion", "auto"))
     read = [(path, path.read_bytes()) for path in files]
