@@ -157,7 +157,8 @@ def format_text(path: str, records: list[dict]) -> str:
             what = f"unknown ({r['library']})" if r["library"] else "unknown"
             what += f"; depends on {depends}" if depends else ""
         else:
-            what = f"{'weak ' if r['weak'] else ''}{r['dtype']} [{r['library'] or 'any library'}]"
+            weak = "weak " if r["weak"] else "weak or strong " if r["weak"] is None else ""
+            what = f"{weak}{r['dtype']} [{r['library'] or 'any library'}]"
             if depends:
                 what += f" (whatever {depends} is)" if "|" not in r["dtype"] else f" (by {depends})"
             if r.get("provenance"):

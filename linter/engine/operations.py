@@ -297,16 +297,30 @@ def jax_power(base: Array, exponent: Array, ctx: Context) -> Value:
     (bools become int32), the exponent is never converted nor promoted (no overflow, no strict
     refusal), and a negative one of an integer base raises TypeError.  Otherwise the operands
     promote; an integer result is strong, and an inexact base with an integer exponent keeps its
-    own dtype (``lax.pow``), weak only when both are."""
+    own dtype (``lax.pow``), weak only when both are.  A 0-d JAX integer is concrete outside a
+    trace and traced inside ``jax.jit``, which the engine does not tell apart: where the two
+    give one dtype and differ only in the weak flag (optax's ``decay**count``), the flag is
+    unknown; where they give two dtypes, the concrete one stands (a known limitation)."""
     ndim = broadcast_rank([base, exponent])
-    if _concrete_integer(exponent):
-        alone = collect(promote([base], Library.JAX, ctx), Library.JAX, ndim=ndim)
-        result = fallback_loops("power", Library.JAX, alone)
-        negative = isinstance(exponent.literal, int) and exponent.literal < 0
-        integral = isinstance(result, Array) and result.dtypes and all(DTYPES[d].kind in "iu" for d in result.dtypes)
-        if negative and integral:
-            return Refusal("TypeError", "Integers cannot be raised to negative powers")
-        return _with_overflow([base], result, Library.JAX, ctx)
+    if not _concrete_integer(exponent):
+        return _pow(base, exponent, ndim, ctx)
+    alone = collect(promote([base], Library.JAX, ctx), Library.JAX, ndim=ndim)
+    result = fallback_loops("power", Library.JAX, alone)
+    negative = isinstance(exponent.literal, int) and exponent.literal < 0
+    integral = isinstance(result, Array) and result.dtypes and all(DTYPES[d].kind in "iu" for d in result.dtypes)
+    if negative and integral:
+        return Refusal("TypeError", "Integers cannot be raised to negative powers")
+    concrete = _with_overflow([base], result, Library.JAX, ctx)
+    if exponent.library is Library.JAX and isinstance(concrete, Array):
+        traced = _pow(base, exponent, ndim, ctx)
+        if isinstance(traced, Array) and traced.dtypes == concrete.dtypes and traced.weak != concrete.weak:
+            return replace(concrete, weak=None)
+    return concrete
+
+
+def _pow(base: Array, exponent: Array, ndim: int | None, ctx: Context) -> Value:
+    """``jnp.power`` of an exponent that is not a concrete integer: ``lax.pow`` of the promoted
+    operands."""
     promoted = collect(promote([base, exponent], Library.JAX, ctx), Library.JAX, ndim=ndim)
     promoted = check_domain("**", Library.JAX, promoted)
     if not isinstance(promoted, Array) or not promoted.dtypes:

@@ -241,6 +241,19 @@ def test_checks_run_while_tracing_under_jit(functions):
     assert session.counts()["disagree"] == 0
 
 
+def test_a_weak_base_to_a_0d_jax_exponent_under_jit_and_outside(functions):
+    """optax's `decay**count` (docs/runtime.md limitation 1): a 0-d int32 exponent is concrete
+    called directly (the result keeps the weak base's flag) and traced under jax.jit (the result
+    is strong).  The code alone cannot tell which: the dtype is claimed, the weak flag left open,
+    and neither run disagrees (it did before: weak float32 claimed, strong seen under jit)."""
+    with verifying(mode="report", predict="code") as session:
+        functions.corrected(jnp.int32(3))
+        functions.jitted_bias_correction(0.9, jnp.int32(3))
+    inside = [r for r in session.records.values() if r.text == "decay**count"]
+    assert {r.observed["weak"] for r in inside} == {True, False}
+    assert session.counts()["disagree"] == 0, outcomes(session)
+
+
 def test_modes_are_read_when_each_value_is_checked(functions):
     with verifying(mode="report") as session:
         functions.mix(jnp.ones(3, jnp.int32), 1.5)

@@ -84,3 +84,18 @@ def squared_distance(x, y=0.0):
 @verify
 def distance_between(a, b):
     return squared_distance(a, b)
+
+
+@verify
+def bias_correction(decay, count):
+    # optax's tree_bias_correction: under jax.jit `count` is traced and decay**count strong;
+    # called directly, a 0-d int32 count is concrete and the result keeps decay's weak flag.
+    return 1 - decay**count
+
+
+jitted_bias_correction = jax.jit(bias_correction)
+
+
+@verify
+def corrected(count):
+    return bias_correction(0.9, count)
