@@ -51,18 +51,17 @@ SHAPES = {
 }
 
 
-# jax.random draws without `shape` (jax 0.10.2 signatures): the parameters whose broadcast gives
-# their dimensions, and the dimensions the draw adds to them (dirichlet's last axis of `alpha` is
-# the sample; categorical draws along `axis` of `logits`, one dimension fewer).  With `shape`:
-# its dimensions, plus dirichlet's one.  The others' `shape` defaults to (): one value, and
-# `choice` takes its elements from `a` whatever its dimensions.  `permutation` shuffles `x`, or
-# arange(x) for an int.
-DRAWN_FROM: dict[str, tuple[tuple[str, ...], int]] = {
-    "truncated_normal": (("lower", "upper"), 0), "bernoulli": (("p",), 0), "gamma": (("a",), 0),
-    "beta": (("a", "b"), 0), "poisson": (("lam",), 0), "dirichlet": (("alpha",), 0),
-    "categorical": (("logits",), -1), "permutation": (("x",), 0),
+# jax.random draws whose `shape` defaults to None (jax 0.10.2 signatures): the parameters whose
+# broadcast gives their dimensions without `shape`, the dimensions the draw adds to that
+# (categorical draws along `axis` of `logits`: one fewer), and those it adds to a `shape` given
+# (dirichlet's last axis of `alpha` is the sample).  The other draws' `shape` defaults to (): one
+# value, and `choice` takes its elements from `a` whatever its dimensions.  `permutation`
+# shuffles `x`, or arange(x) for an int: one dimension at least.
+DRAWN_FROM: dict[str, tuple[tuple[str, ...], int, int]] = {
+    "truncated_normal": (("lower", "upper"), 0, 0), "bernoulli": (("p",), 0, 0), "gamma": (("a",), 0, 0),
+    "beta": (("a", "b"), 0, 0), "poisson": (("lam",), 0, 0), "dirichlet": (("alpha",), 0, 1),
+    "categorical": (("logits",), -1, 0), "permutation": (("x",), 0, 0),
 }
-DRAW_ADDS = {"dirichlet": 1}
 
 
 def _many(names: str, fn: Fn) -> dict[str, Fn]:

@@ -20,9 +20,9 @@ from promolint.engine.values import (
     Elements,
     Items,
     Library,
-    Reference,
     Refusal,
     Value,
+    is_none,
     join,
     numpy_library,
     python_scalar,
@@ -135,7 +135,7 @@ def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) ->
         if isinstance(index, Array) and index.rank == 0 and index.dtypes and all(
                 DTYPES[d].kind in "iu" for d in index.dtypes):  # fmt: skip
             rank -= 1  # an integer: Python's, a NumPy scalar or a 0-d array
-        elif isinstance(index, Reference) and index.qualname == "builtins.None":
+        elif is_none(index):
             rank += 1
         else:
             return None

@@ -139,6 +139,11 @@ class Reference(Value):
     qualname: str
 
 
+def is_none(value: Value | None) -> bool:
+    """Whether ``value`` is Python's ``None`` (an argument such as ``axis=None``)."""
+    return isinstance(value, Reference) and value.qualname == "builtins.None"
+
+
 @dataclass(frozen=True)
 class Bound(Value):
     """A method looked up on a value (``x.astype``), waiting for its call."""

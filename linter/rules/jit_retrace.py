@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.engine.flow.trees import is_none, sorted_entries
+from promolint.engine.flow.trees import sorted_entries
 from promolint.engine.records import LoopCall, Module
-from promolint.engine.values import Array, Instance, Items, Keyed, Value
+from promolint.engine.values import Array, Instance, Items, Keyed, Value, is_none
 from promolint.rules.base import Example, Finding, Related, Rule, exact
 
 _LONGEST_CALL = 60  # characters of the call's code quoted in the message

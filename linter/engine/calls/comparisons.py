@@ -54,8 +54,8 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
 
 def _rule_compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
-    inputs = library_inputs(call)
-    if call.fn.library is Library.JAX and len(inputs) + len(_unseen(call)) == 2 and _unseen(call):
+    inputs, unseen = library_inputs(call), _unseen(call)
+    if call.fn.library is Library.JAX and unseen and len(inputs) + len(unseen) == 2:
         # an operand nothing is known of (jnp.less(obj.x, 1.5)): a bool, strong where the other
         # operand is, as promotion makes it
         return array("bool", Library.JAX, False if any(v.weak is False for v in inputs) else None)

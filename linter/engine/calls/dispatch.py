@@ -58,6 +58,7 @@ from promolint.engine.values import (
     Unknown,
     Value,
     array,
+    is_none,
     join,
     python_scalar,
 )
@@ -99,14 +100,14 @@ def _untyped_input(call: Call) -> bool:
     """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed
     (an array argument whose dtype a requested one replaces does not matter)."""
     dtype = next((call.bound[p] for p in ("dtype", "new_dtype", "preferred_element_type") if p in call.bound), None)
-    if dtype is not None and not _is_none(dtype):
+    if dtype is not None and not is_none(dtype):
         if as_dtype(dtype) is None:
             return True
         if call.fn.rule in REQUESTED_DTYPE_DECIDES:
             return False
     for param in call.fn.arrays:
         value = call.bound.get(param)
-        if value is not None and not _is_none(value) and not _typed(value):
+        if value is not None and not is_none(value) and not _typed(value):
             return True
     return False
 
@@ -116,10 +117,6 @@ def _typed(value: Value) -> bool:
     if isinstance(value, Items):
         return all(_typed(item) for item in value.items)
     return isinstance(value, Array)
-
-
-def _is_none(value: Value) -> bool:
-    return isinstance(value, Reference) and value.qualname == "builtins.None"
 
 
 def _without_dimensions(call: Call) -> bool:
@@ -139,7 +136,7 @@ def _opaque_operands_allowed(call: Call) -> bool:
     where an operand is known to be something else (a list raises)."""
     if call.fn.library is not Library.JAX or call.fn.rule not in DTYPE_INDEPENDENT_RULES:
         return False
-    operands = [call.bound[p] for p in call.fn.arrays if p in call.bound and not _is_none(call.bound[p])]
+    operands = [call.bound[p] for p in call.fn.arrays if p in call.bound and not is_none(call.bound[p])]
     if call.ctx.strict and len(operands) > 1:
         return False
     return all(isinstance(v, Array) or type(v) is Unknown for v in operands)

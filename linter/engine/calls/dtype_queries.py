@@ -9,7 +9,7 @@ from promolint.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.context import Context
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, DTypeRef, FInfo, Items, Library, Reference, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, DTypeRef, FInfo, Items, Library, Refusal, Value, is_none
 from promolint.systems.base import Operand, Origin, Refused
 
 
@@ -85,7 +85,7 @@ def _numpy_extension_types(operands: list[Operand], ctx: Context) -> Value:
 
 
 def _type_operand(value: Value, jax: bool, ctx: Context) -> Operand | None:
-    if isinstance(value, Reference) and value.qualname == "builtins.None":
+    if is_none(value):
         return Operand(ctx.jax.default_dtype("f") if jax else "float64", origin=Origin.DTYPE)
     ref = as_dtype(value) if not isinstance(value, Array) else None
     if ref is not None:

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype
-from promolint.engine.catalog import DRAW_ADDS, DRAWN_FROM
+from promolint.engine.catalog import DRAWN_FROM
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Items, Library, Reference, Value, join, numpy_library, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Items, Library, Value, is_none, join, numpy_library, python_scalar
 
 
 def shape_rank(value: Value | None) -> int | None:
@@ -70,23 +70,19 @@ def shaped(call: Call, value: Value) -> Value:
 
 
 def _drawn_rank(call: Call) -> int | None:
-    """A jax.random draw's dimensions: ``shape``'s (``DRAWN_FROM``, ``DRAW_ADDS``)."""
-    if "shape" in call.bound and not _is_none(call.bound["shape"]):
+    """A jax.random draw's dimensions: ``shape``'s, or without it its parameters' (``DRAWN_FROM``)."""
+    params, added, added_to_shape = DRAWN_FROM.get(call.short, ((), 0, 0))
+    if "shape" in call.bound and not is_none(call.bound["shape"]):
         rank = shape_rank(call.bound["shape"])
-        return None if rank is None else rank + DRAW_ADDS.get(call.short, 0)
-    if call.short not in DRAWN_FROM:
+        return None if rank is None else rank + added_to_shape
+    if not params:
         return 0
-    params, added = DRAWN_FROM[call.short]
     ranks = [data_rank(call.bound[p]) if p in call.bound else 0 for p in params]  # absent: a scalar default
     if None in ranks:
         return None
     if call.short == "permutation":
         return max(ranks[0], 1)
     return max(max(ranks) + added, 0)
-
-
-def _is_none(value: Value) -> bool:
-    return isinstance(value, Reference) and value.qualname == "builtins.None"
 
 
 def _reduced_rank(call: Call) -> int | None:
@@ -98,7 +94,7 @@ def _reduced_rank(call: Call) -> int | None:
     if call.short == "trace":  # the diagonal summed: two dimensions fewer
         return None if rank is None else max(rank - 2, 0)
     axis = call.bound.get("axis")
-    if axis is None or _is_none(axis):
+    if axis is None or is_none(axis):
         return 0
     if rank is None:
         return None

@@ -26,9 +26,9 @@ from promolint.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls import as_traced
 from promolint.engine.context import Context
-from promolint.engine.flow.trees import is_none, leaves, rebuild, sorted_entries
+from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
 from promolint.engine.symbolic import Symbolic, apply, lifted, passed_on
-from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, join
+from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, is_none, join
 
 # The reasons of the refusals this module makes: rules tell them from those of the operations
 # inside the bodies.

@@ -17,7 +17,7 @@ from promolint.engine.flow import control
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.trees import leaves, rebuild, unknown_leaf
-from promolint.engine.values import UNKNOWN, Array, Function, Items, Reference, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, Function, Items, Reference, Refusal, Value, is_none
 
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 TRACING = frozenset({
@@ -158,16 +158,12 @@ def _static_numbers(value: Value | None, names: list[str]) -> frozenset[str]:
     return frozenset(names[n] for n in numbers if 0 <= n < len(names))
 
 
-def _is_none(value: Value | None) -> bool:
-    return isinstance(value, Reference) and value.qualname == "builtins.None"
-
-
 def _unmapped(in_axes: Value | None, names: list[str]) -> frozenset[str]:
     """The parameters ``in_axes`` maps over no axis: all for ``None``, those at a None in a tuple."""
-    if _is_none(in_axes):
+    if is_none(in_axes):
         return frozenset(names)
     if isinstance(in_axes, Items):
-        return frozenset(name for name, axis in zip(names, in_axes.items) if _is_none(axis))
+        return frozenset(name for name, axis in zip(names, in_axes.items) if is_none(axis))
     return frozenset()
 
 

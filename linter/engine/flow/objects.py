@@ -47,6 +47,7 @@ from promolint.engine.values import (
 )
 from promolint.engine.symbolic import is_symbolic, settled
 
+
 def _outside(value: Value) -> Value:
     """What a value computed in a function is to code elsewhere (the class's other methods, other
     objects): a dtype that depends on the function's parameters is unknown there, unless it is

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from promolint.engine.values import UNKNOWN, Elements, Items, Keyed, Reference, Refusal, Unknown, Value
-
-
-def is_none(value: Value | None) -> bool:
-    return isinstance(value, Reference) and value.qualname == "builtins.None"
+from promolint.engine.values import UNKNOWN, Elements, Items, Keyed, Refusal, Unknown, Value, is_none
 
 
 def sorted_entries(value: Keyed) -> list[tuple[object, Value]] | None:
