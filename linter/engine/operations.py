@@ -486,7 +486,9 @@ def in_place(target: Array, result: Array) -> Value:
     target_kinds = {DTYPES[d].kind for d in target.dtypes}
     if not kinds or not target_kinds:
         return Array(target.dtypes, target.library, False, ndim=target.ndim)
-    if max(_KIND_ORDER.index(k) for k in kinds) > min(_KIND_ORDER.index(k) for k in target_kinds):
+    # Dtype sets are alternatives (`np.array([...])` of a list that may be empty: float64|int64):
+    # NumPy refuses only if every alternative does; a result of the target's own kind casts back.
+    if min(_KIND_ORDER.index(k) for k in kinds) > max(_KIND_ORDER.index(k) for k in target_kinds):
         return Refusal("TypeError", f"Cannot cast ufunc output from {'|'.join(sorted(result.dtypes))} to "
                        f"{'|'.join(sorted(target.dtypes))} with casting rule 'same_kind'")  # fmt: skip
     return Array(target.dtypes, target.library, False, intended64=target.intended64, ndim=target.ndim)

@@ -25,6 +25,12 @@ class InplaceCast(Rule):
             a = np.zeros(3, np.float32)
             a += 0.5
         """),
+        Example("""
+            import numpy as np
+            def top_up(fractions, n):
+                counts = np.array([int(f * n) for f in fractions])  # float64 if empty, else int64
+                counts[0] += 1
+        """),
     )
 
     def check(self, operation):
