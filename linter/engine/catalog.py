@@ -36,6 +36,15 @@ class Fn:
     shape: str = "elementwise"  # how the result's dimensions follow the inputs (SHAPES)
 
 
+# Array parameters that take a sequence of arrays (np.concatenate's `arrays`), besides the
+# starred ones (`*operands`): the others take one array, which a list given there becomes first.
+SEQUENCE_PARAMETERS = frozenset({"arrays", "tup", "operands"})
+
+
+def takes_sequence(fn: Fn, param: str) -> bool:
+    return param in SEQUENCE_PARAMETERS or f"*{param}" in fn.params
+
+
 # What a function's result dimensions are; for NumPy it decides scalar or array, since NumPy
 # turns results without dimensions into scalars except where a function always builds an array.
 SHAPES = {

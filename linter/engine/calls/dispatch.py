@@ -39,6 +39,7 @@ from promolint.engine.catalog import (
     NUMPY_FORWARDED,
     NUMPY_IN_PLACE_METHODS,
     SCALAR_CONSTANTS,
+    takes_sequence,
 )
 from promolint.engine.context import Context
 from promolint.engine.records import Call
@@ -226,6 +227,11 @@ def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Val
     if fn is None:
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
+    lists = [p for p in fn.arrays if isinstance(call.bound.get(p), Items) and not takes_sequence(fn, p)]
+    if lists and fn.rule not in _MAKING_RULES and fn.library is not Library.PYTHON:
+        if fn.library is Library.JAX:
+            return UNKNOWN, None  # most jnp functions refuse lists (check_arraylike); not modelled
+        call = replace(call, bound={**call.bound, **{p: creation.numpy_array_of(call.bound[p], ctx) for p in lists}})
     listed = _listed(call)
     return (apply(call) if listed is None else listed), call
 

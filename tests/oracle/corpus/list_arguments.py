@@ -1,0 +1,22 @@
+# A list or tuple given to a NumPy function where it takes one array is that array first: an
+# int64 array for ints, float64 as soon as one element is a float (np.array's rule), not its
+# first element nor weak Python scalars (dipy's `np.diag([2, 2, 2, 1.0])` is float64).
+a = np.diag([2, 2, 2, 1.0])
+b = np.transpose([2, 1.0])
+c = np.flip((1, 2.5))
+d = np.sum([1, 2.5])
+e = np.cumsum([1, 2.5])
+f = np.abs([1, -2.5])
+g = np.roll([1, 2.5], 1)
+h = np.tile([1, 2.5], 2)
+k = np.sort([3, 1.5])
+m = np.maximum([1, 2], np.float32(1))
+n = np.add([1, 2], np.float32(1))
+p = np.where(True, [1, 2], np.float32(1))
+q = np.dot([1, 2], np.ones(2, np.float32))
+r = np.mean([[1, 2], [3, 4]])
+s = np.clip([1, 2], 0, np.float32(1))
+t = np.multiply((1, 2, 3), f32)
+u = np.zeros_like([1, 2.5])
+v = np.sum([np.float32(1), 2])
+w = np.add([1, 2], 1.5)
