@@ -76,7 +76,7 @@ class Symbolic(Value):
     are its variables; most symbolic values are never compared nor evaluated."""
 
     __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled",
-                 "_evaluated", "_number", "_outcomes")
+                 "_evaluated", "_number", "_outcomes", "_operands")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -92,6 +92,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_evaluated", None)
         object.__setattr__(self, "_number", 0)
         object.__setattr__(self, "_outcomes", _ITSELF)
+        object.__setattr__(self, "_operands", None)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -145,6 +146,9 @@ class Symbolic(Value):
         ordered = self._ordered
         if ordered is None:
             ordered = tuple(sorted(self.variables, key=_order))
+            # One tuple for the same variables (the very objects): ``at`` looks up their members
+            # in an assignment once for every value over them.
+            ordered = _ORDERINGS.setdefault(tuple(map(id, ordered)), ordered)
             object.__setattr__(self, "_ordered", ordered)
         return ordered
 
@@ -158,12 +162,15 @@ class Symbolic(Value):
         if self.function is None:
             return assignment.get(self.arguments[0], UNKNOWN)
         ordered = self._ordered or self.ordered
-        number = self._number or self._numbered()
-        codes = _CODES
-        if assignment is _EVERY_VARIABLE_UNKNOWN:
-            memo_key = (number, *[codes.get(id(UNKNOWN)) or _code(UNKNOWN)] * len(ordered))
-        else:
-            memo_key = (number, *[codes.get(id(m)) or _code(m) for m in [assignment[v] for v in ordered]])
+        global _assigned, _assigned_codes
+        if assignment is not _assigned:  # a walk down the values evaluates them all at one assignment
+            _assigned, _assigned_codes = assignment, {}
+        found = _assigned_codes.get(id(ordered))
+        if found is None or found[0] is not ordered:  # (held, so that no other tuple takes its id)
+            codes = _CODES
+            found = _assigned_codes[id(ordered)] = (
+                ordered, tuple([codes.get(id(m)) or _code(m) for m in [assignment[v] for v in ordered]]))
+        memo_key = (self._number or self._numbered(), found[1])
         value = _MEMO.get(memo_key)
         if value is None:
             if len(_MEMO) > _MEMO_LIMIT:
@@ -183,10 +190,16 @@ class Symbolic(Value):
         """The operation applied to its operands at ``assignment``.  Many assignments give the
         operands the same values (``range(len(x))``: ``len(x)`` is a Python int for every
         member): the operation runs once per distinct operands, told apart by the identity of
-        their values, which are canonical (``_canonical``)."""
-        inputs: list[object] = []
-        arguments = tuple([_substitute_into(a, assignment, inputs) if type(a) in _SUBSTITUTED else a
-                           for a in self.arguments])  # fmt: skip
+        their values, which are canonical (``_canonical``): the arguments are built only for
+        operands not met before."""
+        operands = self._operands
+        if operands is None:
+            found_operands: list[Symbolic] = []
+            for argument in self.arguments:
+                _symbolic_operands(argument, found_operands)
+            operands = tuple(found_operands)
+            object.__setattr__(self, "_operands", operands)
+        inputs = [operand.at(assignment) for operand in operands]
         evaluated = self._evaluated
         if evaluated is None:
             evaluated = {}
@@ -195,6 +208,8 @@ class Symbolic(Value):
         found = evaluated.get(key)
         if found is not None:
             return found[1]
+        supply = iter(inputs)
+        arguments = tuple([_substituted(a, supply) if type(a) in _SUBSTITUTED else a for a in self.arguments])
         value = _canonical(_raised(self.name, arguments) or self.function(*arguments))
         evaluated[key] = (inputs, value)  # the inputs kept alive: their identities are the key
         return value
@@ -289,6 +304,12 @@ _NUMBER = itertools.count(1)
 _CODES: dict[int, int] = {}
 _CODED: dict[Value, int] = {}
 _KEPT: list[Value] = []
+# The variables of values, one tuple per set of them (``Symbolic.ordered``), by their identities.
+_ORDERINGS: dict[tuple[int, ...], tuple[Variable, ...]] = {}
+# The assignment ``at`` was given last (held: compared by identity), and the codes of its members
+# by the tuple of variables they are assigned to (with that tuple, held too).
+_assigned: object = None
+_assigned_codes: dict[int, tuple[tuple[Variable, ...], tuple[int, ...]]] = {}
 # What a value's memoized ``folded`` or settled value is when it is the value itself: a
 # reference to itself would make every such value a cycle for the collector to find.
 _ITSELF = object()
@@ -303,6 +324,9 @@ def forget() -> None:
     _CODES.clear()
     _CODED.clear()
     _KEPT.clear()
+    _ORDERINGS.clear()
+    global _assigned, _assigned_codes
+    _assigned, _assigned_codes = None, {}
 
 
 def _code(member: Value) -> int:
@@ -550,24 +574,46 @@ def _substitute(value: object, assignment: Mapping[Variable, Value]) -> object:
     return value
 
 
-def _substitute_into(value: object, assignment: Mapping[Variable, Value], inputs: list[object]) -> object:
-    """``_substitute``, listing in ``inputs`` the value of each symbolic value met, in order."""
+def _symbolic_operands(value: object, into: list[Symbolic]) -> None:
+    """The symbolic values in ``value`` an evaluation substitutes (in containers, a bound method's
+    receiver), in order: where the values of the operation's operands are looked up."""
     kind = type(value)
     if kind is Symbolic:
-        found = value.at(assignment)
-        inputs.append(found)
-        return found
+        into.append(value)
+    elif kind is list or kind is tuple:
+        for item in value:
+            if type(item) in _SUBSTITUTED:
+                _symbolic_operands(item, into)
+    elif kind is dict:
+        for item in value.values():
+            if type(item) in _SUBSTITUTED:
+                _symbolic_operands(item, into)
+    elif kind is Items:
+        for item in value.items:
+            _symbolic_operands(item, into)
+    elif kind is Bound:
+        _symbolic_operands(value.receiver, into)
+    elif kind is Elements:
+        _symbolic_operands(value.element, into)
+
+
+def _substituted(value: object, supply: Iterator[Value]) -> object:
+    """``value`` with each symbolic value in it (as ``_symbolic_operands`` lists them) replaced by
+    the next of ``supply``."""
+    kind = type(value)
+    if kind is Symbolic:
+        return next(supply)
     if kind is list or kind is tuple:
-        items = [_substitute_into(v, assignment, inputs) if type(v) in _SUBSTITUTED else v for v in value]
+        items = [_substituted(v, supply) if type(v) in _SUBSTITUTED else v for v in value]
         return items if kind is list else tuple(items)
     if kind is dict:
-        return {k: _substitute_into(v, assignment, inputs) if type(v) in _SUBSTITUTED else v for k, v in value.items()}
+        return {k: _substituted(v, supply) if type(v) in _SUBSTITUTED else v for k, v in value.items()}
     if kind is Items:
-        return Items(tuple([_substitute_into(v, assignment, inputs) for v in value.items]), value.is_tuple)
+        return Items(tuple([_substituted(v, supply) for v in value.items]), value.is_tuple)
     if kind is Bound:
-        return Bound(_substitute_into(value.receiver, assignment, inputs), value.method)
+        return Bound(_substituted(value.receiver, supply), value.method)
     if kind is Elements:
-        return Elements(_substitute_into(value.element, assignment, inputs))
+        return Elements(_substituted(value.element, supply))
     return value
 
 
