@@ -350,3 +350,47 @@ def test_a_parameter_annotated_with_another_modules_class_holds_its_objects(tmp_
     records = json.loads(capsys.readouterr().out)
     square = next(r for r in records if r["path"].endswith("env.py") and r["text"] == "square" and r["target"])
     assert (square["dtype"], square["library"]) == ("int32", "jax")
+
+
+STARRED = {
+    "pkg/__init__.py": "",
+    "pkg/constants.py": """\
+import jax.numpy as jnp
+import numpy as np
+
+SCALE = np.float64(2.0)
+WEIGHTS = jnp.ones(3, jnp.bfloat16)
+_PRIVATE = np.float64(1.0)
+""",
+    "pkg/listed.py": """\
+import numpy as np
+
+__all__ = ["HALF"]
+HALF = np.float32(0.5)
+TWO = np.float64(2.0)
+""",
+    "pkg/model.py": """\
+from pkg.constants import *
+from .listed import *
+
+_PRIVATE = 1.0
+TWO = 2
+x = jnp.ones(3, jnp.float32)
+a = x * SCALE
+b = WEIGHTS + x
+c = np.zeros(2) * HALF
+d = x * _PRIVATE
+e = x * TWO
+""",
+}
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_a_star_import_binds_what_the_module_exports(x64, tmp_path, capsys) -> None:
+    """`from pkg.constants import *` (craftax's constants, numpyro's, filterpy's) binds the
+    module's public names, its imported modules too (`jnp`), or its literal `__all__`; names
+    with an underscore, or outside `__all__`, stay the importing module's own."""
+    names = ["a", "b", "c", "d", "e"]
+    write(tmp_path, STARRED)
+    ran = _ran(tmp_path, x64, names)
+    assert _revealed(capsys, tmp_path, x64, names) == ran and ran["a"] is not None

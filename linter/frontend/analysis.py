@@ -254,7 +254,10 @@ class Analysis:
         module = self.flow.absolute_module(node.module, node.level)
         if module is not None:
             self.flow.record_import(module)
-        if module is None or any(alias.name == "*" for alias in node.names):
+        if module is None:
+            return
+        if any(alias.name == "*" for alias in node.names):
+            frame.names.update(self.flow.star_imported(module))
             return
         for alias in node.names:
             frame.names[alias.asname or alias.name] = self.flow.imported(module, alias.name)

@@ -76,6 +76,21 @@ class TopLevel:
             self._reads_of.setdefault(group, set()).update(uses[index][0])
         self._closures: dict[int, tuple[int, ...]] = {}
 
+    def exported(self) -> tuple[str, ...]:
+        """The names ``from module import *`` binds: ``__all__`` where one statement binds it to
+        a literal list or tuple of strings, else every name the top level binds that does not
+        start with an underscore (imported modules too: ``jnp``).  A star import in the module
+        itself is not followed."""
+        binder = self._binder.get("__all__")
+        if binder is not None:
+            statement = self.statement(binder)
+            value = statement.value if type(statement) in (ast.Assign, ast.AnnAssign) else None
+            if type(value) in (ast.List, ast.Tuple) and all(
+                    type(e) is ast.Constant and type(e.value) is str for e in value.elts):  # fmt: skip
+                return tuple(e.value for e in value.elts)
+            return ()  # built otherwise: not guessed
+        return tuple(name for name in self._binder if not name.startswith("_"))
+
     def needed(self, name: str) -> tuple[int, ...]:
         """The statements (indices, in order) that bind ``name``'s final value and what they
         read; none when no statement binds it."""

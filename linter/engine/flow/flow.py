@@ -197,6 +197,11 @@ class Flow:
             value = self.modules.bind(module, name)
         return value if value is not None else calls.resolve_reference(f"{module}.{name}")
 
+    def star_imported(self, module: str) -> dict[str, Value]:
+        """What ``from module import *`` binds: each name the program's module exports, read
+        when used; nothing for third-party modules (their names stay unknown)."""
+        return {name: self.imported(module, name) for name in self.modules.exported(module)}
+
     def resolve(self, value: Imported, handle: object) -> Value:
         """The value a name imported from the program's module stands for, read at ``handle``."""
         return sources.anchored(self.modules.resolve(value), handle, self.modules.here)

@@ -48,6 +48,9 @@ class TopLevel(Protocol):
         """The statements (in order) that bind ``name`` as running them all would, with those
         their code reads; none when none binds it."""
 
+    def exported(self) -> Sequence[str]:
+        """The names ``from module import *`` binds."""
+
 
 class Loader(Protocol):
     """What the front end does for modules: read one's top level, run statements of it."""
@@ -113,6 +116,12 @@ class Modules:
         if module in self._paths:
             return Imported(module, name)
         return None
+
+    def exported(self, module: str) -> Sequence[str]:
+        """The names ``from module import *`` binds where ``module`` is the program's (each
+        read when used, as ``bind``'s); none for other modules, or one that cannot be loaded."""
+        scope = self._load(module) if module in self._paths else None
+        return scope.top_level.exported() if scope is not None and scope.top_level is not None else ()
 
     def resolve(self, value: Imported, hops: int = 0) -> Value:
         """The value an ``Imported`` placeholder stands for: the name in its module's top level
