@@ -799,6 +799,16 @@ def uniform_instances(operands: Sequence[object], result: Value,
     return out
 
 
+def with_arrays_of(operands: Sequence[object], result: Value, variables: Iterable[Variable],
+                   dtype: str) -> tuple[tuple[object, ...], Value]:  # fmt: skip
+    """An operation where ``variables`` hold strong JAX arrays of ``dtype`` (each the member of
+    its domain that is one) and every other variable is unknown: what the operation does to
+    arrays of that dtype, whatever the rest is."""
+    array = Array(frozenset([dtype]), Library.JAX, False)
+    assignment = _Partial((var, next((m for m in var.domain if m == array), UNKNOWN)) for var in variables)
+    return _instance(tuple(operands), result, assignment)
+
+
 def _uniform_member(var: Variable, array: Array) -> Value:
     chosen = next((m for m in var.domain if m == array), None)
     if chosen is None:  # not an array variable: the Python scalar it most likely holds

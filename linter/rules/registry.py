@@ -65,6 +65,9 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM026", "jit-retrace", "jit_retrace",
              "A jitted function a loop calls with arguments whose dtype or weak type change, so it compiles again "
              "(opt-in: the primer has no finding yet to measure its precision on)", opt_in=True),
+    RuleInfo("PRM027", "lax-literal-x64", "lax_literal_x64",
+             "A jax.lax call mixing a Python scalar with an array of unknown dtype that raises for every "
+             "int32 (float32) array with x64 on", opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip
@@ -75,7 +78,7 @@ _BY_MODULE: dict[str, RuleInfo] = {f"{PACKAGE}.{info.module}": info for info in 
 
 # Opt-in rules only for their primer precision (below the 90% of the default set): the primer and
 # the fixtures run them all the same, so that the measure goes on and their findings stay tested.
-MEASURED_OPT_IN = ("PRM001", "PRM020")
+MEASURED_OPT_IN = ("PRM001", "PRM020", "PRM027")
 
 PARSE_ERROR = "PRM000"
 UNUSED_NOQA = "PRM100"

@@ -272,6 +272,7 @@ class Flow:
                 if "chain" in extra:
                     extra["chain"] = tuple(self._for_rules(v) for v in extra["chain"])
                 extra["members"] = functools.partial(symbolic.weighed, operands, result)
+                extra["with_arrays_of"] = functools.partial(symbolic.with_arrays_of, operands, result)
                 extra["symbolic_operands"] = operands
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip

@@ -1,0 +1,142 @@
+"""PRM027 lax-literal-x64: a jax.lax operation that runs only while its array has x64's default dtype."""
+
+from __future__ import annotations
+
+from promolint.engine.calls.lax import JNP_EQUIVALENTS
+from promolint.engine.records import Operation
+from promolint.engine.symbolic import is_symbolic
+from promolint.engine.values import Array, Library, Refusal
+from promolint.rules.base import Example, Rule
+
+# A Python scalar's kind, the 32-bit dtype code written for x64 off gives its data, and the
+# dtype the scalar is with x64 on.
+_NARROW_AND_WIDE = {"int": ("int32", "int64"), "float": ("float32", "float64")}
+
+
+class LaxLiteralX64(Rule):
+    summary = (
+        "Flags `jax.lax` operations that mix a Python scalar with an array of unknown dtype and, "
+        "with x64 on, raise TypeError for every int32 (or float32) array: they run only while the "
+        "array has the default dtype of the mode."
+    )
+    why = """
+        `jax.lax` never promotes, and a Python scalar is no weak value to it: with x64 on, the `4`
+        of `lax.select(mask, action, 4)` is an int64, so the call raises TypeError for an int32
+        `action`, and with x64 off for an int64 one. Code written and tested with x64 off
+        works for the int32 arrays it makes; once a user switches x64 on, every int32 array that
+        reaches it (an action from the environment's own int32 action spec, a field made with
+        `dtype=jnp.int32`) breaks it. jumanji 1.1.2's `Maze.step` raises so for an int32 action
+        with x64 on; so do gymnax's, pgx's and jaxmarl's environments where the array is known
+        (PRM008 reports those).
+
+        The finding is about the function's contract, not a value seen: the array is a parameter
+        or comes from one, and the rule reports where no int32 (or float32) array can pass.
+    """
+    fix_safety = """
+        No automatic fix is offered. Give the scalar the array's dtype
+        (`lax.select(mask, action, jnp.asarray(4, action.dtype))`), or use the `jnp` function,
+        which promotes weakly (`jnp.where(mask, action, 4)` keeps `action`'s dtype in both modes).
+    """
+    invalid = (
+        # jumanji's Maze.step: the action an agent picks from the int32 action spec.
+        Example("""
+            import jax
+            def step(action_mask, action: jax.Array):
+                return jax.lax.select(action_mask[action], action, 4)
+        """, x64="on"),
+        Example("""
+            import jax
+            def clip(x: jax.Array):
+                return jax.lax.clamp(0.0, x, 1.0)
+        """, x64="on"),
+    )
+    valid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def step(action_mask, action: jax.Array):
+                return jax.lax.select(action_mask[action], action, jnp.asarray(4, action.dtype))
+        """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def step(action_mask, action: jax.Array):
+                return jnp.where(action_mask[action], action, 4)
+        """, x64="on"),
+        # With x64 off the 4 is int32, which the int32 arrays code makes match.
+        Example("""
+            import jax
+            def step(action_mask, action: jax.Array):
+                return jax.lax.select(action_mask[action], action, 4)
+        """),
+        # A parameter annotated with a Python scalar type is taken at its word: both are scalars.
+        Example("""
+            import jax
+            def pick(flag, a: int):
+                return jax.lax.select(flag, a, 4)
+        """, x64="on"),
+    )
+
+    def check(self, operation):
+        found = _bound_to_the_default(operation)
+        if found is not None:
+            yield self.finding(operation, _message(operation, *found))
+
+
+def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ...]] | None:
+    """With x64 on, a lax call whose Python scalar meets arrays of unknown dtype and that raises
+    where those arrays are strong int32 (float32) JAX arrays but runs where they are int64
+    (float64): the scalar's text kind, the narrow dtype, and the names of the variables."""
+    if (operation.kind != "call" or not operation.op.startswith("jax.lax.") or not operation.ctx.x64
+            or operation.with_arrays_of is None or operation.call is None):  # fmt: skip
+        return None
+    positions = _promoted(operation)
+    scalars = [operation.operands[i] for i in positions
+               if isinstance(operation.operands[i], Array) and operation.operands[i].library is Library.PYTHON
+               and operation.operands[i].exact]  # fmt: skip
+    arrays = [i for i in positions if is_symbolic(operation.symbolic_operands[i])
+              and not _scalar_annotated(operation.symbolic_operands[i])]  # fmt: skip
+    kinds = {_python_kind(s) for s in scalars} - {None}
+    if len(kinds) != 1 or not arrays:
+        return None
+    narrow, wide = _NARROW_AND_WIDE[kinds.pop()]
+    variables = {v for i in arrays for v in operation.symbolic_operands[i].variables}
+    raised = operation.with_arrays_of(variables, narrow)[1]
+    ran = operation.with_arrays_of(variables, wide)[1]
+    if not (isinstance(raised, Refusal) and raised.error == "TypeError" and isinstance(ran, Array)):
+        return None
+    names = tuple(sorted(v.name for v in variables))
+    return _python_kind(scalars[0]), narrow, names
+
+
+def _promoted(operation: Operation) -> list[int]:
+    """The positions of the operands (a lax call's positional arguments) bound to the parameters
+    whose dtypes must agree (``lax.select``'s `on_true` and `on_false`, not its `pred`)."""
+    fn = operation.call.fn
+    found = []
+    for position in range(len(operation.symbolic_operands)):
+        param = fn.params[min(position, len(fn.params) - 1)] if fn.params else ""
+        if position >= len(fn.params) and not param.startswith("*"):
+            break
+        if param.lstrip("*") in fn.arrays:
+            found.append(position)
+    return found
+
+
+def _python_kind(value: Array) -> str | None:
+    dtype = value.dtype
+    return {"int64": "int", "int32": "int", "float64": "float", "float32": "float"}.get(dtype)
+
+
+def _scalar_annotated(value: object) -> bool:
+    return any(v.scalar_annotated for v in getattr(value, "variables", ()))
+
+
+def _message(operation: Operation, kind: str, narrow: str, names: tuple[str, ...]) -> str:
+    name = operation.op.removeprefix("jax.")
+    which = ", ".join(f"`{n}`" for n in names) or "the array"
+    equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
+    instead = f"use jnp.{equivalent}, which promotes weakly, or " if equivalent else ""
+    return (f"With x64 on, the Python {kind} in `{name}` is 64-bit and lax does not promote: this raises "
+            f"TypeError for a {narrow} {which} and runs only for 64-bit ones. To accept both, "
+            f"{instead}give the scalar the array's dtype (`jnp.asarray(c, x.dtype)`).")
