@@ -287,6 +287,16 @@ class Class(Value):
 
 
 @dataclass(frozen=True)
+class Member(Value):
+    """A member of one of the program's enumerations (``BlockType.STONE``): its ``.value`` is the
+    Python scalar its class body bound.  The member itself takes part in no operation the engine
+    models: an IntEnum member is a weak int to JAX but a strong int64 to NumPy (measured on
+    numpy 2.4.6: ``np.int8(1) + Color.RED`` is int64), neither what a Python int is."""
+
+    value: Value
+
+
+@dataclass(frozen=True)
 class Keyed(Value):
     """A dict whose keys are all literals, each with the value it holds (``{"w": w}``,
     ``dict(w=w)``), in insertion order."""

@@ -40,6 +40,7 @@ from promolint.engine.values import (
     Items,
     Keyed,
     Library,
+    Member,
     Reference,
     Unknown,
     Value,
@@ -205,8 +206,8 @@ class Objects:
             not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
             for b in bases)  # fmt: skip
         values = {n: (v.default or UNKNOWN) if isinstance(v, FieldCall) else v for n, v in values.items()}
-        if kind == "enum":  # its members are no values the engine models
-            values = dict.fromkeys(values, UNKNOWN)
+        if kind == "enum":  # its members are no values the engine models, but their `.value`s are
+            values = {n: Member(v) if _enum_member(n, v) else UNKNOWN for n, v in values.items()}
         info = ClassInfo(name, kind, program, opaque, {n: _outside(v) for n, v in values.items()}, {}, family=key)
         for method_name, function, method_decorators in methods:
             info.methods[method_name] = _method(function, method_decorators)
@@ -289,6 +290,8 @@ class Objects:
 
     def attribute(self, base: Value, name: str, ctx: Context) -> Value | None:
         """``base.name`` when ``base`` is an object, a class or a dict of the program; else None."""
+        if isinstance(base, Member):
+            return base.value if name == "value" else UNKNOWN
         if isinstance(base, Keyed):
             return Bound(base, name) if name in _DICT_METHODS or name in _DICT_MUTATORS else UNKNOWN
         if isinstance(base, Class):
@@ -688,6 +691,12 @@ def _method(function: Function, decorators: Sequence[str | None]) -> Method:
         kind = "property"
     kept = {_STATIC, _CLASS} | _PROPERTIES | _KEEP_METHOD
     return Method(function, kind, all(d in kept for d in decorators))
+
+
+def _enum_member(name: str, value: Value) -> bool:
+    """Whether an enumeration's class body binding is a member whose value is known: a Python
+    scalar (not `auto()`, whose numbering the engine does not follow), not a `_sunder_` name."""
+    return not name.startswith("_") and isinstance(value, Array) and value.library is Library.PYTHON and value.exact
 
 
 def _qualname(value: Value) -> str:
