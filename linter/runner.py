@@ -278,9 +278,11 @@ _RACY_NS = 2_000_000_000
 # the project's scan reads (promolint.project.scanned); its node in the graph of the run's modules
 # (promolint.project.ModuleNode: its module's name or None, the modules its imports name as their
 # files' positions in the run's list of files, a digest of its text) and the digest of the
-# modules its imports reach (ProjectFacts.dependencies, "" for none).
-_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _MODULE, _IMPORTS, _DIGEST, _DEPENDENCIES = slice(0, 4), *range(4, 12)
-_ENTRY_LENGTH = 12
+# modules its imports reach (ProjectFacts.dependencies, "" for none), and the modules whose names
+# its imports bind (ModuleNode.binds), as positions too, and whether it defines functions.
+_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _MODULE, _IMPORTS, _DIGEST, _DEPENDENCIES, _BINDS, _DEFINES = \
+    slice(0, 4), *range(4, 14)  # fmt: skip
+_ENTRY_LENGTH = 14
 
 
 class _RunIndex:
@@ -395,7 +397,8 @@ class _RunIndex:
                 graph[name] = module_node(path, name, changed[path], modules)
             else:
                 entry = self.entries[path]
-                graph[name] = ModuleNode(path, frozenset(names[self.paths[i]] for i in entry[_IMPORTS]), entry[_DIGEST])
+                graph[name] = ModuleNode(path, frozenset(names[self.paths[i]] for i in entry[_IMPORTS]), entry[_DIGEST],
+                                         frozenset(names[self.paths[i]] for i in entry[_BINDS]), entry[_DEFINES])  # fmt: skip
         return graph
 
     def take_stale(self) -> list[str]:
@@ -426,7 +429,7 @@ class _RunIndex:
             [facts.x64_at_import, facts.x64_elsewhere]  # fmt: skip
         dependencies = facts.dependencies if facts is not None else ""
         self.entries[path] = [*status, key, may_switch_x64(data), x64, self.scanned(path, data), None, [], None,
-                              dependencies]  # fmt: skip
+                              dependencies, [], False]  # fmt: skip
 
     def save(self) -> None:
         """This run's entries merged into the index (a run of a few files keeps the others')."""
@@ -453,6 +456,8 @@ class _RunIndex:
             if entry is not None and entry is not self.previous.get(node.path):
                 imports = sorted(position[self.graph[m].path] for m in node.imports)
                 entry[_MODULE:_DIGEST + 1] = name, imports, node.digest
+                entry[_BINDS] = sorted(position[self.graph[m].path] for m in node.binds)
+                entry[_DEFINES] = node.defines
 
 
 def _status(path: str) -> list[int] | None:
