@@ -536,15 +536,18 @@ class Analysis:
                 positional = False
             elif positional:
                 args.append(value)
+        open_keywords = False
         for keyword in node.keywords:
             value = self._expr(keyword.value, frame)
             if keyword.arg is not None:
                 kwargs[keyword.arg] = value
+            else:
+                open_keywords = True
         if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
                                                                 node.func.attr,
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
-        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names))
+        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names), open_keywords)
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self._expr(node.value, frame)
