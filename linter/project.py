@@ -29,7 +29,10 @@ _IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|
 # Imports anywhere (in functions too): what the engine may read of the project's modules.
 _ANY_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
                          re.MULTILINE)  # fmt: skip
-_DEFINES = re.compile(rb"^(?:async[ \t]+)?def[ \t]", re.MULTILINE)  # a function at the top level
+_DEFINES = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)  # a function at the top level
+_WORD = re.compile(r"\w+")
+# A module's names read by a computed name: its callers may call any of its functions.
+_DYNAMIC = re.compile(rb"\bgetattr\([^,()]*,[ \t\n]*[^\"' \t\n]|\bvars\(|__dict__|\bglobals\(|\bimport[ \t]+\*")
 _QUERIES = frozenset({"jax_enable_x64", "x64_enabled"})  # jax.config attributes that read the mode
 
 
@@ -46,15 +49,18 @@ class ModuleNode:
     """A module of the run as the project pass reads it: its file, the run's modules its imports
     name (anywhere in it; a module's packages run first, so they count), a digest of its text, and
     the run's modules whose names its imports bind (``from a.b import c`` binds ``a.b``'s names,
-    not ``a``'s: only through them can its code call their functions), and whether it defines
-    functions at its top level.  The run's index keeps them, so that a run
+    not ``a``'s: only through them can its code call their functions), the functions it defines
+    at its top level, those of the run's modules its text names (a word of it, anywhere), and
+    whether it may read a module's names by a computed name.  The run's index keeps them, so that a run
     after a change rebuilds the graph from the changed files alone (``promolint.runner``)."""
 
     path: str
     imports: frozenset[str]
     digest: str
     binds: frozenset[str] = frozenset()
-    defines: bool = False  # it defines functions at its top level, which callers elsewhere may feed
+    defines: frozenset[str] = frozenset()  # the functions it defines at its top level
+    mentions: frozenset[str] = frozenset()  # the run's modules' top-level functions its text names
+    dynamic: bool = False  # it may read a module's names by a computed name (getattr, vars, import *)
 
 
 def project_facts(files: Sequence[tuple[Path, bytes]], x64: bool = True) -> dict[str, ProjectFacts]:
@@ -69,17 +75,26 @@ def project_pass(files: Sequence[tuple[Path, bytes]], x64: bool = True) \
     """``project_facts``, and the graph of the run's modules they were read from."""
     names = _module_names([path for path, _ in files])
     found = {name: (path, data) for path, data in files if (name := names.get(path)) is not None}
-    graph = {name: module_node(str(path), name, data, found) for name, (path, data) in found.items()}
+    defined = frozenset().union(*(defines(data) for _, data in found.values()))
+    graph = {name: module_node(str(path), name, data, found, defined) for name, (path, data) in found.items()}
     facts = _x64_facts(files, names) if x64 and any(may_switch_x64(data) for _, data in files) else {}
     return with_module_reads(facts, graph), graph
 
 
-def module_node(path: str, name: str, data: bytes, modules: Container[str]) -> ModuleNode:
-    """The module ``name`` (its file's ``path`` and bytes) among the run's ``modules``."""
+def module_node(path: str, name: str, data: bytes, modules: Container[str],
+                defined: Container[str] = frozenset()) -> ModuleNode:  # fmt: skip
+    """The module ``name`` (its file's ``path`` and bytes) among the run's ``modules``, whose
+    top-level functions are named ``defined``."""
     targets = _imports(data, name, os.path.basename(path) == "__init__.py", _ANY_IMPORT, bound=True)
     imports = frozenset(m for target in targets for m in (*_packages(target), target) if m in modules)
+    mentions = frozenset(w for w in set(_WORD.findall(data.decode("utf-8", "replace"))) if w in defined)
     return ModuleNode(path, imports, content_key(data), frozenset(m for m in targets if m in modules),
-                      _DEFINES.search(data) is not None)
+                      defines(data), mentions, _DYNAMIC.search(data) is not None)
+
+
+def defines(data: bytes) -> frozenset[str]:
+    """The functions a module's text defines at its top level (by name)."""
+    return frozenset(m.decode() for m in _DEFINES.findall(data))
 
 
 def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, ModuleNode],
@@ -93,7 +108,7 @@ def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, Module
     for name in graph if among is None else among:
         node = graph[name]
         reached = _reach(graph, name)
-        callers = _callers(importers, name) if node.defines else ()
+        callers, complete = _callers(graph, importers, name) if node.defines else ((), True)
         for caller in callers:
             reached |= {caller} | _reach(graph, caller)
         reached.discard(name)
@@ -102,7 +117,8 @@ def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, Module
         modules = tuple(sorted((m, graph[m].path) for m in reached | {name}))
         digest = content_key("\0".join(f"{m}:{graph[m].digest}" for m in sorted(reached)).encode())
         found = facts.get(node.path, ProjectFacts())
-        facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32], callers=callers)
+        facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32], callers=callers,
+                                   callers_complete=complete)  # fmt: skip
     return facts
 
 
@@ -139,16 +155,22 @@ def _reach(graph: Mapping[str, ModuleNode], name: str) -> set[str]:
     return reached
 
 
-def _callers(importers: Mapping[str, list[str]], name: str) -> tuple[str, ...]:
-    """The modules that import ``name`` within ``MODULE_DEPTH`` imports, farthest first (each
-    at its nearest distance); none where more than ``MAX_CALLERS`` do."""
+def _callers(graph: Mapping[str, ModuleNode], importers: Mapping[str, list[str]],
+             name: str) -> tuple[tuple[str, ...], bool]:  # fmt: skip
+    """The modules that import ``name`` within ``MODULE_DEPTH`` imports and may call its
+    functions (their text names one, or reads names by a computed name), farthest first (each at
+    its nearest distance); none where more than ``MAX_CALLERS`` do.  And whether they are all
+    that import it: one that names none of its functions may still call one another module
+    hands it as a value."""
     levels, seen, frontier = [], {name}, {name}
     for _ in range(MODULE_DEPTH):
         frontier = {m for f in frontier for m in importers.get(f, ())} - seen
         seen |= frontier
         levels.append(sorted(frontier))
-    callers = tuple(m for level in reversed(levels) for m in level)
-    return callers if len(callers) <= MAX_CALLERS else ()
+    functions = graph[name].defines
+    every = [m for level in reversed(levels) for m in level]
+    callers = tuple(m for m in every if graph[m].dynamic or graph[m].mentions & functions)
+    return (callers, len(callers) == len(every)) if len(callers) <= MAX_CALLERS else ((), True)
 
 
 def _x64_facts(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[str, ProjectFacts]:

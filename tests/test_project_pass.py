@@ -486,3 +486,24 @@ def test_a_module_without_its_callers_keeps_its_parameters_open(tmp_path, capsys
     (tmp_path / "pkg" / "tests" / "policies_test.py").unlink()
     revealed = _revealed_in(capsys, tmp_path / "pkg", "off", "policies.py", CALLED_NAMES)
     assert revealed["probs"] is None and revealed["doubled"] is None
+
+
+def test_a_function_handed_on_to_a_module_that_never_names_it_is_not_typed_by_its_callers(tmp_path, capsys) -> None:
+    """`hub` stores `escaped` in a dict; `user` (which imports `hub` and names no function of
+    policies.py, so it is not among the callers the pass runs) calls it from there with a NumPy
+    float64 array. The callers that name it pass float32 and bfloat16 JAX arrays: they are not all
+    its callers, so its parameter stays a variable (running shows the float64 too)."""
+    files = {**CALLED,
+             "pkg/hub.py": "from pkg.policies import escaped\n\nREGISTRY = {'half': escaped}\n",
+             "pkg/user.py": "import numpy as np\nfrom pkg import hub\n\n\ndef run(name='half'):\n"
+                            "    return hub.REGISTRY[name](np.ones(2))\n"}  # fmt: skip
+    write(tmp_path, files)
+    revealed = _revealed_in(capsys, tmp_path / "pkg", "off", "policies.py", CALLED_NAMES)
+    ran = _ran_callers(tmp_path, "off")
+    assert revealed["halved"] is None and revealed["total"] == next(iter(ran["total"]))
+    process = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
+                              "from promolint.runtime.observe import observe\nimport pkg.user\n"
+                              "print(observe(pkg.user.run()))", str(tmp_path)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300, env=worker_environment(JAX_ENABLE_X64="0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert "float64" in process.stdout and "float64" not in " ".join(ran["halved"])

@@ -95,7 +95,8 @@ class Flow:
     def finish(self, frame: Frame) -> None:
         """The module's top level is done: record every function's body in the final modes."""
         self.final_ctx = frame.ctx
-        self.functions.run_callers(self.settings.facts.callers, self.settings.initial())
+        facts = self.settings.facts
+        self.functions.run_callers(facts.callers, facts.callers_complete, self.settings.initial())
         self.objects.widened.clear()
         self.functions.analyze_all()
         if self.objects.widened:  # code analysed after them widened what methods read: again

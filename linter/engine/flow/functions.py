@@ -200,7 +200,7 @@ class Functions:
         but the static parameters."""
         return {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
 
-    def run_callers(self, modules: Sequence[str], ctx: Context) -> None:
+    def run_callers(self, modules: Sequence[str], complete: bool, ctx: Context) -> None:
         """The project's modules that import this one (``modules``, farthest first) run every
         function they define, each as its own analysis would (parameters from annotations, else
         variables), but one a farther module's functions called already: what their code passes
@@ -208,8 +208,9 @@ class Functions:
         parameters are variables, so a call that passes them passes what every caller of it may;
         a function whose run a call cut short, for the call budget or depth, runs on its own.)
         A function that code there uses as a value (``Modules.escaping``) also hears from the
-        calls the flow does not follow (``out_of_sight``); one the module's own code uses so, from
-        none of them (its own top level ran before)."""
+        calls the flow does not follow (``out_of_sight``), where ``modules`` are ``complete`` (all
+        that import it: another may call what it is handed); else, and where the module's own
+        code uses it so, from none of them (its own top level ran before)."""
         flow = self._flow
         top = {name: value.key for name, value in flow.module_names.items()
                if isinstance(value, Function) and self._definitions[value.key].scope.depth == 0}  # fmt: skip
@@ -237,7 +238,9 @@ class Functions:
             finally:
                 self._callers_run, self._calls_left, unseen, self._unseen = None, left, self._unseen, None
                 self.forget()
-        for key in own:  # the module itself may call them out of sight, before this pass: as without callers
+        if not complete:
+            own |= escaped
+        for key in own:  # calls out of sight may reach them: as without callers
             del self._definitions[key].call_args[start[key]:]
         self._fed -= own
         self._open = escaped & self._fed
@@ -340,9 +343,9 @@ class Functions:
         those of ``keys`` again, in the modes after the module's top level, where code that
         imports the module calls it, and in every other mode the module's own calls run it in:
         its values join over them.  Where the module's callers fed its functions, a function
-        recorded before code recorded after it called it with other arguments is recorded again
-        (its parameters join every call); one still unsettled after ``_MAX_FED_ROUNDS`` has its
-        parameters as variables, which no call can unsettle."""
+        recorded before code recorded after it called it with other arguments is recorded again:
+        one they fed with its parameters joining every call, until ``_MAX_FED_ROUNDS``; past them,
+        or one they did not feed, with its parameters as variables, which no call unsettles."""
         self._record(keys)
         if keys is not None or not self._fed:
             return
@@ -352,8 +355,10 @@ class Functions:
                      if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
             if not stale:
                 return
-            if round >= _MAX_FED_ROUNDS:
-                self._loose.update(stale)
+            # One its callers did not feed (a method, say) holds what the module's own calls
+            # pass, which the calls of other modules may not: it claims nothing of calls made
+            # after its first record.
+            self._loose.update(key for key in stale if round >= _MAX_FED_ROUNDS or key not in self._fed)
             self._record(stale)
 
     def _record(self, keys: Sequence[int] | None) -> None:
