@@ -75,6 +75,7 @@ class Analysis:
         self.flow = Flow(self, settings, seeds)
         self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
         self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
+        self._names: dict[int, frozenset[str]] = {}  # per function node: the names its code reads
 
     @property
     def sites(self) -> dict[int, Site]:
@@ -113,6 +114,14 @@ class Analysis:
             return self._expr(node.body, frame)
         self._block(node.body, frame)
         return join(frame.returns) if frame.returns else UNKNOWN
+
+    def names(self, node: FunctionNode) -> frozenset[str]:
+        """The names and attribute names a function's code (its nested functions' too) reads."""
+        found = self._names.get(id(node))
+        if found is None:
+            found = self._names[id(node)] = frozenset(
+                n.id if type(n) is ast.Name else n.attr for n in ast.walk(node) if type(n) in (ast.Name, ast.Attribute))
+        return found
 
     @staticmethod
     def top_level(path: str) -> TopLevel | None:

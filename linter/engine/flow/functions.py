@@ -37,6 +37,9 @@ class Body(Protocol):
     def annotation(self, handle: object, ctx: Context) -> Value:
         """The value an annotation (the front end's handle on it) gives a parameter."""
 
+    def names(self, handle: object) -> frozenset[str]:
+        """The names (and attribute names) the code of the function at ``handle`` reads."""
+
 
 class Host(Protocol):
     """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
@@ -204,7 +207,8 @@ class Functions:
         """The project's modules that import this one (``modules``, farthest first) run every
         function they define, each as its own analysis would (parameters from annotations, else
         variables), but one a farther module's functions called already: what their code passes
-        to this module's top-level functions joins what its own calls pass.  (A caller's
+        to this module's top-level functions joins what its own calls pass (only the functions
+        that name one of them, where no call out of sight may reach them).  (A caller's
         parameters are variables, so a call that passes them passes what every caller of it may;
         a function whose run a call cut short, for the call budget or depth, runs on its own.)
         A function that code there uses as a value (``Modules.escaping``) also hears from the
@@ -224,22 +228,25 @@ class Functions:
         with flow.modules.callers_running():
             try:
                 scopes = [scope for scope in map(flow.modules.load_whole, modules) if scope is not None and scope.depth]
+                own, escaped = flow.modules.escaping(scopes, top)
+                if not complete:
+                    own |= escaped
+                # Where no call out of sight may reach them, only code that names one calls them.
+                named = None if escaped - own else {name for name, key in top.items() if key not in own}
                 for scope in scopes:
                     key = 0
                     while key < len(self._definitions):  # the list grows as bodies run
                         definition = self._definitions[key]
-                        if definition.scope is scope and key not in self._callers_run:
+                        if definition.scope is scope and key not in self._callers_run and (
+                                named is None or not named.isdisjoint(self._body.names(definition.handle))):
                             self._calls_left = max(self._calls_left, 0) + _CALL_BUDGET_PER_DEFINITION
                             self.invoke(key, self._seeds(definition, ctx), ctx, record=False)
                         key += 1
-                own, escaped = flow.modules.escaping(scopes, top)
             except RecursionError:  # nested too deeply for the stack: what they noted is not all
                 own, escaped = set(self._fed), set()
             finally:
                 self._callers_run, self._calls_left, unseen, self._unseen = None, left, self._unseen, None
                 self.forget()
-        if not complete:
-            own |= escaped
         for key in own:  # calls out of sight may reach them: as without callers
             del self._definitions[key].call_args[start[key]:]
         self._fed -= own
@@ -472,12 +479,16 @@ def _typed_arguments(calls: list[dict[str, Value]], name: str, annotated: Value)
     """The join of what the ``calls`` noted pass for a parameter whose annotation names no dtype
     (``x: jax.Array``, or one the engine cannot read), when every call passes an array of a
     known dtype that the annotation admits; for one annotated with a class of the program (or
-    one the engine cannot read), when every call passes an object of that class (its fields
-    joined); else None."""
+    one the engine cannot read), when every call passes an object of that class and their
+    fields join to known values; else None."""
     seen = [args[name] for args in calls if name in args]
     if seen and (annotated is UNKNOWN or isinstance(annotated, Instance)) and all(
             isinstance(v, Instance) and v.exact and v.cls == seen[0].cls for v in seen):  # fmt: skip
-        return join(seen) if annotated is UNKNOWN or annotated.cls == seen[0].cls else None
+        joined = join(seen)
+        # A field some call leaves unknown: what the class is made with says more.
+        settled = isinstance(joined, Instance) and not any(
+            value is UNKNOWN or is_symbolic(value) for _, value in joined.fields)  # fmt: skip
+        return joined if settled and (annotated is UNKNOWN or annotated.cls == seen[0].cls) else None
     if not (annotated is UNKNOWN or (isinstance(annotated, Array) and not annotated.dtypes)):
         return None
     if not seen or not all(isinstance(v, Array) and v.dtypes and v.library is not Library.PYTHON for v in seen):

@@ -112,6 +112,7 @@ class Modules:
         # How far from the module analysed other modules load: farther while its callers run, whose
         # code reaches it through the modules they import.
         self._max_depth, self._max_modules = MAX_DEPTH, _MAX_MODULES
+        self._for_callers = 0  # the modules loaded while the callers ran
 
     @property
     def here(self) -> str:
@@ -155,12 +156,20 @@ class Modules:
         self._loaded.clear()
 
     def _load(self, module: str) -> Scope | None:
-        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once."""
-        if module in self._loaded:
-            return self._loaded[module]
+        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once.
+        One its callers loaded first counts as near as the module analysed reads it, and not
+        towards the modules the module analysed may load."""
         path, depth = self._paths.get(module), self.current.depth + 1
-        if path is None or depth > self._max_depth or len(self._loaded) > self._max_modules:
+        if module in self._loaded:
+            found = self._loaded[module]
+            if found is not None and found.depth > depth:
+                found.depth = depth
+            return found
+        callers = self._max_depth > MAX_DEPTH  # they are running
+        loaded = self._for_callers if callers else len(self._loaded) - self._for_callers
+        if path is None or depth > self._max_depth or loaded > self._max_modules:
             return None
+        self._for_callers += callers
         top_level = self._loader.top_level(path)
         if top_level is None:
             self._loaded[module] = None
