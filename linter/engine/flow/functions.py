@@ -231,8 +231,9 @@ class Functions:
                 own, escaped = flow.modules.escaping(scopes, top)
                 if not complete:
                     own |= escaped
-                # Where no call out of sight may reach them, only code that names one calls them.
-                named = None if escaped - own else {name for name, key in top.items() if key not in own}
+                # Where no call out of sight may reach them, only code that names one of the
+                # module's functions (they may call the others) calls them.
+                named = None if escaped - own else set(top)
                 for scope in scopes:
                     key = 0
                     while key < len(self._definitions):  # the list grows as bodies run
