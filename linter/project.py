@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from promolint.cache import content_key
-from promolint.project_facts import MODULE_DEPTH, ProjectFacts
+from promolint.project_facts import MAX_CALLERS, MODULE_DEPTH, ProjectFacts
 from promolint.prefilter import may_switch_x64
 
 _IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
@@ -29,6 +29,10 @@ _IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|
 # Imports anywhere (in functions too): what the engine may read of the project's modules.
 _ANY_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
                          re.MULTILINE)  # fmt: skip
+_DEFINES = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)  # a function at the top level
+_WORD = re.compile(r"\w+")
+# A module's names read by a computed name: its callers may call any of its functions.
+_DYNAMIC = re.compile(rb"\bgetattr\([^,()]*,[ \t\n]*[^\"' \t\n]|\bvars\(|__dict__|\bglobals\(|\bimport[ \t]+\*")
 _QUERIES = frozenset({"jax_enable_x64", "x64_enabled"})  # jax.config attributes that read the mode
 
 
@@ -43,12 +47,20 @@ class _Module:
 @dataclass(frozen=True)
 class ModuleNode:
     """A module of the run as the project pass reads it: its file, the run's modules its imports
-    name (anywhere in it), and a digest of its text.  The run's index keeps them, so that a run
+    name (anywhere in it; a module's packages run first, so they count), a digest of its text, and
+    the run's modules whose names its imports bind (``from a.b import c`` binds ``a.b``'s names,
+    not ``a``'s: only through them can its code call their functions), the functions it defines
+    at its top level, those of the run's modules its text names (a word of it, anywhere), and
+    whether it may read a module's names by a computed name.  The run's index keeps them, so that a run
     after a change rebuilds the graph from the changed files alone (``promolint.runner``)."""
 
     path: str
     imports: frozenset[str]
     digest: str
+    binds: frozenset[str] = frozenset()
+    defines: frozenset[str] = frozenset()  # the functions it defines at its top level
+    mentions: frozenset[str] = frozenset()  # the run's modules' top-level functions its text names
+    dynamic: bool = False  # it may read a module's names by a computed name (getattr, vars, import *)
 
 
 def project_facts(files: Sequence[tuple[Path, bytes]], x64: bool = True) -> dict[str, ProjectFacts]:
@@ -63,52 +75,102 @@ def project_pass(files: Sequence[tuple[Path, bytes]], x64: bool = True) \
     """``project_facts``, and the graph of the run's modules they were read from."""
     names = _module_names([path for path, _ in files])
     found = {name: (path, data) for path, data in files if (name := names.get(path)) is not None}
-    graph = {name: module_node(str(path), name, data, found) for name, (path, data) in found.items()}
+    defined = frozenset().union(*(defines(data) for _, data in found.values()))
+    graph = {name: module_node(str(path), name, data, found, defined) for name, (path, data) in found.items()}
     facts = _x64_facts(files, names) if x64 and any(may_switch_x64(data) for _, data in files) else {}
     return with_module_reads(facts, graph), graph
 
 
-def module_node(path: str, name: str, data: bytes, modules: Container[str]) -> ModuleNode:
-    """The module ``name`` (its file's ``path`` and bytes) among the run's ``modules``."""
-    targets = _imports(data, name, os.path.basename(path) == "__init__.py", _ANY_IMPORT)
+def module_node(path: str, name: str, data: bytes, modules: Container[str],
+                defined: Container[str] = frozenset()) -> ModuleNode:  # fmt: skip
+    """The module ``name`` (its file's ``path`` and bytes) among the run's ``modules``, whose
+    top-level functions are named ``defined``."""
+    targets = _imports(data, name, os.path.basename(path) == "__init__.py", _ANY_IMPORT, bound=True)
     imports = frozenset(m for target in targets for m in (*_packages(target), target) if m in modules)
-    return ModuleNode(path, imports, content_key(data))
+    mentions = frozenset(w for w in set(_WORD.findall(data.decode("utf-8", "replace"))) if w in defined)
+    return ModuleNode(path, imports, content_key(data), frozenset(m for m in targets if m in modules),
+                      defines(data), mentions, _DYNAMIC.search(data) is not None)
+
+
+def defines(data: bytes) -> frozenset[str]:
+    """The functions a module's text defines at its top level (by name)."""
+    return frozenset(m.decode() for m in _DEFINES.findall(data))
 
 
 def with_module_reads(facts: dict[str, ProjectFacts], graph: Mapping[str, ModuleNode],
                       among: Iterable[str] | None = None) -> dict[str, ProjectFacts]:  # fmt: skip
     """``facts`` (by path) with, for each module (of ``among``, or all) that imports another of
-    ``graph``, its name, the modules its imports reach within ``MODULE_DEPTH`` imports (with
-    itself, by name and path) and a digest of their contents."""
+    ``graph`` or that others import: its name, its callers (the modules that import it within
+    ``MODULE_DEPTH`` imports, farthest first, none where more than ``MAX_CALLERS`` do), the
+    modules it and its callers reach within ``MODULE_DEPTH`` imports (with itself, by name and
+    path) and a digest of their contents."""
+    importers = _importers(graph, "binds")
     for name in graph if among is None else among:
         node = graph[name]
-        reached, frontier = set(), {name}
-        for _ in range(MODULE_DEPTH):
-            frontier = {m for f in frontier for m in graph[f].imports if m in graph} - reached - {name}
-            reached |= frontier
+        reached = _reach(graph, name)
+        callers, complete = _callers(graph, importers, name) if node.defines else ((), True)
+        for caller in callers:
+            reached |= {caller} | _reach(graph, caller)
+        reached.discard(name)
         if not reached:
             continue
         modules = tuple(sorted((m, graph[m].path) for m in reached | {name}))
         digest = content_key("\0".join(f"{m}:{graph[m].digest}" for m in sorted(reached)).encode())
         found = facts.get(node.path, ProjectFacts())
-        facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32])
+        facts[node.path] = replace(found, module=name, modules=modules, dependencies=digest[:32], callers=callers,
+                                   callers_complete=complete)  # fmt: skip
     return facts
 
 
 def readers(graph: Mapping[str, ModuleNode], changed: Iterable[str]) -> set[str]:
     """The modules whose reads (``with_module_reads``) may differ when the ``changed`` modules
     have changed, in their text or their imports: those that reach one within ``MODULE_DEPTH``
-    imports, and the changed ones.  (A module whose path to what it reads passes through no
-    changed module reads what it read before.)"""
-    importers: dict[str, list[str]] = {}
-    for name, node in graph.items():
-        for module in node.imports:
-            importers.setdefault(module, []).append(name)
+    imports, and the changed ones; and, since a module's callers and what they read count too,
+    the modules those reach.  (A module whose path to what it reads passes through no changed
+    module reads what it read before.)"""
+    importers = _importers(graph, "imports")
     found = frontier = set(changed)
     for _ in range(MODULE_DEPTH):
         frontier = {m for f in frontier for m in importers.get(f, ())} - found
         found = found | frontier
-    return found
+    return found | {m for f in found for m in _reach(graph, f)}
+
+
+def _importers(graph: Mapping[str, ModuleNode], edges: str) -> dict[str, list[str]]:
+    """For each module, those that import it: by ``imports`` (whose import runs it) or ``binds``
+    (whose code may read its names)."""
+    importers: dict[str, list[str]] = {}
+    for name, node in graph.items():
+        for module in getattr(node, edges):
+            importers.setdefault(module, []).append(name)
+    return importers
+
+
+def _reach(graph: Mapping[str, ModuleNode], name: str) -> set[str]:
+    """The modules of ``graph`` that ``name``'s imports reach within ``MODULE_DEPTH`` imports."""
+    reached, frontier = set(), {name}
+    for _ in range(MODULE_DEPTH):
+        frontier = {m for f in frontier for m in graph[f].imports if m in graph} - reached - {name}
+        reached |= frontier
+    return reached
+
+
+def _callers(graph: Mapping[str, ModuleNode], importers: Mapping[str, list[str]],
+             name: str) -> tuple[tuple[str, ...], bool]:  # fmt: skip
+    """The modules that import ``name`` within ``MODULE_DEPTH`` imports and may call its
+    functions (their text names one, or reads names by a computed name), farthest first (each at
+    its nearest distance); none where more than ``MAX_CALLERS`` do.  And whether they are all
+    that import it: one that names none of its functions may still call one another module
+    hands it as a value."""
+    levels, seen, frontier = [], {name}, {name}
+    for _ in range(MODULE_DEPTH):
+        frontier = {m for f in frontier for m in importers.get(f, ())} - seen
+        seen |= frontier
+        levels.append(sorted(frontier))
+    functions = graph[name].defines
+    every = [m for level in reversed(levels) for m in level]
+    callers = tuple(m for m in every if graph[m].dynamic or graph[m].mentions & functions)
+    return (callers, len(callers) == len(every)) if len(callers) <= MAX_CALLERS else ((), True)
 
 
 def _x64_facts(files: Sequence[tuple[Path, bytes]], names: dict[Path, str]) -> dict[str, ProjectFacts]:
@@ -173,15 +235,19 @@ def _module_names(paths: Iterable[Path]) -> dict[Path, str]:
     return names
 
 
-def _imports(data: bytes, name: str, package: bool, pattern: re.Pattern) -> set[str]:
+def _imports(data: bytes, name: str, package: bool, pattern: re.Pattern, bound: bool = False) -> set[str]:
     """The modules a module imports in the lines ``pattern`` matches (``from .x import y`` may
-    import the module ``x.y``: both are kept, and only the project's own modules count later)."""
+    import the module ``x.y``: both are kept, and only the project's own modules count later);
+    with ``bound``, the top package ``import a.b`` binds as well."""
     here = name.split(".") if package else name.split(".")[:-1]
     found = set()
     for match in pattern.finditer(data):
         dots, base, names, plain = (group.decode("utf-8", "replace") if group else "" for group in match.groups())
         if plain:
-            found |= {item.split(" as ")[0].strip() for item in plain.split(",")}
+            items = [item.strip() for item in plain.split(",")]
+            found |= {item.split(" as ")[0].strip() for item in items}
+            if bound:
+                found |= {item.split(".")[0] for item in items if " as " not in item}
             continue
         if dots:
             up = here[: len(here) - len(dots) + 1] if len(dots) <= len(here) else None

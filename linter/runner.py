@@ -278,9 +278,12 @@ _RACY_NS = 2_000_000_000
 # the project's scan reads (promolint.project.scanned); its node in the graph of the run's modules
 # (promolint.project.ModuleNode: its module's name or None, the modules its imports name as their
 # files' positions in the run's list of files, a digest of its text) and the digest of the
-# modules its imports reach (ProjectFacts.dependencies, "" for none).
-_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _MODULE, _IMPORTS, _DIGEST, _DEPENDENCIES = slice(0, 4), *range(4, 12)
-_ENTRY_LENGTH = 12
+# modules its imports reach (ProjectFacts.dependencies, "" for none), and the modules whose names
+# its imports bind (ModuleNode.binds), as positions too, the functions it defines, those of the
+# run's modules it names, and whether it reads names by a computed name.
+(_STATUS, _KEY, _SWITCHES, _FACTS, _SCANNED, _MODULE, _IMPORTS, _DIGEST, _DEPENDENCIES, _BINDS, _DEFINES, _MENTIONS,
+ _DYNAMIC) = slice(0, 4), *range(4, 16)  # fmt: skip
+_ENTRY_LENGTH = 16
 
 
 class _RunIndex:
@@ -348,6 +351,9 @@ class _RunIndex:
         from promolint.project import readers, with_module_reads  # here: a run that reads no file needs no scan
 
         graph = self.graph = self._module_graph(changed)
+        defined = {name for path in self.paths for name in self.previous[path][_DEFINES]}
+        if any(node.defines - defined for node in graph.values() if node.path in changed):
+            return None  # a function new to the run: what the unchanged files name of it is not known
         affected = readers(graph, [name for name, node in graph.items() if node.path in changed])
         facts = with_module_reads({path: ProjectFacts(*facts) for path, facts in x64.items()}, graph, affected)
         for path in (node.path for name, node in graph.items() if name in affected):
@@ -389,13 +395,16 @@ class _RunIndex:
 
         names = {path: self.previous[path][_MODULE] for path in self.paths}
         modules = {names[path]: path for path in self.paths if names[path] is not None}
+        defined = frozenset(name for path in modules.values() for name in self.previous[path][_DEFINES])
         graph = {}
         for name, path in modules.items():
             if path in changed:
-                graph[name] = module_node(path, name, changed[path], modules)
+                graph[name] = module_node(path, name, changed[path], modules, defined)
             else:
                 entry = self.entries[path]
-                graph[name] = ModuleNode(path, frozenset(names[self.paths[i]] for i in entry[_IMPORTS]), entry[_DIGEST])
+                graph[name] = ModuleNode(path, frozenset(names[self.paths[i]] for i in entry[_IMPORTS]), entry[_DIGEST],
+                                         frozenset(names[self.paths[i]] for i in entry[_BINDS]),
+                                         frozenset(entry[_DEFINES]), frozenset(entry[_MENTIONS]), entry[_DYNAMIC])  # fmt: skip
         return graph
 
     def take_stale(self) -> list[str]:
@@ -426,7 +435,7 @@ class _RunIndex:
             [facts.x64_at_import, facts.x64_elsewhere]  # fmt: skip
         dependencies = facts.dependencies if facts is not None else ""
         self.entries[path] = [*status, key, may_switch_x64(data), x64, self.scanned(path, data), None, [], None,
-                              dependencies]  # fmt: skip
+                              dependencies, [], [], [], False]  # fmt: skip
 
     def save(self) -> None:
         """This run's entries merged into the index (a run of a few files keeps the others')."""
@@ -453,6 +462,8 @@ class _RunIndex:
             if entry is not None and entry is not self.previous.get(node.path):
                 imports = sorted(position[self.graph[m].path] for m in node.imports)
                 entry[_MODULE:_DIGEST + 1] = name, imports, node.digest
+                entry[_BINDS] = sorted(position[self.graph[m].path] for m in node.binds)
+                entry[_DEFINES:_DYNAMIC + 1] = sorted(node.defines), sorted(node.mentions), node.dynamic
 
 
 def _status(path: str) -> list[int] | None:

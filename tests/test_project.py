@@ -69,3 +69,33 @@ def test_a_module_that_only_turns_x64_off_leaves_the_others_alone(tmp_path) -> N
     files = write(tmp_path, {"scripts/run.py": "import jax\njax.config.update('jax_enable_x64', False)\n",
                              "lib.py": TRUNCATED})  # fmt: skip
     assert str(tmp_path / "lib.py") not in project_facts(files)  # off is JAX's default anyway
+
+
+def _callers(tmp_path: Path, files: dict[str, str], module: str) -> tuple[tuple[str, ...], bool]:
+    facts = project_facts(write(tmp_path, files), x64=False)
+    found = next((f for path, f in facts.items() if path.endswith(module)), ProjectFacts())
+    return found.callers, found.callers_complete
+
+
+def test_a_modules_callers_are_the_modules_that_import_it_and_name_its_functions_farthest_first(tmp_path) -> None:
+    """`app` reaches `core` through the package's re-export (two imports away) and names
+    `step`: it runs first; `sibling` imports `pkg.other`, which runs the package's `__init__`
+    but binds none of `core`'s names; `quiet` imports `pkg` and names no function of `core`,
+    so the callers are not all that import it."""
+    files = {"pkg/__init__.py": "from pkg.core import step\n",
+             "pkg/core.py": "def step(x):\n    return x\n",
+             "pkg/other.py": "X = 1\n",
+             "app.py": "import pkg\n\ndef main():\n    return pkg.step(1)\n",
+             "sibling.py": "from pkg.other import X\nstep = X\n",
+             "quiet.py": "import pkg\n\nVALUE = 2\n"}  # fmt: skip
+    assert _callers(tmp_path, files, "core.py") == (("app", "pkg"), False)
+    assert _callers(tmp_path, {**files, "quiet.py": "VALUE = 2\n"}, "core.py") == (("app", "pkg"), True)
+
+
+def test_a_module_that_reads_names_by_a_computed_name_is_a_caller_and_too_many_callers_are_none(tmp_path) -> None:
+    files = {"pkg/__init__.py": "", "pkg/core.py": "def step(x):\n    return x\n",
+             "dyn.py": "from pkg import core\n\ndef pick(name):\n    return getattr(core, name)\n",
+             "literal.py": "from pkg import core\n\nf = getattr(core, 'other')\n"}  # fmt: skip
+    assert _callers(tmp_path, files, "core.py") == (("dyn",), False)
+    many = {f"user{i}.py": "from pkg.core import step\nstep(1)\n" for i in range(9)}
+    assert _callers(tmp_path, {**files, **many}, "core.py") == ((), True)

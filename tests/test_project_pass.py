@@ -394,3 +394,159 @@ def test_a_star_import_binds_what_the_module_exports(x64, tmp_path, capsys) -> N
     write(tmp_path, STARRED)
     ran = _ran(tmp_path, x64, names)
     assert _revealed(capsys, tmp_path, x64, names) == ran and ran["a"] is not None
+
+# --- the callers of a module feed its functions' parameters -----------------------------------
+CALLED = {
+    "pkg/__init__.py": "from pkg.base import Root\nfrom pkg.policies import policy, mixed, escaped\n",
+    "pkg/api.py": "from pkg.policies import escaped\n",
+    "pkg/base.py": """\
+import dataclasses
+import jax
+
+
+@dataclasses.dataclass(frozen=True)
+class Root:
+    logits: jax.Array
+    value: jax.Array
+""",
+    "pkg/policies.py": """\
+import jax
+import jax.numpy as jnp
+from pkg import base
+
+
+def _mask(logits, invalid):
+    hidden = jnp.where(invalid, -jnp.inf, logits)
+    return hidden
+
+
+def policy(root: base.Root, invalid, scale):
+    probs = jax.nn.softmax(root.logits)
+    masked = _mask(probs, invalid)
+    total = masked * scale + root.value
+    return total
+
+
+def mixed(x):
+    doubled = x * 2
+    return doubled
+
+
+def escaped(x):
+    halved = x / 2
+    return halved
+""",
+    # Not a package: the test modules of mctx and optax sit in such folders.
+    "pkg/tests/policies_test.py": """\
+import jax.numpy as jnp
+import pkg
+import pkg.api as api
+
+
+def test_policy():
+    root = pkg.Root(logits=jnp.array([[1.0, 2.0]]), value=jnp.array([0.0]))
+    return pkg.policy(root, jnp.array([[False, True]]), 2.0)
+
+
+class PolicyTest:
+    def test_scaled(self):
+        root = pkg.Root(logits=jnp.ones((1, 2)), value=jnp.zeros(1))
+        return pkg.policy(root, jnp.array([[False, False]]), 0.5)
+
+
+def test_mixed():
+    return pkg.mixed(jnp.ones(2, jnp.bfloat16)), pkg.mixed(jnp.ones(2, jnp.float32))
+
+
+def test_escaped(name="escaped"):
+    chosen = getattr(api, name)  # which function: the engine cannot tell
+    return pkg.escaped(jnp.ones(2)), chosen(jnp.ones(2, jnp.bfloat16))
+""",
+}
+CALLED_NAMES = ["hidden", "probs", "masked", "total", "doubled", "halved"]
+
+# Runs every test of the test module, noting what the names hold when policies.py's functions return.
+_RUN_CALLERS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/pkg/tests")
+from promolint.runtime.observe import observe
+import policies_test
+names, seen = json.loads(sys.argv[2]), {}
+
+def profile(frame, event, arg):
+    if event == "return" and frame.f_code.co_filename.endswith("policies.py"):
+        for name in names:
+            if name in frame.f_locals:
+                seen.setdefault(name, []).append(observe(frame.f_locals[name]))
+
+sys.setprofile(profile)
+policies_test.test_policy(); policies_test.PolicyTest().test_scaled()
+policies_test.test_mixed(); policies_test.test_escaped()
+sys.setprofile(None)
+print(json.dumps(seen))
+"""
+
+
+def _ran_callers(root: Path, x64: str) -> dict[str, set[str]]:
+    process = subprocess.run([sys.executable, "-c", _RUN_CALLERS, str(root), json.dumps(CALLED_NAMES)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    return {n: {_describe(o) for o in observed} for n, observed in json.loads(process.stdout.splitlines()[-1]).items()}
+
+
+def _revealed_in(capsys, target: Path, x64: str, file: str, names: list[str]) -> dict[str, str | None]:
+    assert main(["reveal", "--format", "json", "--x64", x64, str(target)]) == 0
+    records = json.loads(capsys.readouterr().out)
+    return {r["text"]: _describe(r) for r in records
+            if r["path"].endswith(file) and r["target"] and r["text"] in names}  # fmt: skip
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_calls_in_the_modules_that_import_a_module_feed_its_functions_parameters(x64, tmp_path, capsys) -> None:
+    """`policy(root: base.Root, ...)` is called only by a test module: the objects it passes
+    (a dataclass made in the test, its fields read in policies.py) and its arrays are what the
+    parameters hold; `_mask`, called by `policy`, follows; `mixed`'s callers disagree, so its
+    parameter is the join of both; `escaped` is also reached by a computed `getattr` (of a module
+    that binds only it) and called where the engine cannot tell which function runs: that call
+    counts for every function the `getattr` may reach (taking only the direct call would claim float32: running shows bfloat16
+    too)."""
+    write(tmp_path, CALLED)
+    revealed = _revealed_in(capsys, tmp_path / "pkg", x64, "policies.py", CALLED_NAMES)
+    ran = _ran_callers(tmp_path, x64)
+    for name in ("hidden", "probs", "masked", "total"):
+        assert len(ran[name]) == 1 and revealed[name] == next(iter(ran[name])), (name, revealed[name], ran[name])
+    dtypes = sorted(d.split(" ")[0] for d in ran["doubled"])
+    assert len(dtypes) == 2 and revealed["doubled"] == f"{'|'.join(dtypes)} [jax]"
+    dtypes = sorted(d.split(" ")[0] for d in ran["halved"])
+    assert len(dtypes) == 2 and revealed["halved"] == f"{'|'.join(dtypes)} [jax]"
+
+
+def test_a_module_without_its_callers_keeps_its_parameters_open(tmp_path, capsys) -> None:
+    """Checked without the test module (not in the run), `policy`'s parameters are variables."""
+    write(tmp_path, CALLED)
+    (tmp_path / "pkg" / "tests" / "policies_test.py").unlink()
+    revealed = _revealed_in(capsys, tmp_path / "pkg", "off", "policies.py", CALLED_NAMES)
+    assert revealed["probs"] is None and revealed["doubled"] is None
+
+
+def test_a_function_handed_on_to_a_module_that_never_names_it_is_not_typed_by_its_callers(tmp_path, capsys) -> None:
+    """`hub` stores `escaped` in a dict; `user` (which imports `hub` and names no function of
+    policies.py, so it is not among the callers the pass runs) calls it from there with a NumPy
+    float64 array. The callers that name it pass float32 and bfloat16 JAX arrays: they are not all
+    its callers, so its parameter stays a variable (running shows the float64 too)."""
+    files = {**CALLED,
+             "pkg/hub.py": "from pkg.policies import escaped\n\nREGISTRY = {'half': escaped}\n",
+             "pkg/user.py": "import numpy as np\nfrom pkg import hub\n\n\ndef run(name='half'):\n"
+                            "    return hub.REGISTRY[name](np.ones(2))\n"}  # fmt: skip
+    write(tmp_path, files)
+    revealed = _revealed_in(capsys, tmp_path / "pkg", "off", "policies.py", CALLED_NAMES)
+    ran = _ran_callers(tmp_path, "off")
+    assert revealed["halved"] is None and revealed["total"] == next(iter(ran["total"]))
+    process = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
+                              "from promolint.runtime.observe import observe\nimport pkg.user\n"
+                              "print(observe(pkg.user.run()))", str(tmp_path)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300, env=worker_environment(JAX_ENABLE_X64="0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert "float64" in process.stdout and "float64" not in " ".join(ran["halved"])

@@ -75,6 +75,7 @@ class Analysis:
         self.flow = Flow(self, settings, seeds)
         self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
         self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
+        self._names: dict[int, frozenset[str]] = {}  # per function node: the names its code reads
 
     @property
     def sites(self) -> dict[int, Site]:
@@ -113,6 +114,14 @@ class Analysis:
             return self._expr(node.body, frame)
         self._block(node.body, frame)
         return join(frame.returns) if frame.returns else UNKNOWN
+
+    def names(self, node: FunctionNode) -> frozenset[str]:
+        """The names and attribute names a function's code (its nested functions' too) reads."""
+        found = self._names.get(id(node))
+        if found is None:
+            found = self._names[id(node)] = frozenset(
+                n.id if type(n) is ast.Name else n.attr for n in ast.walk(node) if type(n) in (ast.Name, ast.Attribute))
+        return found
 
     @staticmethod
     def top_level(path: str) -> TopLevel | None:
@@ -539,15 +548,18 @@ class Analysis:
                 positional = False
             elif positional:
                 args.append(value)
+        open_keywords = False
         for keyword in node.keywords:
             value = self._expr(keyword.value, frame)
             if keyword.arg is not None:
                 kwargs[keyword.arg] = value
+            else:
+                open_keywords = True
         if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
                                                                 node.func.attr,
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
-        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names))
+        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names), open_keywords)
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self._expr(node.value, frame)

@@ -27,6 +27,7 @@ import functools
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # Methods that change the container they are called on (dicts the engine follows, lists).
 _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert",
@@ -75,6 +76,7 @@ class TopLevel:
             self._members.setdefault(group, []).append(index)
             self._reads_of.setdefault(group, set()).update(uses[index][0])
         self._closures: dict[int, tuple[int, ...]] = {}
+        self._values: Uses | None = None
 
     def exported(self) -> tuple[str, ...]:
         """The names ``from module import *`` binds: ``__all__`` where one statement binds it to
@@ -112,6 +114,12 @@ class TopLevel:
             self._statements[index] = found
         return found
 
+    def values(self) -> Uses:
+        """How its code may reach functions other than by calling them by name (parsed once)."""
+        if self._values is None:
+            self._values = values_used(ast.parse(self._source))
+        return self._values
+
     def _closure(self, group: int) -> tuple[int, ...]:
         found = self._closures.get(group)
         if found is None:
@@ -124,6 +132,60 @@ class TopLevel:
                         stack.append(other)
             found = self._closures[group] = tuple(sorted(i for g in groups for i in self._members[g]))
         return found
+
+
+@dataclass(frozen=True)
+class Uses:
+    """How a module's code may reach functions other than by calling them by name: the names
+    (identifiers and attributes) it reads as values, anywhere but as the function a call calls
+    (an argument, an element, an alias, a default); those an import binds under another name; the
+    names whose attributes a ``getattr`` with a computed name, ``vars`` or ``__dict__`` reads; and
+    whether it reads its own names so (``globals()``, ``vars()``)."""
+
+    values: frozenset[str]
+    dynamic: frozenset[str]
+    own: bool
+
+
+def values_used(tree: ast.Module) -> Uses:
+    callees: set[int] = set()
+    values: set[str] = set()
+    dynamic: set[str] = set()
+    own = False
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            callees.add(id(node.func))
+            function = node.func
+            name = function.id if type(function) is ast.Name else None
+            if name == "getattr" and len(node.args) >= 2 and not (
+                    type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):  # fmt: skip
+                dynamic.update(_dotted_names(node.args[0]))
+            elif name in ("globals", "locals") or (name == "vars" and not node.args):
+                own = True
+            elif name == "vars" and node.args:
+                dynamic.update(_dotted_names(node.args[0]))
+        elif kind is ast.Attribute and node.attr == "__dict__":
+            dynamic.update(_dotted_names(node.value))
+        elif kind is ast.alias and node.asname and node.asname != node.name.rpartition(".")[2]:
+            values.add(node.name.rpartition(".")[2])
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Name and type(node.ctx) is ast.Load and id(node) not in callees:
+            values.add(node.id)
+        elif kind is ast.Attribute and type(node.ctx) is ast.Load and id(node) not in callees:
+            values.add(node.attr)
+    return Uses(frozenset(values), frozenset(dynamic), own)
+
+
+def _dotted_names(node: ast.expr) -> tuple[str, ...]:
+    """The names a ``getattr``'s object may be: ``mctx`` of ``mctx``, ``b`` of ``a.b``; none for
+    anything else (an object made by a call: its attributes were assigned as values)."""
+    if type(node) is ast.Name:
+        return (node.id,)
+    if type(node) is ast.Attribute:
+        return (node.attr,)
+    return ()
 
 
 def _groups(uses: list[tuple[set[str], set[str]]], binders: dict[str, list[int]]) -> list[int]:

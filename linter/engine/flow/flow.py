@@ -95,6 +95,8 @@ class Flow:
     def finish(self, frame: Frame) -> None:
         """The module's top level is done: record every function's body in the final modes."""
         self.final_ctx = frame.ctx
+        facts = self.settings.facts
+        self.functions.run_callers(facts.callers, facts.callers_complete, self.settings.initial())
         self.objects.widened.clear()
         self.functions.analyze_all()
         if self.objects.widened:  # code analysed after them widened what methods read: again
@@ -102,25 +104,29 @@ class Flow:
 
     # --- calls ------------------------------------------------------------------------
     def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
-             static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
+             static: Callable[[list[str]], frozenset[str]], open_keywords: bool = False) -> Value:  # fmt: skip
         """``func(*args, **kwargs)``: the program's own functions run their bodies; JAX's
         higher-order functions run theirs (``static`` names the parameters ``jax.jit(f, ...)``
-        keeps static, given f's parameter names); catalogued calls are operations rules read."""
+        keeps static, given f's parameter names); catalogued calls are operations rules read.
+        ``open_keywords``: the call passes ``**`` a mapping the engine does not know, which may
+        name any parameter that ``kwargs`` does not."""
         saved, self.anchor = self.anchor, handle
         try:
-            return self._call(func, args, kwargs, frame, handle, static)
+            return self._call(func, args, kwargs, frame, handle, static, open_keywords)
         finally:
             self.anchor = saved
 
     def _call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
-              static: Callable[[list[str]], frozenset[str]]) -> Value:  # fmt: skip
+              static: Callable[[list[str]], frozenset[str]], open_keywords: bool) -> Value:  # fmt: skip
         if isinstance(func, Function):
             if func.compiled and self._watched is not None and (self.recording or self._probing):
                 self._watch(func, args, kwargs, frame, handle)
-            result = self.functions.call(func, args, kwargs, frame.ctx)
+            result = self.functions.call(func, args, kwargs, frame.ctx, open_keywords)
             if (self.recording or self.trial is not None) and id(handle) not in self._indirect:
                 self._invoked(func, args, kwargs, result, frame, handle)
             return result
+        if self.functions.watching:  # the module's callers run, or its functions they fed record
+            self.functions.out_of_sight(*higher_order.out_of_sight(func, args, kwargs, open_keywords), args, kwargs)
         result = self.objects.call(func, args, kwargs, frame.ctx)
         if result is not None:
             return result

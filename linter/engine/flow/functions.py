@@ -4,6 +4,8 @@ call sites or defaults."""
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -15,14 +17,15 @@ from promolint.dtypes import DTYPES
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
-from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, join, variable
-from promolint.engine.values import UNKNOWN, Array, Function, Library, Refusal, Value
+from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, is_symbolic, join, variable
+from promolint.engine.values import UNKNOWN, Array, Function, Instance, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
 # calls give unknown, which keeps modules of many mutually calling functions linear in size.
 _CALL_BUDGET_PER_DEFINITION = 4
 _CALL_BUDGET_BASE = 64
+_MAX_FED_ROUNDS = 2
 
 
 class Body(Protocol):
@@ -33,6 +36,9 @@ class Body(Protocol):
 
     def annotation(self, handle: object, ctx: Context) -> Value:
         """The value an annotation (the front end's handle on it) gives a parameter."""
+
+    def names(self, handle: object) -> frozenset[str]:
+        """The names (and attribute names) the code of the function at ``handle`` reads."""
 
 
 class Host(Protocol):
@@ -92,6 +98,15 @@ class Functions:
         self._calls_left = _CALL_BUDGET_BASE
         self._depth = 0
         self._active: set[tuple] = set()
+        self._callers_run: set[int] | None = None  # while the callers run: the definitions they ran
+        self._fed: set[int] = set()  # the functions whose calls the module's callers note
+        # Those of them that code uses as values: calls out of the engine's sight may reach them.
+        self._open: set[int] = set()
+        self._unseen: list[tuple] | None = None  # while the callers run: such calls, until _open is known
+        self.watching = False  # whether the flow reports calls out of its sight (out_of_sight)
+        self._fed_calls: dict[int, tuple[int, int]] = {}  # where in each one's calls theirs are
+        self._seeded: dict[int, dict[str, Value]] = {}  # the parameters each function was last recorded with
+        self._loose: set[int] = set()  # those whose parameters are variables, whatever the calls
 
     def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None,
                enclosing: tuple[dict[str, Value], ...] = (),
@@ -150,10 +165,12 @@ class Functions:
             bound[param.name] = UNKNOWN if param.annotation is None else self._body.annotation(param.annotation, ctx)
         self._run(definition, bound, ctx, record=False)
 
-    def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
+    def call(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context,
+             open_keywords: bool = False) -> Value:  # fmt: skip
         """The value of a call of the program's own function, made where the modes are ``ctx``
         (JAX's modes are global state: the body runs, and a jitted function traces, in the
-        modes in force at the call)."""
+        modes in force at the call); with ``open_keywords`` (``**`` a mapping the engine does not
+        know), the callers' note of it has the parameters it does not name unknown."""
         definition = self._definitions[function.key]
         bound = self.bind(function, args, kwargs)
         if function.traced:
@@ -161,9 +178,13 @@ class Functions:
             refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
             if refused is not None:
                 return refused
-            self._note_call(definition, bound, ctx)
+        noted = bound
+        if open_keywords and self._callers_run is not None and function.key in self._fed:
+            named = {*definition.names[:len(args)], *kwargs}
+            noted = {name: bound[name] if name in named else UNKNOWN for name in definition.names}
+        self._note_call(function.key, noted, ctx)
+        if function.traced:
             return calls.as_traced(self.invoke(function.key, bound, ctx, record=False), ctx)
-        self._note_call(definition, bound, ctx)
         return self.invoke(function.key, bound, ctx, record=False)
 
     def bind(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:
@@ -182,8 +203,82 @@ class Functions:
         but the static parameters."""
         return {k: v if k in function.static else calls.as_traced(v, ctx) for k, v in bound.items()}
 
-    def _note_call(self, definition: Definition, bound: dict[str, Value], ctx: Context) -> None:
-        if self._flow.recording:
+    def run_callers(self, modules: Sequence[str], complete: bool, ctx: Context) -> None:
+        """The project's modules that import this one (``modules``, farthest first) run every
+        function they define, each as its own analysis would (parameters from annotations, else
+        variables), but one a farther module's functions called already: what their code passes
+        to this module's top-level functions joins what its own calls pass (only the functions
+        that name one of them, where no call out of sight may reach them).  (A caller's
+        parameters are variables, so a call that passes them passes what every caller of it may;
+        a function whose run a call cut short, for the call budget or depth, runs on its own.)
+        A function that code there uses as a value (``Modules.escaping``) also hears from the
+        calls the flow does not follow (``out_of_sight``), where ``modules`` are ``complete`` (all
+        that import it: another may call what it is handed); else, and where the module's own
+        code uses it so, from none of them (its own top level ran before)."""
+        flow = self._flow
+        top = {name: value.key for name, value in flow.module_names.items()
+               if isinstance(value, Function) and self._definitions[value.key].scope.depth == 0}  # fmt: skip
+        if not (modules and top):
+            return
+        self._fed = set(top.values())
+        self.forget()  # results computed before did not note their calls of this module's functions
+        start = {key: len(self._definitions[key].call_args) for key in self._fed}
+        self._callers_run, self._unseen, self.watching = set(), [], True
+        left, self._calls_left = self._calls_left, _CALL_BUDGET_BASE
+        with flow.modules.callers_running():
+            try:
+                scopes = [scope for scope in map(flow.modules.load_whole, modules) if scope is not None and scope.depth]
+                own, escaped = flow.modules.escaping(scopes, top)
+                if not complete:
+                    own |= escaped
+                # Where no call out of sight may reach them, only code that names one of the
+                # module's functions (they may call the others) calls them.
+                named = None if escaped - own else set(top)
+                for scope in scopes:
+                    key = 0
+                    while key < len(self._definitions):  # the list grows as bodies run
+                        definition = self._definitions[key]
+                        if definition.scope is scope and key not in self._callers_run and (
+                                named is None or not named.isdisjoint(self._body.names(definition.handle))):
+                            self._calls_left = max(self._calls_left, 0) + _CALL_BUDGET_PER_DEFINITION
+                            self.invoke(key, self._seeds(definition, ctx), ctx, record=False)
+                        key += 1
+            except RecursionError:  # nested too deeply for the stack: what they noted is not all
+                own, escaped = set(self._fed), set()
+            finally:
+                self._callers_run, self._calls_left, unseen, self._unseen = None, left, self._unseen, None
+                self.forget()
+        for key in own:  # calls out of sight may reach them: as without callers
+            del self._definitions[key].call_args[start[key]:]
+        self._fed -= own
+        self._open = escaped & self._fed
+        self._fed_calls = {key: (start[key], len(self._definitions[key].call_args)) for key in self._fed}
+        self.watching = bool(self._open)
+        for event in unseen:
+            self.out_of_sight(*event)
+
+    def out_of_sight(self, unseen: bool, given: frozenset[object], args: Sequence[Value],
+                     kwargs: Mapping[str, Value]) -> None:
+        """A call the flow does not follow (``higher_order.out_of_sight``) may call the fed
+        functions that code uses as values: an ``unseen`` callee with its arguments (by
+        position and name; the parameters it does not name with whatever a ``partial`` may have
+        bound), a function ``given`` to it with any arguments."""
+        if self._unseen is not None:
+            self._unseen.append((unseen, given, tuple(args), dict(kwargs)))
+            return
+        for key in self._open:
+            definition = self._definitions[key]
+            if key in given:
+                definition.call_args.append(dict.fromkeys(definition.names, UNKNOWN))
+            elif unseen:
+                bound = dict.fromkeys(definition.names, UNKNOWN)
+                bound.update(zip(definition.names, args))
+                bound.update((name, value) for name, value in kwargs.items() if name in bound)
+                definition.call_args.append(bound)
+
+    def _note_call(self, key: int, bound: dict[str, Value], ctx: Context) -> None:
+        definition = self._definitions[key]
+        if self._flow.recording or (self._callers_run is not None and key in self._fed):
             definition.call_args.append(bound)
             definition.call_modes.add(ctx)
             if definition.free:
@@ -208,6 +303,8 @@ class Functions:
             if self._calls_left <= 0:
                 return UNKNOWN
             self._calls_left -= 1
+        if self._callers_run is not None:
+            self._callers_run.add(key)
         self._active.add(memo_key)
         try:
             result = self._run(definition, bound, ctx, record, enclosing)
@@ -253,13 +350,33 @@ class Functions:
         """Record every function's body (nested ones too: the list grows as bodies run), or
         those of ``keys`` again, in the modes after the module's top level, where code that
         imports the module calls it, and in every other mode the module's own calls run it in:
-        its values join over them."""
+        its values join over them.  Where the module's callers fed its functions, a function
+        recorded before code recorded after it called it with other arguments is recorded again:
+        one they fed with its parameters joining every call, until ``_MAX_FED_ROUNDS``; past them,
+        or one they did not feed, with its parameters as variables, which no call unsettles."""
+        self._record(keys)
+        if keys is not None or not self._fed:
+            return
+        final = self._flow.final_ctx
+        for round in itertools.count():
+            stale = [key for key, seeded in self._seeded.items()
+                     if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
+            if not stale:
+                return
+            # One its callers did not feed (a method, say) holds what the module's own calls
+            # pass, which the calls of other modules may not: it claims nothing of calls made
+            # after its first record.
+            self._loose.update(key for key in stale if round >= _MAX_FED_ROUNDS or key not in self._fed)
+            self._record(stale)
+
+    def _record(self, keys: Sequence[int] | None) -> None:
         flow = self._flow
         for key, definition in enumerate(self._definitions):
             if (keys is not None and key not in keys) or definition.scope.depth:
                 continue
+            seeds = self._seeded[key] = self._seeds(definition, flow.final_ctx)
             try:
-                self.invoke(key, self._seeds(definition, flow.final_ctx), flow.final_ctx, record=True)
+                self.invoke(key, seeds, flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
                     seeds = self._seeds(definition, ctx)
                     flow.record_again(lambda ctx=ctx, seeds=seeds: self.invoke(key, seeds, ctx, record=True))
@@ -272,9 +389,13 @@ class Functions:
         still without a dtype is a variable (over every numeric value, or every dtype of the
         library its annotation names)."""
         flow = self._flow
-        line = definition.line
+        line = definition.line if not definition.scope.depth else None  # seeds are the module's own
         given = flow.seeds.parameters.get(line, {}) if line is not None else {}
         declared = flow.seeds.declared.get(line, {}) if line is not None else {}
+        key = self._index.get(id(definition.handle))
+        start, end = self._fed_calls.get(key, (0, 0))
+        from_callers = start < end
+        calls = [] if key in self._loose else definition.call_args
         seeds: dict[str, Value] = {}
         for index, param in enumerate(definition.params):
             name = param.name
@@ -286,7 +407,7 @@ class Functions:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
                     seeds[name] = declared[name]
-                passed = _typed_arguments(definition, name, seeds[name])
+                passed = _typed_arguments(calls, name, seeds[name])
                 if passed is not None:
                     seeds[name] = passed
                 else:
@@ -295,10 +416,14 @@ class Functions:
                         scalar = seeds[name].library is Library.PYTHON
                         seeds[name] = variable(name, self._key(definition, param), members, scalar)
             else:
-                seen = [args[name] for args in definition.call_args if name in args]
+                seen = [args[name] for args in calls if name in args]
                 if seen:
                     seeds[name] = join(seen)
-                elif name in definition.defaults:
+                    if from_callers and (is_symbolic(seeds[name]) or seeds[name] is UNKNOWN):
+                        # What callers elsewhere pass depends on their own parameters: no narrower
+                        # than a variable, which a caller's types can settle (the shim's).
+                        seeds[name] = UNKNOWN
+                elif name in definition.defaults and key not in self._loose:
                     seeds[name] = self._default(definition, param, ctx)
             seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx)
         return seeds
@@ -333,8 +458,10 @@ class Functions:
 
     @staticmethod
     def _key(definition: Definition, param: Param) -> tuple:
-        """A parameter's variable: its def line and name."""
-        return (definition.line if definition.line is not None else id(definition.handle), param.name)
+        """A parameter's variable: its def line (in another module, with the module's name) and
+        name."""
+        line = definition.line if definition.line is not None else id(definition.handle)
+        return (f"{definition.scope.module}:{line}" if definition.scope.depth else line, param.name)
 
 
 def _closure(free: tuple[str, ...], enclosing: tuple[dict[str, Value], ...]) -> tuple[tuple[str, Value], ...]:
@@ -349,13 +476,22 @@ def _closure(free: tuple[str, ...], enclosing: tuple[dict[str, Value], ...]) -> 
     return tuple(found)
 
 
-def _typed_arguments(definition: Definition, name: str, annotated: Value) -> Value | None:
-    """The join of what the module's own calls pass for a parameter whose annotation names no
-    dtype (``x: jax.Array``, or one the engine cannot read), when every call passes an array
-    of a known dtype that the annotation admits; else None."""
+def _typed_arguments(calls: list[dict[str, Value]], name: str, annotated: Value) -> Value | None:
+    """The join of what the ``calls`` noted pass for a parameter whose annotation names no dtype
+    (``x: jax.Array``, or one the engine cannot read), when every call passes an array of a
+    known dtype that the annotation admits; for one annotated with a class of the program (or
+    one the engine cannot read), when every call passes an object of that class and their
+    fields join to known values; else None."""
+    seen = [args[name] for args in calls if name in args]
+    if seen and (annotated is UNKNOWN or isinstance(annotated, Instance)) and all(
+            isinstance(v, Instance) and v.exact and v.cls == seen[0].cls for v in seen):  # fmt: skip
+        joined = join(seen)
+        # A field some call leaves unknown: what the class is made with says more.
+        settled = isinstance(joined, Instance) and not any(
+            value is UNKNOWN or is_symbolic(value) for _, value in joined.fields)  # fmt: skip
+        return joined if settled and (annotated is UNKNOWN or annotated.cls == seen[0].cls) else None
     if not (annotated is UNKNOWN or (isinstance(annotated, Array) and not annotated.dtypes)):
         return None
-    seen = [args[name] for args in definition.call_args if name in args]
     if not seen or not all(isinstance(v, Array) and v.dtypes and v.library is not Library.PYTHON for v in seen):
         return None
     if isinstance(annotated, Array) and any(v.library is not annotated.library for v in seen):

@@ -17,7 +17,8 @@ from promolint.engine.flow import control
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.trees import leaves, rebuild, unknown_leaf
-from promolint.engine.values import UNKNOWN, Array, Function, Items, Reference, Refusal, Value, is_none
+from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Elements, Function, Instance, Items, Keyed, Reference,
+                                     Refusal, Value, is_none)
 
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 TRACING = frozenset({
@@ -120,6 +121,44 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
         flow.operation("control", name, operands, result, frame, handle)
         return result
     return None
+
+
+def out_of_sight(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value],
+                 open_keywords: bool = False) -> tuple[bool, frozenset[object]]:  # fmt: skip
+    """How a call of ``func``, a value other than the program's own function, may call the
+    program's functions where the engine does not follow it: whether the callee may itself be
+    one (a value the engine does not know), and the functions (their keys) it is given that it
+    may call (library code other than the transformations above, whose functions' calls the
+    flow follows).  ``functools.partial`` given arguments by position (or ``**`` a mapping the
+    engine does not know) leaves unknown which parameter a later call's arguments fill."""
+    if isinstance(func, (Partial, Gradient, Class)):
+        return False, frozenset()
+    if isinstance(func, (Reference, Bound, Instance)):  # a method may be the library's (``self.assertRaises``)
+        name = func.qualname if isinstance(func, Reference) else ""
+        if name in TRANSPARENT or name in _GRADIENTS or (name == _PARTIAL and len(args) < 2 and not open_keywords):
+            return False, frozenset()
+        return False, _functions_in((*args, *kwargs.values()))
+    return True, _functions_in((*args, *kwargs.values()))
+
+
+def _functions_in(values: Sequence[Value]) -> frozenset[object]:
+    """The keys of the program's functions ``values`` hold, in containers and objects too."""
+    found, stack = set(), list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Function):
+            found.add(value.key)
+        elif isinstance(value, Items):
+            stack.extend(value.items)
+        elif isinstance(value, Keyed):
+            stack.extend(v for _, v in value.entries)
+        elif isinstance(value, Instance):
+            stack.extend(v for _, v in value.fields)
+        elif isinstance(value, Elements):
+            stack.append(value.element)
+        elif isinstance(value, Partial):
+            stack.extend((value.func, *value.args, *(v for _, v in value.kwargs)))
+    return frozenset(found)
 
 
 # --- transformations ---------------------------------------------------------------------------

@@ -17,12 +17,12 @@ most ``MAX_DEPTH`` imports away from the module analysed and at most ``_MAX_MODU
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from promolint.engine.values import UNKNOWN, Imported, Reference, Value
+from promolint.engine.values import UNKNOWN, Function, Imported, Reference, Value
 from promolint.project_facts import MODULE_DEPTH as MAX_DEPTH
 _MAX_MODULES = 12
 
@@ -44,12 +44,25 @@ class Scope:
 class TopLevel(Protocol):
     """A module's top level as the front end reads it."""
 
+    size: int  # how many statements it has
+
+    def values(self) -> Uses:
+        """How its code may reach functions other than by calling them by name."""
+
     def needed(self, name: str) -> Sequence[int]:
         """The statements (in order) that bind ``name`` as running them all would, with those
         their code reads; none when none binds it."""
 
     def exported(self) -> Sequence[str]:
         """The names ``from module import *`` binds."""
+
+
+class Uses(Protocol):
+    """A module's uses of names as values (``promolint.frontend.top_level.Uses``)."""
+
+    values: frozenset[str]  # names read other than as the function a call calls, or imported as another name
+    dynamic: frozenset[str]  # names whose attributes a computed ``getattr`` (``vars``, ``__dict__``) reads
+    own: bool  # it reads its own names so (``globals()``)
 
 
 class Loader(Protocol):
@@ -97,7 +110,12 @@ class Modules:
         self._paths = paths
         self.current = Scope(flow.module_names, module, 0, self._package(module))  # the module analysed, at first
         self._loaded: dict[str, Scope | None] = {module: self.current}
+        self._analysed = module
         self.loading = 0  # top levels of other modules running: their calls of functions give unknown
+        # How far from the module analysed other modules load: farther while its callers run, whose
+        # code reaches it through the modules they import.
+        self._max_depth, self._max_modules = MAX_DEPTH, _MAX_MODULES
+        self._for_callers = 0  # the modules loaded while the callers ran
 
     @property
     def here(self) -> str:
@@ -147,12 +165,20 @@ class Modules:
         self._loaded.clear()
 
     def _load(self, module: str) -> Scope | None:
-        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once."""
-        if module in self._loaded:
-            return self._loaded[module]
+        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once.
+        One its callers loaded first counts as near as the module analysed reads it, and not
+        towards the modules the module analysed may load."""
         path, depth = self._paths.get(module), self.current.depth + 1
-        if path is None or depth > MAX_DEPTH or len(self._loaded) > _MAX_MODULES:
+        if module in self._loaded:
+            found = self._loaded[module]
+            if found is not None and found.depth > depth:
+                found.depth = depth
+            return found
+        callers = self._max_depth > MAX_DEPTH  # they are running
+        loaded = self._for_callers if callers else len(self._loaded) - self._for_callers
+        if path is None or depth > self._max_depth or loaded > self._max_modules:
             return None
+        self._for_callers += callers
         top_level = self._loader.top_level(path)
         if top_level is None:
             self._loaded[module] = None
@@ -162,13 +188,83 @@ class Modules:
         names.bind = lambda name: self._run_for(scope, name)
         return scope
 
+    @contextmanager
+    def callers_running(self) -> Iterator[None]:
+        """The modules that import the module analysed run their code (``callers``): the modules
+        they read load as far from them as the module's own do from it."""
+        saved = self._max_depth, self._max_modules
+        self._max_depth, self._max_modules = 2 * MAX_DEPTH, 2 * _MAX_MODULES
+        try:
+            yield
+        finally:
+            self._max_depth, self._max_modules = saved
+
+    def load_whole(self, module: str) -> Scope | None:
+        """``module`` loaded with every statement of its top level run, as importing it runs
+        them (its functions and classes defined); None where it cannot be loaded."""
+        scope = self._load(module)
+        if scope is not None and scope.depth and scope.top_level is not None:
+            self._run_statements(scope, range(scope.top_level.size))
+        return scope
+
+    def escaping(self, scopes: Sequence[Scope], functions: dict[str, object]) -> tuple[set[object], set[object]]:
+        """Of the module analysed's ``functions`` (keys by name), those code may call other than
+        by name, out of the engine's sight: read as a value (passed on, stored, aliased), or
+        reachable by a computed ``getattr`` of a module that binds them; those the module's own
+        code may so call (all where it cannot be read), and those the code of ``scopes`` may."""
+        everything = set(functions.values())
+        own_path = self._paths.get(self._analysed)
+        own = self._loader.top_level(own_path) if own_path is not None else None
+        if own is None:
+            return everything, everything
+        found = []
+        for scope, uses in ((self.current, own.values()), *((s, s.top_level.values()) for s in scopes)):
+            if uses.own:
+                found.append(everything)
+                continue
+            escaped = {functions[name] for name in uses.values if name in functions}
+            with self.entered(scope):
+                for name in uses.dynamic:
+                    value = scope.names.get(name)
+                    if type(value) is Reference and self.is_module(value.qualname):
+                        escaped |= self._bound_by(value.qualname, everything)
+            found.append(escaped)
+        return found[0], set().union(*found[1:])
+
+    def _bound_by(self, module: str, keys: set[object], seen: set[str] | None = None) -> set[object]:
+        """Those of ``keys`` that ``module``'s names hold, or the names of the program's modules
+        it holds (any, where one is the module analysed or cannot be loaded)."""
+        seen = seen if seen is not None else set()
+        if module == self._analysed:
+            return keys
+        if module in seen:
+            return set()
+        seen.add(module)
+        scope = self.load_whole(module)
+        if scope is None:
+            return keys
+        found = set()
+        with self.entered(scope):
+            for value in list(scope.names.values()):
+                if type(value) is Imported:
+                    value = self.resolve(value)
+                if type(value) is Reference and self.is_module(value.qualname):
+                    found |= self._bound_by(value.qualname, keys, seen)
+                elif isinstance(value, Function) and value.key in keys:
+                    found.add(value.key)
+        return found
+
     def _run_for(self, scope: Scope, name: str) -> None:
-        """Run the statements of ``scope``'s top level that bind ``name`` and have not run.  While
-        its statements run, a read of a name not bound yet runs nothing (a module imported in a
-        cycle is seen half-initialized, as in Python)."""
+        """Run the statements of ``scope``'s top level that bind ``name`` and have not run."""
+        self._run_statements(scope, scope.top_level.needed(name))
+
+    def _run_statements(self, scope: Scope, wanted: Iterable[int]) -> None:
+        """Run those of the ``wanted`` statements of ``scope``'s top level that have not run.
+        While its statements run, a read of a name not bound yet runs nothing (a module imported
+        in a cycle is seen half-initialized, as in Python)."""
         if scope.running:
             return
-        statements = [index for index in scope.top_level.needed(name) if index not in scope.ran]
+        statements = [index for index in wanted if index not in scope.ran]
         if not statements:
             return
         scope.ran.update(statements)
