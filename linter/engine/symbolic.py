@@ -276,6 +276,8 @@ def _without_unneeded(value: Symbolic, limit: int) -> list[tuple[dict[Variable, 
     computes of unknown values holds whatever they are: ``jax.random.split(key, n)`` has the
     dtype of ``key`` whatever ``n`` is.  None when no such set is found."""
     variables = value.ordered
+    if len(variables) > _MOST_TRIED:
+        return None
     for size in range(min(len(variables), _MOST_NEEDED) + 1):
         for needed in itertools.combinations(variables, size):
             if math.prod(len(v.domain) for v in needed) > limit:
@@ -293,6 +295,10 @@ def _without_unneeded(value: Symbolic, limit: int) -> list[tuple[dict[Variable, 
 
 
 _MOST_NEEDED = 2  # variables a value with too many assignments to weigh is tried with
+# Variables beyond which no one or two are tried: a value computed from a hundred parameters
+# (the callers' values a loop's state joins) is not known at one of them, and trying each costs
+# a hundred evaluations of its whole tree (quadax's adaptive loops: 13x the analysis).
+_MOST_TRIED = 12
 
 
 # Evaluations by the number of the value (equal values share one) and the code of each member.

@@ -35,6 +35,15 @@ class ModeRun:
 SELECTED = ("PRM", *MEASURED_OPT_IN)
 
 
+@functools.cache
+def _selected(promolint: tuple[str, ...]) -> str:
+    """SELECTED as the promolint given knows it: a base revision older than an opt-in rule
+    would refuse the rule's code (exit 2) and lint nothing."""
+    listed = subprocess.run([*promolint, "rules"], capture_output=True, text=True, timeout=300).stdout
+    known = {line.split()[0] for line in listed.splitlines() if line.strip()}
+    return ",".join(code for code in SELECTED if code == "PRM" or code in known)
+
+
 @dataclass
 class Coverage:
     known: int = 0
@@ -44,7 +53,7 @@ class Coverage:
 
 
 def check(promolint: list[str], root: Path, packages: tuple[str, ...], mode: str, jobs: int, timeout: float) -> ModeRun:
-    command = [*promolint, "check", "--format", "json", "--no-cache", "--exit-zero", "--select", ",".join(SELECTED),
+    command = [*promolint, "check", "--format", "json", "--no-cache", "--exit-zero", "--select", _selected(tuple(promolint)),
                "--jobs", str(jobs), *MODES[mode], *packages]  # fmt: skip
     start = time.perf_counter()
     try:
