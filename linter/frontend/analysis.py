@@ -75,7 +75,6 @@ class Analysis:
         self.flow = Flow(self, settings, seeds)
         self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
         self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
-        self._names: dict[int, frozenset[str]] = {}  # per function node: the names its code reads
 
     @property
     def sites(self) -> dict[int, Site]:
@@ -117,10 +116,11 @@ class Analysis:
 
     def names(self, node: FunctionNode) -> frozenset[str]:
         """The names and attribute names a function's code (its nested functions' too) reads."""
-        found = self._names.get(id(node))
-        if found is None:
-            found = self._names[id(node)] = frozenset(
-                n.id if type(n) is ast.Name else n.attr for n in ast.walk(node) if type(n) in (ast.Name, ast.Attribute))
+        found = getattr(node, "_promolint_names", None)
+        if found is None:  # kept on the node: a caller module's tree serves the analyses of many files
+            found = frozenset(n.id if type(n) is ast.Name else n.attr for n in ast.walk(node)
+                              if type(n) in (ast.Name, ast.Attribute))  # fmt: skip
+            node._promolint_names = found
         return found
 
     @staticmethod
