@@ -447,22 +447,17 @@ def apply(name: str, function: Callable, args: Sequence[object]) -> Symbolic:
 
 
 def _collect(value: object, into: set[Variable]) -> None:
-    kind = type(value)
-    if kind is Symbolic:
-        into |= value.variables
-    elif kind is Items:
-        for item in value.items:
-            _collect(item, into)
-    elif kind is Bound:
-        _collect(value.receiver, into)
-    elif kind is Elements:
-        _collect(value.element, into)
-    elif kind in (list, tuple):
-        for item in value:
-            _collect(item, into)
-    elif kind is dict:
-        for item in value.values():
-            _collect(item, into)
+    found: list[Symbolic] = []
+    _symbolic_operands(value, found)
+    for symbolic in found:
+        into |= symbolic.variables
+
+
+def variables_in(value: object) -> frozenset[Variable]:
+    """The variables a value (a container's items too) depends on."""
+    found: set[Variable] = set()
+    _collect(value, found)
+    return frozenset(found)
 
 
 def _raised(name: str, arguments: tuple) -> Refusal | None:
@@ -811,12 +806,17 @@ def with_arrays_of(operands: Sequence[object], result: Value, variables: Iterabl
     its domain that is one) and every other variable is unknown: what the operation does to
     arrays of that dtype, whatever the rest is."""
     array = Array(frozenset([dtype]), Library.JAX, False)
-    assignment = _Partial((var, next((m for m in var.domain if m == array), UNKNOWN)) for var in variables)
+    assignment = _Partial((var, _member_like(var, array) or UNKNOWN) for var in variables)
     return _instance(tuple(operands), result, assignment)
 
 
+def _member_like(var: Variable, array: Array) -> Value | None:
+    """The member of ``var``'s domain equal to ``array`` (memo keys code the domain's objects)."""
+    return next((m for m in var.domain if m == array), None)
+
+
 def _uniform_member(var: Variable, array: Array) -> Value:
-    chosen = next((m for m in var.domain if m == array), None)
+    chosen = _member_like(var, array)
     if chosen is None:  # not an array variable: the Python scalar it most likely holds
         python = [m for m in var.domain if m.library is Library.PYTHON]
         chosen = next((m for m in python if m.dtypes == {"int64"}), python[0] if python else UNKNOWN)

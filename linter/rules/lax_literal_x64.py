@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from promolint.engine.calls.lax import JNP_EQUIVALENTS
 from promolint.engine.records import Operation
-from promolint.engine.symbolic import is_symbolic
+from promolint.engine.symbolic import variables_in
 from promolint.engine.values import Array, Library, Refusal
 from promolint.rules.base import Example, Rule
 
-# A Python scalar's kind, the 32-bit dtype code written for x64 off gives its data, and the
-# dtype the scalar is with x64 on.
-_NARROW_AND_WIDE = {"int": ("int32", "int64"), "float": ("float32", "float64")}
+# A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
+# off gives its data.
+_NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
 
 
 class LaxLiteralX64(Rule):
@@ -91,45 +91,31 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
             or operation.with_arrays_of is None or operation.call is None):  # fmt: skip
         return None
     positions = _promoted(operation)
-    scalars = [operation.operands[i] for i in positions
+    scalars = {operation.operands[i].dtype for i in positions
                if isinstance(operation.operands[i], Array) and operation.operands[i].library is Library.PYTHON
-               and operation.operands[i].exact]  # fmt: skip
-    arrays = [i for i in positions if is_symbolic(operation.symbolic_operands[i])
-              and not _scalar_annotated(operation.symbolic_operands[i])]  # fmt: skip
-    kinds = {_python_kind(s) for s in scalars} - {None}
-    if len(kinds) != 1 or not arrays:
+               and operation.operands[i].exact} & _NARROW.keys()  # fmt: skip
+    arrays = [variables_in(operation.symbolic_operands[i]) for i in positions]
+    variables = frozenset().union(*(v for v in arrays if v and not any(x.scalar_annotated for x in v)))
+    if len(scalars) != 1 or not variables:
         return None
-    narrow, wide = _NARROW_AND_WIDE[kinds.pop()]
-    variables = {v for i in arrays for v in operation.symbolic_operands[i].variables}
+    wide = scalars.pop()
+    kind, narrow = _NARROW[wide]
     raised = operation.with_arrays_of(variables, narrow)[1]
     ran = operation.with_arrays_of(variables, wide)[1]
     if not (isinstance(raised, Refusal) and raised.error == "TypeError" and isinstance(ran, Array)):
         return None
-    names = tuple(sorted(v.name for v in variables))
-    return _python_kind(scalars[0]), narrow, names
+    return kind, narrow, tuple(sorted(v.name for v in variables))
 
 
 def _promoted(operation: Operation) -> list[int]:
     """The positions of the operands (a lax call's positional arguments) bound to the parameters
-    whose dtypes must agree (``lax.select``'s `on_true` and `on_false`, not its `pred`)."""
-    fn = operation.call.fn
-    found = []
-    for position in range(len(operation.symbolic_operands)):
-        param = fn.params[min(position, len(fn.params) - 1)] if fn.params else ""
-        if position >= len(fn.params) and not param.startswith("*"):
-            break
-        if param.lstrip("*") in fn.arrays:
-            found.append(position)
-    return found
-
-
-def _python_kind(value: Array) -> str | None:
-    dtype = value.dtype
-    return {"int64": "int", "int32": "int", "float64": "float", "float32": "float"}.get(dtype)
-
-
-def _scalar_annotated(value: object) -> bool:
-    return any(v.scalar_annotated for v in getattr(value, "variables", ()))
+    whose dtypes must agree (``lax.select``'s `on_true` and `on_false`, not its `pred`); a last
+    starred parameter (``select_n``'s `*cases`) takes the rest."""
+    params = operation.call.fn.params
+    arrays = operation.call.fn.arrays
+    starred = params[-1].lstrip("*") if params and params[-1].startswith("*") else None
+    return [i for i in range(len(operation.symbolic_operands))
+            if (params[i] if i < len(params) - (starred is not None) else starred) in arrays]
 
 
 def _message(operation: Operation, kind: str, narrow: str, names: tuple[str, ...]) -> str:
