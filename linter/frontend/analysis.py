@@ -442,7 +442,7 @@ class Analysis:
         functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in _parameters(node)
                                      if default is not None})  # fmt: skip
         if type(node) is not ast.Lambda:
-            frame.names[node.name] = function if higher_order.keeps_body(names) else UNKNOWN
+            frame.names[node.name] = objects.decorated_function(function, names)
         return function
 
     # --- expressions --------------------------------------------------------------------

@@ -107,6 +107,10 @@ class Functions:
         self._fed_calls: dict[int, tuple[int, int]] = {}  # where in each one's calls theirs are
         self._seeded: dict[int, dict[str, Value]] = {}  # the parameters each function was last recorded with
         self._loose: set[int] = set()  # those whose parameters are variables, whatever the calls
+        # Facts a recording read that code recorded later may change (what objects are made with):
+        # per function, each fact's key, the value it read and how to read it again.
+        self._reads: dict[object, tuple[Value, Callable[[], Value]]] | None = None
+        self._read: dict[int, dict[object, tuple[Value, Callable[[], Value]]]] = {}
 
     def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None,
                enclosing: tuple[dict[str, Value], ...] = (),
@@ -355,19 +359,31 @@ class Functions:
         one they fed with its parameters joining every call, until ``_MAX_FED_ROUNDS``; past them,
         or one they did not feed, with its parameters as variables, which no call unsettles."""
         self._record(keys)
-        if keys is not None or not self._fed:
+        if keys is not None:
             return
         final = self._flow.final_ctx
         for round in itertools.count():
-            stale = [key for key, seeded in self._seeded.items()
-                     if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
-            if not stale:
+            fed = [key for key, seeded in self._seeded.items()
+                   if self._seeds(self._definitions[key], final) != seeded] if self._fed else []  # fmt: skip
+            unsettled = self._unsettled() if round < _MAX_FED_ROUNDS else []
+            if not (fed or unsettled):
                 return
             # One its callers did not feed (a method, say) holds what the module's own calls
             # pass, which the calls of other modules may not: it claims nothing of calls made
             # after its first record.
-            self._loose.update(key for key in stale if round >= _MAX_FED_ROUNDS or key not in self._fed)
-            self._record(stale)
+            self._loose.update(key for key in fed if round >= _MAX_FED_ROUNDS or key not in self._fed)
+            self._record(sorted({*fed, *unsettled}))
+
+    def read_fact(self, fact: object, value: Value, again: Callable[[], Value]) -> None:
+        """The recording in progress read ``value`` for ``fact``, which code recorded later may
+        change (``again`` reads it then): the function is recorded again if it does."""
+        if self._reads is not None:
+            self._reads.setdefault(fact, (value, again))
+
+    def _unsettled(self) -> list[int]:
+        """The functions a fact they read has changed since their recording."""
+        return [key for key, reads in self._read.items()
+                if any(again() != value for value, again in reads.values())]  # fmt: skip
 
     def _record(self, keys: Sequence[int] | None) -> None:
         flow = self._flow
@@ -375,6 +391,7 @@ class Functions:
             if (keys is not None and key not in keys) or definition.scope.depth:
                 continue
             seeds = self._seeded[key] = self._seeds(definition, flow.final_ctx)
+            self._reads = self._read[key] = {}
             try:
                 self.invoke(key, seeds, flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
@@ -382,6 +399,8 @@ class Functions:
                     flow.record_again(lambda ctx=ctx, seeds=seeds: self.invoke(key, seeds, ctx, record=True))
             except RecursionError:  # nested too deeply for the stack: the others go on
                 flow.failures.append(definition.handle)
+            finally:
+                self._reads = None
 
     def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
         """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the

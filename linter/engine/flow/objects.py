@@ -28,7 +28,7 @@ from promolint.engine.catalog import LIST_MUTATORS
 from promolint.engine.context import Context
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
-from promolint.engine.flow.higher_order import TRANSPARENT
+from promolint.engine.flow.higher_order import TRANSPARENT, keeps_body
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -42,11 +42,12 @@ from promolint.engine.values import (
     Library,
     Member,
     Reference,
+    Refusal,
     Unknown,
     Value,
     join,
 )
-from promolint.engine.symbolic import is_symbolic, settled
+from promolint.engine.symbolic import is_symbolic, lowered, settled
 
 
 def _outside(value: Value) -> Value:
@@ -70,6 +71,12 @@ _FIELD_BASES = {
     "equinox.Module": "equinox", "typing.NamedTuple": "namedtuple", "typing_extensions.NamedTuple": "namedtuple",
 }  # fmt: skip
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+# A function these decorate makes dataclasses of the classes it decorates (PEP 681: pgx's and
+# probdiffeq's copies of flax.struct.dataclass), as type checkers read it.
+_DATACLASS_TRANSFORMS = frozenset({"typing.dataclass_transform", "typing_extensions.dataclass_transform"})
+# A copy with some fields replaced: NamedTuple's ``_replace``; flax.struct's (and its copies')
+# ``replace`` (a dataclass without one raises: no value is claimed for code that cannot run).
+_REPLACE_METHODS = {"namedtuple": ("_replace",), "dataclass": ("replace",)}
 # Enumerations: what a class body binds is a member (`Face.UP.value` is the int), not the value.
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag", "enum.StrEnum"})
 # Bases that define no attribute a subclass could read or assign differently.
@@ -311,7 +318,7 @@ class Objects:
                 return self._call_method(method, base, [], {}, ctx)
             return Bound(base, name)
         info = self._classes[base.cls]
-        if (info.kind, name) in (("namedtuple", "_replace"), ("flax", "apply")):
+        if name in _REPLACE_METHODS.get(info.kind, ()) or (info.kind, name) == ("flax", "apply"):
             return Bound(base, name)
         parts = []
         has_field = False
@@ -344,7 +351,9 @@ class Objects:
         if self._lookup_class(cls, "__init__", "methods") is not None:
             return spec.default if spec.default is not None else UNKNOWN
         if not instance.exact:
-            made = self._made.get((self._classes[cls].family, spec.name))
+            key = (self._classes[cls].family, spec.name)
+            made = self._made.get(key)
+            self._flow.functions.read_fact(("made", key), made, lambda: self._made.get(key))
             if made is not None:
                 return made
         if spec.default is not None:
@@ -481,11 +490,11 @@ class Objects:
             return _dict_method(receiver, func.method, args)
         if not isinstance(receiver, (Instance, Class)):
             return None
-        if isinstance(receiver, Instance) and func.method == "_replace":
-            return self._replace(receiver, kwargs)
         found = self._lookup_class(receiver.cls, func.method, "methods")
         if found is not None:
             return self._call_method(found[1], receiver, args, kwargs, ctx)
+        if isinstance(receiver, Instance) and func.method in _REPLACE_METHODS.get(self._classes[receiver.cls].kind, ()):
+            return self._replace(receiver, kwargs)
         if isinstance(receiver, Instance) and func.method == "apply" and self._classes[receiver.cls].kind == "flax":
             return self._flax_apply(receiver, args, kwargs, ctx)
         return UNKNOWN
@@ -542,6 +551,8 @@ class Objects:
             return
         changed = False
         for name, value in fields:
+            if isinstance(lowered(value), Refusal):
+                continue  # it raises whatever the parameters are: no object is made with it
             key, value = (family, name), _outside(value)
             old = self._made.get(key)
             new = value if old is None else join([old, value])
@@ -553,13 +564,21 @@ class Objects:
 
     def _replace(self, instance: Value, kwargs: Mapping[str, Value]) -> Value:
         """``obj._replace(x=...)`` / ``dataclasses.replace(obj, x=...)``: the same fields, those
-        named replaced."""
-        if not isinstance(instance, Instance) or not instance.fields:
+        named replaced; a new object of the class, made with what they are replaced with."""
+        if not isinstance(instance, Instance):
             return UNKNOWN
-        names = {name for name, _ in instance.fields}
+        info = self._classes[instance.cls]
+        names = {f.name for f in info.fields}
         if not set(kwargs) <= names:
             return UNKNOWN
-        return Instance(instance.cls, tuple((n, kwargs.get(n, v)) for n, v in instance.fields))
+        self._note_made(info.family, tuple((name, kwargs[name]) for name in sorted(kwargs)))
+        if instance.exact:
+            if not instance.fields:
+                return UNKNOWN
+            return Instance(instance.cls, tuple((n, kwargs.get(n, v)) for n, v in instance.fields))
+        # An object of the class or a subclass: the fields not replaced hold what such objects are made with.
+        fields = dict(instance.fields) | dict(kwargs)
+        return Instance(instance.cls, tuple(fields.items()), exact=False)
 
     # --- containers ------------------------------------------------------------------------
     def item(self, base: Value, key: object) -> Value | None:
@@ -679,6 +698,15 @@ def _dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
             return UNKNOWN
         return found if len(args) == 1 else join([found, args[1]])
     return UNKNOWN
+
+
+def decorated_function(function: Function, decorators: Sequence[str | None]) -> Value:
+    """What a ``def`` with these decorators (qualified names) binds its name to: a maker of
+    dataclasses for ``typing.dataclass_transform``, the function where they keep what its body
+    computes, else unknown."""
+    if any(name in _DATACLASS_TRANSFORMS for name in decorators):
+        return Reference("dataclasses.dataclass")
+    return function if keeps_body(decorators) else UNKNOWN
 
 
 def _method(function: Function, decorators: Sequence[str | None]) -> Method:
