@@ -130,6 +130,39 @@ total = point.x * point.weight + point.y
 moved = point._replace(x=jnp.ones(2, jnp.int8))
 mx = moved.x
 # ---
+# A decorator marked with PEP 681's dataclass_transform makes dataclasses (pgx's copy of
+# flax.struct.dataclass); a field of an annotated parameter holds what any object is made or
+# replaced with, also where that code comes after the function that reads it.
+import dataclasses
+from typing import dataclass_transform
+
+
+@dataclass_transform()
+def pytree_dataclass(cls):
+    return dataclasses.dataclass(frozen=True)(cls)
+
+
+@pytree_dataclass
+class Counter:
+    count: jax.Array
+
+
+def bumped(counter: Counter):
+    return counter.count + 1
+
+
+def widened(counter: Counter):
+    return dataclasses.replace(counter, count=jnp.zeros((), jnp.float32))
+
+
+def made_wide():
+    return Counter(count=jnp.zeros((), jnp.float16))
+
+
+bumped_int = bumped(Counter(jnp.int32(0)))
+bumped_float = bumped(widened(Counter(jnp.int32(0))))
+bumped_half = bumped(made_wide())
+# ---
 class Model:
     def __init__(self, width):
         self.width = width
