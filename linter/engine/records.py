@@ -29,13 +29,16 @@ class Call:
         """The first parameter's value: the array a reduction or a method works on."""
         return self.bound.get(self.fn.params[0]) if self.fn.params else None
 
-    def arrays(self) -> list[Array]:
-        out: list[Array] = []
+    def array_arguments(self) -> list[Value]:
+        """The values bound to the function's array parameters (a sequence's items one by one)."""
+        out: list[Value] = []
         for param in self.fn.arrays:
             value = self.bound.get(param)
-            items = value.items if isinstance(value, Items) else (value,)
-            out += [v for v in items if isinstance(v, Array)]
+            out += value.items if isinstance(value, Items) else (value,)
         return out
+
+    def arrays(self) -> list[Array]:
+        return [v for v in self.array_arguments() if isinstance(v, Array)]
 
     def requested_dtype(self) -> DTypeRef | None:
         for param in ("dtype", "new_dtype", "preferred_element_type"):

@@ -50,6 +50,13 @@ class IntToFloat(Rule):
             import numpy as np
             half = np.ones(3, np.int64) / 2
         """),
+        Example("""
+            import numpy as np
+
+            def to_uint8_range(arr: np.ndarray):
+                normalized = arr.astype(np.float64)
+                return np.clip(normalized, 0, 255)  # float64 from `normalized`, not from 0 and 255
+        """),
     )
 
     def check(self, operation: Operation) -> Iterator[Finding]:

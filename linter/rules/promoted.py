@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from promolint.dtypes import DTYPES, narrow_x32
 from promolint.engine import operations
 from promolint.engine.records import Operation
-from promolint.engine.values import Array, Library
+from promolint.engine.symbolic import is_symbolic
+from promolint.engine.values import Array, Library, Unknown
 
 # Catalog rules whose array parameters are promoted together to one dtype the result keeps
 # (``inexact`` converts each argument to the float result directly: no integer promotion).
@@ -38,6 +39,8 @@ def promoted(operation: Operation) -> Promoted | None:
     elif operation.kind == "call" and operation.call is not None and operation.call.fn.rule in PROMOTING_RULES:
         if "preferred_element_type" in operation.call.bound:
             return None  # the result's dtype is asked for, not promoted
+        if any(is_symbolic(v) or isinstance(v, Unknown) for v in operation.call.array_arguments()):
+            return None  # an operand of unknown dtype: what the others promote to says nothing
         values = tuple(operation.call.arrays())
     else:
         return None
