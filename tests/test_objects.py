@@ -398,3 +398,51 @@ def test_self_and_objects_a_guard_names_are_no_numbers() -> None:
     assert process.returncode == 0, process.stderr
     records = reveal_records_many(_NOT_NUMBERS.encode(), [Settings()])[0]
     assert [(r["text"], r["error"]) for r in records if r["error"]] == []
+
+
+_REPLACED_WITH_A_RAISE = IMPORTS + """
+from typing import NamedTuple
+from jax import lax
+import jax_helpers  # unknown to the engine: its values are unknown
+
+EMPTY = 0
+
+
+class GameState(NamedTuple):
+    board: jax.Array = jnp.int32([4, 1, 0, 1])
+
+
+def apply(state: GameState):
+    removed, passant = jax_helpers.square(), jax_helpers.passant()  # unknown
+    return state._replace(board=state.board.at[removed].set(lax.select(passant, EMPTY, state.board[removed])))
+
+
+def peek(state: GameState):
+    return state.board + 1
+"""
+
+
+def test_a_field_replaced_with_what_raised_keeps_what_objects_are_made_with() -> None:
+    """pgx chess's `_apply_move`: with x64 on, the `lax.select` of a Python int and the int32
+    board raises, so `_replace` never runs and makes no object: the board stays int32 in the
+    functions that read it (an argument that raised made the whole call unknown, and that unknown
+    the field of every GameState), and the raise is still claimed where it happens."""
+    helper = "import sys, types\nsys.modules['jax_helpers'] = types.SimpleNamespace(square=lambda: 2, passant=lambda: jnp.bool_(True))\n"
+    run = helper + _REPLACED_WITH_A_RAISE + """
+import json
+from promolint.runtime.observe import observe
+try:
+    apply(GameState())
+    raised = None
+except TypeError as error:
+    raised = str(error)
+print(json.dumps([raised, observe(peek(GameState()))]))
+"""
+    process = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    raised, peeked = json.loads(process.stdout.splitlines()[-1])
+    assert "lax.select requires arguments to have the same dtypes" in raised
+    records = reveal_records_many(_REPLACED_WITH_A_RAISE.encode(), [Settings(x64="on")])[0]
+    assert [r["error"] for r in records if r["text"].startswith("lax.select(")] == ["TypeError"]
+    assert [_describe(r) for r in records if r["text"] == "state.board + 1"] == [_describe(peeked)] == ["int32 [jax]"]

@@ -481,6 +481,12 @@ def _raised(name: str, arguments: tuple) -> Refusal | None:
 _RAISED_BEFORE = "raised by an operand"
 
 
+def raised_in(arguments: Sequence[object]) -> Refusal | None:
+    """The exception one of a call's ``arguments`` (or the callee) raised, passed on: Python
+    evaluates them before it calls anything, so the call never happens."""
+    return _raised("call", tuple(arguments))
+
+
 def _fold(value: object) -> object:
     """An operand folded (``Symbolic.folded``), containers item by item; unchanged values are
     returned as they are (the caller tells a change by identity)."""

@@ -15,7 +15,7 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
-from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, settled
+from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
 from promolint.engine.values import (UNKNOWN, Bound, Function, Imported, Instance, Items, Keyed, Reference,
                                      Returns, Value)
 
@@ -118,6 +118,9 @@ class Flow:
 
     def _call(self, func: Value, args: list[Value], kwargs: dict[str, Value], frame: Frame, handle: object,
               static: Callable[[list[str]], frozenset[str]], open_keywords: bool) -> Value:  # fmt: skip
+        raised = raised_in((func, *args, *kwargs.values()))
+        if raised is not None:
+            return raised
         if isinstance(func, Function):
             if func.compiled and self._watched is not None and (self.recording or self._probing):
                 self._watch(func, args, kwargs, frame, handle)
