@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -111,6 +111,11 @@ class Functions:
         # per function, each fact's key, the value it read and how to read it again.
         self._reads: dict[object, tuple[Value, Callable[[], Value]]] | None = None
         self._read: dict[int, dict[object, tuple[Value, Callable[[], Value]]]] = {}
+        self.recorded: int | None = None  # the function whose recording is in progress
+        # Those whose recording read such a fact before anything had added to it, or a part of it
+        # one of them added: what they added is forgotten (``_again``) before they record again.
+        self._provisional: set[int] = set()
+        self._again: list[Callable[[int], None]] = []
 
     def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None,
                enclosing: tuple[dict[str, Value], ...] = (),
@@ -368,17 +373,31 @@ class Functions:
             unsettled = self._unsettled() if round < _MAX_FED_ROUNDS else []
             if not (fed or unsettled):
                 return
+            if unsettled:  # start again from what no guess went into
+                unsettled += self._provisional
+                for key, forget in itertools.product(sorted(self._provisional), self._again):
+                    forget(key)
+                self._provisional.clear()
             # One its callers did not feed (a method, say) holds what the module's own calls
             # pass, which the calls of other modules may not: it claims nothing of calls made
             # after its first record.
             self._loose.update(key for key in fed if round >= _MAX_FED_ROUNDS or key not in self._fed)
             self._record(sorted({*fed, *unsettled}))
 
-    def read_fact(self, fact: object, value: Value, again: Callable[[], Value]) -> None:
-        """The recording in progress read ``value`` for ``fact``, which code recorded later may
-        change (``again`` reads it then): the function is recorded again if it does."""
-        if self._reads is not None:
-            self._reads.setdefault(fact, (value, again))
+    def on_record_again(self, forget: Callable[[int], None]) -> None:
+        """``forget(key)`` drops what the recording of function ``key`` added to the facts."""
+        self._again.append(forget)
+
+    def read_fact(self, fact: object, value: Value | None, again: Callable[[], Value | None],
+                  sources: Iterable[object] = ()) -> None:  # fmt: skip
+        """The recording in progress read ``value`` for ``fact`` (None: nothing has added to it
+        yet), which code recorded later may change (``again`` reads it then): the function is
+        recorded again if it does.  ``sources``: the recordings that added to it."""
+        if self._reads is None:
+            return
+        self._reads.setdefault(fact, (value, again))
+        if value is None or not self._provisional.isdisjoint(sources):
+            self._provisional.add(self.recorded)
 
     def _unsettled(self) -> list[int]:
         """The functions a fact they read has changed since their recording."""
@@ -392,6 +411,7 @@ class Functions:
                 continue
             seeds = self._seeded[key] = self._seeds(definition, flow.final_ctx)
             self._reads = self._read[key] = {}
+            self.recorded = key
             try:
                 self.invoke(key, seeds, flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
@@ -400,7 +420,7 @@ class Functions:
             except RecursionError:  # nested too deeply for the stack: the others go on
                 flow.failures.append(definition.handle)
             finally:
-                self._reads = None
+                self._reads, self.recorded = None, None
 
     def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
         """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the

@@ -171,6 +171,10 @@ class Objects:
         self._tables: dict[tuple[int, Context], _Table] = {}
         self._external: dict[tuple[int, str], Value] = {}  # family, attribute -> joined outside assignments
         self._made: dict[tuple[int, str], Value] = {}  # family, field -> join of what objects were made with
+        # The same, by the function whose recording made them (None: the module's top level), so
+        # that what a recording made from a guess can be forgotten (``Functions.read_fact``).
+        self._made_by: dict[tuple[int, str], dict[object, Value]] = {}
+        flow.functions.on_record_again(self._unmake)
         self._settling: list[tuple[int, Context]] = []
         self.widened: set[int] = set()  # families whose attributes code outside widened
         self._unfollowed: set[int] = set()  # families whose attributes code sets by name: all unknown
@@ -353,7 +357,7 @@ class Objects:
         if not instance.exact:
             key = (self._classes[cls].family, spec.name)
             made = self._made.get(key)
-            self._flow.functions.read_fact(("made", key), made, lambda: self._made.get(key))
+            self._flow.functions.read_fact(("made", key), made, lambda: self._made.get(key), self._made_by.get(key, ()))
             if made is not None:
                 return made
         if spec.default is not None:
@@ -550,17 +554,31 @@ class Objects:
         if not self._flow.recording:
             return
         changed = False
+        source = self._flow.functions.recorded
         for name, value in fields:
             if isinstance(lowered(value), Refusal):
                 continue  # it raises whatever the parameters are: no object is made with it
             key, value = (family, name), _outside(value)
-            old = self._made.get(key)
-            new = value if old is None else join([old, value])
-            if new != old:
+            by = self._made_by.setdefault(key, {})
+            by[source] = value if source not in by else join([by[source], value])
+            new = join(list(by.values()))
+            if new != self._made.get(key):
                 self._made[key] = new
                 changed = True
         if changed:
             self._flow.functions.forget()
+
+    def _unmake(self, source: object) -> None:
+        """Forget what the recording of ``source`` made objects with (it is recorded again)."""
+        for key in list(self._made_by):
+            by = self._made_by[key]
+            if by.pop(source, None) is None:
+                continue
+            if by:
+                self._made[key] = join(list(by.values()))
+            else:
+                del self._made_by[key], self._made[key]
+        self._flow.functions.forget()
 
     def _replace(self, instance: Value, kwargs: Mapping[str, Value]) -> Value:
         """``obj._replace(x=...)`` / ``dataclasses.replace(obj, x=...)``: the same fields, those
