@@ -97,6 +97,8 @@ class Operation:
     # The operands as computed, symbolic where they depend on variables (``operands`` holds what
     # is true at all members): which parameters an operand comes from.
     symbolic_operands: tuple[Value, ...] = field(default=(), repr=False, compare=False)
+    # The result as computed, symbolic where it depends on variables.
+    symbolic_result: Value | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

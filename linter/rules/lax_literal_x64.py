@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from promolint.engine.calls.lax import JNP_EQUIVALENTS
+from promolint.engine.flow.control import BRANCHES, CARRY
 from promolint.engine.records import Operation
 from promolint.engine.symbolic import variables_in
-from promolint.engine.values import Array, Library, Refusal
+from promolint.engine.values import UNKNOWN, Array, Library, Refusal
 from promolint.rules.base import Example, Rule
 
 # A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
 # off gives its data.
 _NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
+# What JAX requires of a conditional's branches and a loop's body, which it never promotes.
+_DISAGREE = {BRANCHES: "its branches must return equal dtypes", CARRY: "its body must return the carry's dtype"}
 
 
 class LaxLiteralX64(Rule):
     summary = (
         "Flags `jax.lax` operations that mix a Python scalar with an array of unknown dtype and, "
         "with x64 on, raise TypeError for every int32 (or float32) array: they run only while the "
-        "array has the default dtype of the mode."
+        "array has the default dtype of the mode. Conditionals whose branches (and loops whose "
+        "body) return such a scalar beside the array are flagged alike."
     )
     why = """
         `jax.lax` never promotes, and a Python scalar is no weak value to it: with x64 on, the `4`
@@ -49,6 +53,12 @@ class LaxLiteralX64(Rule):
             def clip(x: jax.Array):
                 return jax.lax.clamp(0.0, x, 1.0)
         """, x64="on"),
+        # jumanji 1.1.2's RobotWarehouse: a branch returns the int32 action, the other a Python 0.
+        Example("""
+            import jax
+            def get_valid_action(action_mask, action):
+                return jax.lax.cond(action_mask[action], lambda: action, lambda: 0)
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -69,6 +79,18 @@ class LaxLiteralX64(Rule):
             def step(action_mask, action: jax.Array):
                 return jax.lax.select(action_mask[action], action, 4)
         """),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def get_valid_action(action_mask, action):
+                return jax.lax.cond(action_mask[action], lambda: action, lambda: jnp.zeros_like(action))
+        """, x64="on"),
+        # An integer array makes the float branch differ whatever its width: no contract of x64.
+        Example("""
+            import jax
+            def doubled(x):
+                return jax.lax.cond(x.shape[0] > 1, lambda v: v * 2.0, lambda v: v, x)
+        """, x64="on"),
         # A parameter annotated with a Python scalar type is taken at its word: both are scalars.
         Example("""
             import jax
@@ -81,6 +103,9 @@ class LaxLiteralX64(Rule):
         found = _bound_to_the_default(operation)
         if found is not None:
             yield self.finding(operation, _message(operation, *found))
+        found = _branches_bound_to_the_default(operation)
+        if found is not None:
+            yield self.finding(operation, _branches_message(operation, *found))
 
 
 def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ...]] | None:
@@ -107,6 +132,25 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
     return kind, narrow, tuple(sorted(v.name for v in variables))
 
 
+def _branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, tuple[str, ...]] | None:
+    """With x64 on, a lax conditional or loop that raises where the arrays it depends on are
+    int32 (float32) because its branches (its body) do not agree, but runs where they are int64
+    (float64): a Python scalar a branch returns meets them (jumanji's `lax.cond(mask[a], lambda:
+    a, lambda: 0)`).  The reason (branches or carry), the scalar's kind, the narrow dtype and the
+    names of the variables."""
+    if operation.kind != "control" or not operation.ctx.x64 or operation.with_arrays_of is None:
+        return None
+    _, ran_wide = operation.with_arrays_of(None, "int64")
+    for wide, (kind, narrow) in _NARROW.items():
+        raised = operation.with_arrays_of(None, narrow)[1]
+        ran = ran_wide if wide == "int64" else operation.with_arrays_of(None, wide)[1]
+        if (isinstance(raised, Refusal) and raised.reason in _DISAGREE and raised.error == "TypeError"
+                and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
+            names = tuple(sorted(v.name for v in variables_in(operation.symbolic_result)))
+            return raised.reason, kind, narrow, names
+    return None
+
+
 def _promoted(operation: Operation) -> list[int]:
     """The positions of the operands (a lax call's positional arguments) bound to the parameters
     whose dtypes must agree (``lax.select``'s `on_true` and `on_false`, not its `pred`); a last
@@ -118,11 +162,24 @@ def _promoted(operation: Operation) -> list[int]:
             if (params[i] if i < len(params) - (starred is not None) else starred) in arrays]
 
 
+def _branches_message(operation: Operation, reason: str, kind: str, narrow: str, names: tuple[str, ...]) -> str:
+    name = operation.op.removeprefix("jax.")
+    which = ", ".join(f"`{n}`" for n in names) or "the array"
+    disagree = _DISAGREE[reason]
+    return (f"With x64 on, `{name}` raises TypeError for {_a(narrow)} {which} and runs only for 64-bit ones: "
+            f"{disagree}, and a Python {kind} is 64-bit there. Give the scalar the array's dtype "
+            f"(`jnp.asarray(c, x.dtype)`, `jnp.zeros_like(x)`).")
+
+
 def _message(operation: Operation, kind: str, narrow: str, names: tuple[str, ...]) -> str:
     name = operation.op.removeprefix("jax.")
     which = ", ".join(f"`{n}`" for n in names) or "the array"
     equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
     instead = f"use jnp.{equivalent}, which promotes weakly, or " if equivalent else ""
     return (f"With x64 on, the Python {kind} in `{name}` is 64-bit and lax does not promote: this raises "
-            f"TypeError for a {narrow} {which} and runs only for 64-bit ones. To accept both, "
+            f"TypeError for {_a(narrow)} {which} and runs only for 64-bit ones. To accept both, "
             f"{instead}give the scalar the array's dtype (`jnp.asarray(c, x.dtype)`).")
+
+
+def _a(dtype: str) -> str:
+    return f"an {dtype}" if dtype.startswith("int") else f"a {dtype}"

@@ -283,6 +283,7 @@ class Flow:
                 extra["members"] = functools.partial(symbolic.weighed, operands, result)
                 extra["with_arrays_of"] = functools.partial(symbolic.with_arrays_of, operands, result)
                 extra["symbolic_operands"] = operands
+                extra["symbolic_result"] = result
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,
                                                     in_function=frame.in_function, **extra)  # fmt: skip
         return result
