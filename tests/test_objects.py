@@ -446,3 +446,45 @@ print(json.dumps([raised, observe(peek(GameState()))]))
     records = reveal_records_many(_REPLACED_WITH_A_RAISE.encode(), [Settings(x64="on")])[0]
     assert [r["error"] for r in records if r["text"].startswith("lax.select(")] == ["TypeError"]
     assert [_describe(r) for r in records if r["text"] == "state.board + 1"] == [_describe(peeked)] == ["int32 [jax]"]
+
+
+_STEP_BEFORE_RESET = IMPORTS + """
+from typing import NamedTuple
+
+
+class EnvState(NamedTuple):
+    pos: int
+    time: int
+
+
+class Env:
+    def step(self, state: EnvState, action: jax.Array):
+        moved = (action > 0).astype(jnp.int32)
+        pos = (1 - moved) * state.pos + moved * 3
+        return state._replace(pos=pos, time=state.time + 1)
+
+    def reset(self):
+        return EnvState(pos=jnp.int32(9), time=0)
+"""
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_a_field_read_before_any_object_is_made_settles_on_what_objects_are_made_with(x64) -> None:
+    """gymnax's environments define `step_env` before `reset_env`: the step read `state.pos`
+    before any EnvState was made (unknown, its annotation a Python int), replaced it with what
+    it computed from that, and the unknown stayed in the field for good.  What the step made
+    from a guess is forgotten once reset has made one: the field settles on the int32 that reset
+    and the step make, and the step's `pos` is int32, as running it gives."""
+    run = _STEP_BEFORE_RESET + """
+import json
+from promolint.runtime.observe import observe
+env = Env()
+state = jax.jit(env.step)(env.reset(), jnp.int32(1))
+print(json.dumps(observe(state.pos)))
+"""
+    process = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = _describe(json.loads(process.stdout.splitlines()[-1]))
+    records = reveal_records_many(_STEP_BEFORE_RESET.encode(), [Settings(x64=x64)])[0]
+    assert [_describe(r) for r in records if r["text"] == "pos" and r["line"] == 16] == [ran] == ["int32 [jax]"]
