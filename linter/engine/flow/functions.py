@@ -109,8 +109,8 @@ class Functions:
         self._loose: set[int] = set()  # those whose parameters are variables, whatever the calls
         # Facts a recording read that code recorded later may change (what objects are made with):
         # per function, each fact's key, the value it read and how to read it again.
-        self._reads: dict[object, tuple[Value, Callable[[], Value]]] | None = None
-        self._read: dict[int, dict[object, tuple[Value, Callable[[], Value]]]] = {}
+        self._reads: dict[object, tuple[Value | None, Callable[[], Value | None]]] | None = None
+        self._read: dict[int, dict[object, tuple[Value | None, Callable[[], Value | None]]]] = {}
         self.recorded: int | None = None  # the function whose recording is in progress
         # Those whose recording read such a fact before anything had added to it, or a part of it
         # one of them added: what they added is forgotten (``_again``) before they record again.
@@ -362,7 +362,9 @@ class Functions:
         its values join over them.  Where the module's callers fed its functions, a function
         recorded before code recorded after it called it with other arguments is recorded again:
         one they fed with its parameters joining every call, until ``_MAX_FED_ROUNDS``; past them,
-        or one they did not feed, with its parameters as variables, which no call unsettles."""
+        or one they did not feed, with its parameters as variables, which no call unsettles.  A
+        function a fact it read has changed since (``read_fact``: what objects are made with) is
+        recorded again too, for as many rounds, after what was made from guesses is forgotten."""
         self._record(keys)
         if keys is not None:
             return
