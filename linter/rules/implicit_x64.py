@@ -147,6 +147,15 @@ class ImplicitX64(Rule):
         """, x64="on"),
     )
     valid = (
+        # biotite's rotation matrix: NumPy's `dtype=float` is float64 by definition, asked for.
+        Example("""
+            import numpy as np
+            def rotation(v, c):
+                v = np.asarray(v, dtype=np.float32)
+                c = np.asarray(c, dtype=np.float32)
+                m = np.array([[0, -v[0]], [v[1], 0]], dtype=float)
+                return m / (1 + c)
+        """),
         # jax-cosmo's search range: jnp.log of a Python float is weak, and a weak value never
         # decides a strong result's width; linspace's float64 is JAX's default under x64, asked for.
         Example("""

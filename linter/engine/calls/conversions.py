@@ -41,7 +41,8 @@ def requested(ref: DTypeRef, library: Library, ctx: Context, ndim: int | None = 
     if library is Library.JAX and not ctx.x64:
         keeps = ctx.explicit_x64 == "allow" and not ref.builtin
         name = name if keeps else narrow_x32(name)
-    intended = is_64bit(name) and not ref.builtin
+    # NumPy's `dtype=float` is float64 by definition; JAX's is its default float, the mode's.
+    intended = is_64bit(name) and (not ref.builtin or library is not Library.JAX)
     return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)),
                  ndim=ndim)  # fmt: skip
 
