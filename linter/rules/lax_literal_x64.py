@@ -167,8 +167,8 @@ def _branches_message(operation: Operation, reason: str, kind: str, narrow: str,
     which = ", ".join(f"`{n}`" for n in names) or "the array"
     disagree = _DISAGREE[reason]
     return (f"With x64 on, `{name}` raises TypeError for {_a(narrow)} {which} and runs only for 64-bit ones: "
-            f"{disagree}, and a Python {kind} is 64-bit there. Give the scalar the array's dtype "
-            f"(`jnp.asarray(c, x.dtype)`, `jnp.zeros_like(x)`).")
+            f"{disagree}, and one is 64-bit whatever {which} is (a Python {kind}, or JAX's default dtype). "
+            f"Give it the array's dtype (`jnp.asarray(c, x.dtype)`, `jnp.zeros_like(x)`).")
 
 
 def _message(operation: Operation, kind: str, narrow: str, names: tuple[str, ...]) -> str:
