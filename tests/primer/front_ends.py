@@ -64,12 +64,16 @@ def compare(name: str, mode: str, cache: Path) -> tuple[set, set, set]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--projects", nargs="+", default=DEFAULT_PROJECTS)
+    parser.add_argument("--projects", nargs="+", default=DEFAULT_PROJECTS, help="names, space- or comma-separated")
     parser.add_argument("--mode", choices=list(MODES), default="x64")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     args = parser.parse_args()
+    names = [name for value in args.projects for name in value.split(",") if name]
+    unknown = sorted(set(names) - {p.name for p in load_projects()})
+    if unknown:
+        parser.error(f"not primer projects (tests/primer/projects.toml): {', '.join(unknown)}")
     differing = 0
-    for name in args.projects:
+    for name in names:
         both, only_check, only_plugin = compare(name, args.mode, args.cache)
         print(f"{name} ({args.mode}): {len(both)} findings from both, {len(only_check)} from check only, "
               f"{len(only_plugin)} from the plugin only")  # fmt: skip
