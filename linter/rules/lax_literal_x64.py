@@ -21,7 +21,7 @@ class LaxLiteralX64(Rule):
         "Flags `jax.lax` operations that mix a Python scalar with an array of unknown dtype and, "
         "with x64 on, raise TypeError for every int32 (or float32) array: they run only while the "
         "array has the default dtype of the mode. Conditionals whose branches (and loops whose "
-        "body) return such a scalar beside the array are flagged alike."
+        "body) return such a scalar, or JAX's 64-bit default, beside the array are flagged alike."
     )
     why = """
         `jax.lax` never promotes, and a Python scalar is no weak value to it: with x64 on, the `4`
@@ -32,6 +32,11 @@ class LaxLiteralX64(Rule):
         `dtype=jnp.int32`) breaks it. jumanji 1.1.2's `Maze.step` raises so for an int32 action
         with x64 on; so do gymnax's, pgx's and jaxmarl's environments where the array is known
         (PRM008 reports those).
+
+        A conditional's branches are never promoted either: `lax.cond(ok, lambda: action,
+        lambda: 0)` raises for an int32 `action` with x64 on (jumanji's RobotWarehouse step), and
+        so does a branch that returns JAX's 64-bit default beside it (matrax's
+        `jnp.zeros(n, int)`); a loop's body likewise returns its carry's dtype or raises.
 
         The finding is about the function's contract, not a value seen: the array is a parameter
         or comes from one, and the rule reports where no int32 (or float32) array can pass.
