@@ -106,9 +106,8 @@ class TopLevel:
         found = self._statements.get(index)
         if found is None:
             first, last = self._spans[index]
-            try:
-                found = ast.parse(self._source[self._lines[first - 1]:self._lines[last]]).body[0]
-                ast.increment_lineno(found, first - 1)
+            try:  # blank lines before it give its nodes their line numbers (no walk to shift them)
+                found = ast.parse(b"\n" * (first - 1) + self._source[self._lines[first - 1]:self._lines[last]]).body[0]
             except (SyntaxError, ValueError, IndexError):  # lines that do not parse alone
                 found = ast.parse(self._source).body[index]
             self._statements[index] = found
@@ -152,9 +151,19 @@ def values_used(tree: ast.Module) -> Uses:
     values: set[str] = set()
     dynamic: set[str] = set()
     own = False
+    # One walk: ``ast.walk`` visits a call before its children, so its callee is known as one
+    # by the time the walk reaches it.
     for node in ast.walk(tree):
         kind = type(node)
-        if kind is ast.Call:
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load and id(node) not in callees:
+                values.add(node.id)
+        elif kind is ast.Attribute:
+            if type(node.ctx) is ast.Load and id(node) not in callees:
+                values.add(node.attr)
+            if node.attr == "__dict__":
+                dynamic.update(_dotted_names(node.value))
+        elif kind is ast.Call:
             callees.add(id(node.func))
             function = node.func
             name = function.id if type(function) is ast.Name else None
@@ -165,16 +174,8 @@ def values_used(tree: ast.Module) -> Uses:
                 own = True
             elif name == "vars" and node.args:
                 dynamic.update(_dotted_names(node.args[0]))
-        elif kind is ast.Attribute and node.attr == "__dict__":
-            dynamic.update(_dotted_names(node.value))
         elif kind is ast.alias and node.asname and node.asname != node.name.rpartition(".")[2]:
             values.add(node.name.rpartition(".")[2])
-    for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Name and type(node.ctx) is ast.Load and id(node) not in callees:
-            values.add(node.id)
-        elif kind is ast.Attribute and type(node.ctx) is ast.Load and id(node) not in callees:
-            values.add(node.attr)
     return Uses(frozenset(values), frozenset(dynamic), own)
 
 
