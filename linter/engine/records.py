@@ -90,14 +90,11 @@ class Operation:
     # every member" reads, where ``operands`` and ``result`` hold what is true at all members.
     members: Callable[..., list[tuple[tuple[Value, ...], Value]] | None] | None = field(
         default=None, repr=False, compare=False)
-    # For an operation on variables: its operands and result where the given variables hold
-    # strong JAX arrays of one dtype and the others are unknown (``symbolic.with_arrays_of``).
-    with_arrays_of: Callable[..., tuple[tuple[Value, ...], Value]] | None = field(
-        default=None, repr=False, compare=False)
     # The operands as computed, symbolic where they depend on variables (``operands`` holds what
     # is true at all members): which parameters an operand comes from.
     symbolic_operands: tuple[Value, ...] = field(default=(), repr=False, compare=False)
-    # The result as computed, symbolic where it depends on variables.
+    # The result as computed, symbolic where it depends on variables (None: the operation depends
+    # on none): what it gives where some hold arrays of one dtype (``symbolic.with_arrays_of``).
     symbolic_result: Value | None = field(default=None, repr=False, compare=False)
 
 

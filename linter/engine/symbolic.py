@@ -806,16 +806,14 @@ def uniform_instances(operands: Sequence[object], result: Value,
     return out
 
 
-def with_arrays_of(operands: Sequence[object], result: Value, variables: Iterable[Variable] | None,
-                   dtype: str) -> tuple[tuple[object, ...], Value]:  # fmt: skip
-    """An operation where ``variables`` (None: all it depends on) hold strong JAX arrays of
+def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: str) -> Value:
+    """``value`` where ``variables`` (None: all it depends on) hold strong JAX arrays of
     ``dtype`` (each the member of its domain that is one) and every other variable is unknown:
-    what the operation does to arrays of that dtype, whatever the rest is."""
+    what an operation gives arrays of that dtype, whatever the rest is."""
     array = Array(frozenset([dtype]), Library.JAX, False)
     if variables is None:
-        variables = variables_in((tuple(operands), result))
-    assignment = _Partial((var, _member_like(var, array) or UNKNOWN) for var in variables)
-    return _instance(tuple(operands), result, assignment)
+        variables = variables_in(value)
+    return _substitute(value, _Partial((var, _member_like(var, array) or UNKNOWN) for var in variables))
 
 
 def _member_like(var: Variable, array: Array) -> Value | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from promolint.engine.calls.lax import JNP_EQUIVALENTS
 from promolint.engine.flow.control import BRANCHES, CARRY
 from promolint.engine.records import Operation
-from promolint.engine.symbolic import variables_in
+from promolint.engine.symbolic import variables_in, with_arrays_of
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal
 from promolint.rules.base import Example, Rule
 
@@ -118,7 +118,7 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
     where those arrays are strong int32 (float32) JAX arrays but runs where they are int64
     (float64): the scalar's text kind, the narrow dtype, and the names of the variables."""
     if (operation.kind != "call" or not operation.op.startswith("jax.lax.") or not operation.ctx.x64
-            or operation.with_arrays_of is None or operation.call is None):  # fmt: skip
+            or operation.symbolic_result is None or operation.call is None):  # fmt: skip
         return None
     positions = _promoted(operation)
     scalars = {operation.operands[i].dtype for i in positions
@@ -130,8 +130,8 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
         return None
     wide = scalars.pop()
     kind, narrow = _NARROW[wide]
-    raised = operation.with_arrays_of(variables, narrow)[1]
-    ran = operation.with_arrays_of(variables, wide)[1]
+    raised = with_arrays_of(operation.symbolic_result, variables, narrow)
+    ran = with_arrays_of(operation.symbolic_result, variables, wide)
     if not (isinstance(raised, Refusal) and raised.error == "TypeError" and isinstance(ran, Array)):
         return None
     return kind, narrow, tuple(sorted(v.name for v in variables))
@@ -140,19 +140,18 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
 def _branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, tuple[str, ...]] | None:
     """With x64 on, a lax conditional or loop that raises where the arrays it depends on are
     int32 (float32) because its branches (its body) do not agree, but runs where they are int64
-    (float64): a Python scalar a branch returns meets them (jumanji's `lax.cond(mask[a], lambda:
-    a, lambda: 0)`).  The reason (branches or carry), the scalar's kind, the narrow dtype and the
-    names of the variables."""
-    if operation.kind != "control" or not operation.ctx.x64 or operation.with_arrays_of is None:
+    (float64): a branch returns a Python scalar, or JAX's default dtype, beside them (jumanji's
+    `lax.cond(mask[a], lambda: a, lambda: 0)`).  The reason (branches or carry), the kind, the
+    narrow dtype and the names of the variables."""
+    result = operation.symbolic_result
+    if operation.kind != "control" or not operation.ctx.x64 or result is None:
         return None
-    _, ran_wide = operation.with_arrays_of(None, "int64")
     for wide, (kind, narrow) in _NARROW.items():
-        raised = operation.with_arrays_of(None, narrow)[1]
-        ran = ran_wide if wide == "int64" else operation.with_arrays_of(None, wide)[1]
+        raised = with_arrays_of(result, None, narrow)
+        ran = with_arrays_of(result, None, wide)
         if (isinstance(raised, Refusal) and raised.reason in _DISAGREE and raised.error == "TypeError"
                 and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
-            names = tuple(sorted(v.name for v in variables_in(operation.symbolic_result)))
-            return raised.reason, kind, narrow, names
+            return raised.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
     return None
 
 
@@ -169,21 +168,24 @@ def _promoted(operation: Operation) -> list[int]:
 
 def _branches_message(operation: Operation, reason: str, kind: str, narrow: str, names: tuple[str, ...]) -> str:
     name = operation.op.removeprefix("jax.")
-    which = ", ".join(f"`{n}`" for n in names) or "the array"
-    disagree = _DISAGREE[reason]
+    which = _which(names)
     return (f"With x64 on, `{name}` raises TypeError for {_a(narrow)} {which} and runs only for 64-bit ones: "
-            f"{disagree}, and one is 64-bit whatever {which} is (a Python {kind}, or JAX's default dtype). "
+            f"{_DISAGREE[reason]}, and one is 64-bit whatever {which} is (a Python {kind}, or JAX's default dtype). "
             f"Give it the array's dtype (`jnp.asarray(c, x.dtype)`, `jnp.zeros_like(x)`).")
 
 
 def _message(operation: Operation, kind: str, narrow: str, names: tuple[str, ...]) -> str:
     name = operation.op.removeprefix("jax.")
-    which = ", ".join(f"`{n}`" for n in names) or "the array"
+    which = _which(names)
     equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
     instead = f"use jnp.{equivalent}, which promotes weakly, or " if equivalent else ""
     return (f"With x64 on, the Python {kind} in `{name}` is 64-bit and lax does not promote: this raises "
             f"TypeError for {_a(narrow)} {which} and runs only for 64-bit ones. To accept both, "
             f"{instead}give the scalar the array's dtype (`jnp.asarray(c, x.dtype)`).")
+
+
+def _which(names: tuple[str, ...]) -> str:
+    return ", ".join(f"`{n}`" for n in names) or "the array"
 
 
 def _a(dtype: str) -> str:

@@ -281,7 +281,6 @@ class Flow:
                 if "chain" in extra:
                     extra["chain"] = tuple(self._for_rules(v) for v in extra["chain"])
                 extra["members"] = functools.partial(symbolic.weighed, operands, result)
-                extra["with_arrays_of"] = functools.partial(symbolic.with_arrays_of, operands, result)
                 extra["symbolic_operands"] = operands
                 extra["symbolic_result"] = result
             self.operations[id(handle)] = Operation(kind, op, recorded_operands, recorded, frame.ctx, handle,

@@ -109,7 +109,6 @@ class Functions:
         self._loose: set[int] = set()  # those whose parameters are variables, whatever the calls
         # Facts a recording read that code recorded later may change (what objects are made with):
         # per function, each fact's key, the value it read and how to read it again.
-        self._reads: dict[object, tuple[Value | None, Callable[[], Value | None]]] | None = None
         self._read: dict[int, dict[object, tuple[Value | None, Callable[[], Value | None]]]] = {}
         self.recorded: int | None = None  # the function whose recording is in progress
         # Those whose recording read such a fact before anything had added to it, or a part of it
@@ -395,9 +394,9 @@ class Functions:
         """The recording in progress read ``value`` for ``fact`` (None: nothing has added to it
         yet), which code recorded later may change (``again`` reads it then): the function is
         recorded again if it does.  ``sources``: the recordings that added to it."""
-        if self._reads is None:
+        if self.recorded is None:
             return
-        self._reads.setdefault(fact, (value, again))
+        self._read[self.recorded].setdefault(fact, (value, again))
         if value is None or not self._provisional.isdisjoint(sources):
             self._provisional.add(self.recorded)
 
@@ -412,8 +411,7 @@ class Functions:
             if (keys is not None and key not in keys) or definition.scope.depth:
                 continue
             seeds = self._seeded[key] = self._seeds(definition, flow.final_ctx)
-            self._reads = self._read[key] = {}
-            self.recorded = key
+            self._read[key], self.recorded = {}, key
             try:
                 self.invoke(key, seeds, flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
@@ -422,7 +420,7 @@ class Functions:
             except RecursionError:  # nested too deeply for the stack: the others go on
                 flow.failures.append(definition.handle)
             finally:
-                self._reads, self.recorded = None, None
+                self.recorded = None
 
     def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
         """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the

@@ -170,9 +170,9 @@ class Objects:
         self._classes: list[ClassInfo] = []
         self._tables: dict[tuple[int, Context], _Table] = {}
         self._external: dict[tuple[int, str], Value] = {}  # family, attribute -> joined outside assignments
-        self._made: dict[tuple[int, str], Value] = {}  # family, field -> join of what objects were made with
-        # The same, by the function whose recording made them (None: the module's top level), so
-        # that what a recording made from a guess can be forgotten (``Functions.read_fact``).
+        # family, field -> what objects were made with, by the function whose recording made them
+        # (None: the module's top level), so that what a recording made from a guess can be
+        # forgotten (``Functions.read_fact``); a field holds their join (``_made``).
         self._made_by: dict[tuple[int, str], dict[object, Value]] = {}
         flow.functions.on_record_again(self._unmake)
         self._settling: list[tuple[int, Context]] = []
@@ -322,7 +322,7 @@ class Objects:
                 return self._call_method(method, base, [], {}, ctx)
             return Bound(base, name)
         info = self._classes[base.cls]
-        if name in _REPLACE_METHODS.get(info.kind, ()) or (info.kind, name) == ("flax", "apply"):
+        if _replaces(info.kind, name) or (info.kind, name) == ("flax", "apply"):
             return Bound(base, name)
         parts = []
         has_field = False
@@ -356,8 +356,8 @@ class Objects:
             return spec.default if spec.default is not None else UNKNOWN
         if not instance.exact:
             key = (self._classes[cls].family, spec.name)
-            made = self._made.get(key)
-            self._flow.functions.read_fact(("made", key), made, lambda: self._made.get(key), self._made_by.get(key, ()))
+            made = self._made(key)
+            self._flow.functions.read_fact(("made", key), made, lambda: self._made(key), self._made_by.get(key, ()))
             if made is not None:
                 return made
         if spec.default is not None:
@@ -497,7 +497,7 @@ class Objects:
         found = self._lookup_class(receiver.cls, func.method, "methods")
         if found is not None:
             return self._call_method(found[1], receiver, args, kwargs, ctx)
-        if isinstance(receiver, Instance) and func.method in _REPLACE_METHODS.get(self._classes[receiver.cls].kind, ()):
+        if isinstance(receiver, Instance) and _replaces(self._classes[receiver.cls].kind, func.method):
             return self._replace(receiver, kwargs)
         if isinstance(receiver, Instance) and func.method == "apply" and self._classes[receiver.cls].kind == "flax":
             return self._flax_apply(receiver, args, kwargs, ctx)
@@ -559,25 +559,21 @@ class Objects:
             if isinstance(lowered(value), Refusal):
                 continue  # it raises whatever the parameters are: no object is made with it
             key, value = (family, name), _outside(value)
-            by = self._made_by.setdefault(key, {})
+            before, by = self._made(key), self._made_by.setdefault(key, {})
             by[source] = value if source not in by else join([by[source], value])
-            new = join(list(by.values()))
-            if new != self._made.get(key):
-                self._made[key] = new
-                changed = True
+            changed = changed or self._made(key) != before
         if changed:
             self._flow.functions.forget()
 
+    def _made(self, key: tuple[int, str]) -> Value | None:
+        """What objects of a family were made with in a field (None: none was made)."""
+        by = self._made_by.get(key)
+        return join(list(by.values())) if by else None
+
     def _unmake(self, source: object) -> None:
         """Forget what the recording of ``source`` made objects with (it is recorded again)."""
-        for key in list(self._made_by):
-            by = self._made_by[key]
-            if by.pop(source, None) is None:
-                continue
-            if by:
-                self._made[key] = join(list(by.values()))
-            else:
-                del self._made_by[key], self._made[key]
+        for by in self._made_by.values():
+            by.pop(source, None)
         self._flow.functions.forget()
 
     def _replace(self, instance: Value, kwargs: Mapping[str, Value]) -> Value:
@@ -737,6 +733,11 @@ def _method(function: Function, decorators: Sequence[str | None]) -> Method:
         kind = "property"
     kept = {_STATIC, _CLASS} | _PROPERTIES | _KEEP_METHOD
     return Method(function, kind, all(d in kept for d in decorators))
+
+
+def _replaces(kind: str, method: str) -> bool:
+    """Whether ``method`` of an object of a class of ``kind`` is a copy with fields replaced."""
+    return method in _REPLACE_METHODS.get(kind, ())
 
 
 def _enum_member(name: str, value: Value) -> bool:
