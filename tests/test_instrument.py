@@ -150,3 +150,43 @@ def test_observe_does_not_import_jax():
               "observe(np.float32(1)); observe(1.0); print('jax' in sys.modules)")  # fmt: skip
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_a_function_s_first_statement_reads_its_arguments_on_a_line_it_had_already():
+    """``entries``: the functions defined on those lines start by handing their line to
+    ``__promolint_arguments__``, after the docstring (still the docstring) and on a line the
+    source had, so tracebacks keep their line numbers; a body that starts with a compound
+    statement has no such line and is left alone.  ``locals()`` gains nothing."""
+    source = textwrap.dedent(
+        '''
+        def documented(x):
+            """Doc."""
+            x = x + 1
+            return locals()
+        def bare(x):
+            x, y = x * 2, 3
+            return sorted(locals())
+        def one_line(x): x = -x; return x
+        def compound(x):
+            if x:
+                x = 0
+            return x
+        def failing(x):
+            x = x - 1
+            raise ValueError(x)
+        '''
+    )
+    code, _ = instrument(source, lambda span: False, entries={2, 6, 9, 10, 14})
+    assert code.splitlines()[2] == '    """Doc."""; __promolint_arguments__(2)'
+    assert code.count("__promolint_arguments__") == 4  # not compound's
+    seen = []
+    namespace = {"__promolint_arguments__": seen.append}
+    exec(compile(code, "<snippet>", "exec"), namespace)
+    assert namespace["documented"].__doc__ == "Doc."
+    assert namespace["documented"](1) == {"x": 2}
+    assert namespace["bare"](1) == ["x", "y"]
+    assert namespace["one_line"](3) == -3 and namespace["compound"](5) == 0
+    with pytest.raises(ValueError) as raised:
+        namespace["failing"](1)
+    assert raised.traceback[-1].lineno + 1 == 16  # the `raise` line of the source
+    assert seen == [2, 6, 9, 14]

@@ -5,13 +5,16 @@ computes (what a value is, is :mod:`promolint.runtime.observe`'s).
 ``EXPR`` becomes ``__promolint_check__(__promolint_enter__(ID), EXPR)``.  Python evaluates the
 arguments left to right, so ``enter`` runs before ``EXPR`` and ``check`` after it; a site that was
 entered and never checked is one whose evaluation raised.  A :class:`Recorder` provides both
-functions and keeps what they saw (the oracle's and the fuzzer's runner).
+functions and keeps what they saw (the oracle's and the fuzzer's runner).  A function whose
+arguments are wanted as they were at the call (its body assigns to a parameter) starts with
+``__promolint_arguments__(LINE)``, after its docstring: an expression statement, so it adds no
+local and ``locals()`` stays what it was.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +24,7 @@ from promolint.runtime.observe import describe_error, observe
 
 CHECK = "__promolint_check__"
 ENTER = "__promolint_enter__"
+ARGUMENTS = "__promolint_arguments__"
 
 Span = tuple[int, int, int, int]  # line, column (1-based), end_line, end_column: as reveal prints them
 
@@ -114,12 +118,15 @@ def _calls(caller: object, frame: object) -> bool:
 
 # --- rewriting source ---------------------------------------------------------------------
 def instrument(
-    source: str, sites: Iterable[Sequence[int]] | Callable[[Span], bool] | None = None
+    source: str, sites: Iterable[Sequence[int]] | Callable[[Span], bool] | None = None,
+    entries: Collection[int] = (),
 ) -> tuple[str, dict[int, Span]]:
     """``source`` with every expression at one of ``sites`` (1-based ``(line, column,
     end_line, end_column)`` spans, as ``promolint reveal`` prints them) wrapped to report its
     value; returns the new source and the id given to each span that was wrapped.  ``sites``
-    may also be a predicate on spans, or None for every expression in a value position.
+    may also be a predicate on spans, or None for every expression in a value position.  The
+    functions whose ``def`` is on one of the lines ``entries`` start with
+    ``__promolint_arguments__(LINE)``.
 
     Positions that are not values are left alone: assignment, ``del``, ``for``, ``with ... as``
     and comprehension targets, the function of a call, decorators, annotations, keyword and
@@ -134,7 +141,7 @@ def instrument(
         wanted = spans.__contains__
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    transformer = _Instrumenter(wanted)
+    transformer = _Instrumenter(wanted, frozenset(entries))
     rewritten = wrapper.visit(transformer)
     return rewritten.code, {site: span for span, site in transformer.ids.items()}
 
@@ -142,9 +149,10 @@ def instrument(
 class _Instrumenter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, wanted: Callable[[Span], bool]):
+    def __init__(self, wanted: Callable[[Span], bool], entries: frozenset[int] = frozenset()):
         super().__init__()
         self.wanted = wanted
+        self.entries = entries
         self.ids: dict[Span, int] = {}
         self.skip: set[int] = set()  # ids of nodes in non-value positions
         self.frozen = 0  # > 0 inside subtrees that are left untouched entirely
@@ -217,6 +225,12 @@ class _Instrumenter(cst.CSTTransformer):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.skip.add(id(node.name))
 
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        position = self.get_metadata(PositionProvider, original.name, None)
+        if position is None or position.start.line not in self.entries:
+            return updated
+        return updated.with_changes(body=_starting_with(updated.body, _call(ARGUMENTS, position.start.line)))
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.skip.add(id(node.name))
 
@@ -254,10 +268,34 @@ class _Instrumenter(cst.CSTTransformer):
         return _wrap(site, updated)
 
 
+def _call(name: str, number: int) -> cst.Call:
+    return cst.Call(func=cst.Name(name), args=[cst.Arg(cst.Integer(str(number)))])
+
+
+def _starting_with(body: cst.BaseSuite, call: cst.Call) -> cst.BaseSuite:
+    """A function's ``body`` running ``call`` first, on a line it has already (the compiled code
+    keeps the source's line numbers): after the docstring, on its line (it must stay the first
+    statement to stay the docstring), else before the first statement, on its line; unchanged
+    where that statement is compound (``if``, ``for``...), with no line to share."""
+    statement = cst.Expr(call)
+    if isinstance(body, cst.SimpleStatementSuite):  # def f(x): return x
+        return body.with_changes(body=[statement, *body.body])
+    statements = list(body.body)
+    first = statements[0] if statements else None
+    if not isinstance(first, cst.SimpleStatementLine):
+        return body
+    if isinstance(first.body[0], cst.Expr) and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        line = first.with_changes(body=[first.body[0].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))),
+                                        statement, *first.body[1:]])  # fmt: skip
+    else:
+        line = first.with_changes(body=[statement, *first.body])
+    return body.with_changes(body=[line, *statements[1:]])
+
+
 def _wrap(site: int, node: cst.BaseExpression) -> cst.Call:
     if isinstance(node, (cst.Tuple, cst.GeneratorExp)) and not node.lpar:
         node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    enter = cst.Call(func=cst.Name(ENTER), args=[cst.Arg(cst.Integer(str(site)))])
+    enter = _call(ENTER, site)
     return cst.Call(
         func=cst.Name(CHECK),
         args=[cst.Arg(enter, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(node)],

@@ -29,6 +29,9 @@ Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based)
 # What one argument contributes to a call's signature: (dtype, weak, library, ndim).
 ArgumentType = tuple[str, bool, str, "int | None"]
 Signature = tuple[tuple[str, ArgumentType], ...]
+# The argument types of parameters of several functions, by (def line, name): what the engine's
+# variables stand for (``promolint.engine.flow.functions.Functions._key``).
+Bindings = tuple[tuple[tuple[int, str], ArgumentType], ...]
 
 
 def settings_for(mode: Mode, facts: ProjectFacts = ProjectFacts()) -> Settings:
@@ -108,17 +111,15 @@ class Predictor:
                 span for span, value in self._code_values(mode).items() if isinstance(value, Symbolic))
         return spans
 
-    def from_code(self, mode: Mode, span: Span, target: ast.FunctionDef | None, signature: Signature) -> dict:
-        """The code-alone prediction of a span; one that depends on ``target``'s parameters is
-        evaluated at the types ``signature`` gives them (a variable's key is its def line and
-        name)."""
+    def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
+        """The code-alone prediction of a span; one that depends on parameters is evaluated at
+        the types ``bindings`` gives them (a variable's key is its def line and name)."""
         value = self._code_values(mode).get(span)
         if value is None:
             return {"dtype": None, "weak": None, "library": None, "error": None}
-        if isinstance(value, Symbolic) and target is not None:
-            given = dict(signature)
-            assignment = {var: seed_value(given[var.key[1]]) for var in value.variables
-                          if var.key[0] == target.lineno and var.key[1] in given}  # fmt: skip
+        if isinstance(value, Symbolic) and bindings:
+            given = dict(bindings)
+            assignment = {var: seed_value(given[var.key]) for var in value.variables if var.key in given}
             if len(assignment) == len(value.variables):
                 value = value.at(assignment)
         return describe(value)

@@ -31,7 +31,7 @@ import sys
 import threading
 import types
 
-from promolint.runtime.instrument import CHECK, ENTER, instrument
+from promolint.runtime.instrument import ARGUMENTS, CHECK, ENTER, instrument
 from promolint.runtime.observe import (
     KINDS,
     NO_JAX,
@@ -42,8 +42,8 @@ from promolint.runtime.observe import (
     observe_value,
     wide_dtypes,
 )
-from promolint.runtime.predict import (Definition, Predictor, Signature, Span, argument_type, describe_mode,
-                                       package_facts)
+from promolint.runtime.predict import (Bindings, Definition, Predictor, Signature, Span, argument_type,
+                                       describe_mode, package_facts)
 from promolint.runtime.session import (
     ACTIVE,
     AGREE,
@@ -78,17 +78,27 @@ class ModuleUnit:
             raise SyntaxError(f"promolint: {path}:{parsed.line}: {parsed.message}")
         self.predictor = Predictor(parsed, package_facts(path))
         texts = self.predictor.typed_spans()
-        code, ids = instrument(source, texts.__contains__)
+        self.functions = [FunctionUnit(self, index, d) for index, d in enumerate(self.predictor.definitions())]
+        # A function whose body assigns to a parameter has its arguments read at the call.
+        by_line: dict[int, list[FunctionUnit]] = {}
+        for function in self.functions:
+            by_line.setdefault(function.line, []).append(function)
+        self._rebinding = {line: found[0] for line, found in by_line.items()
+                           if len(found) == 1 and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
+        self.entered: dict[int, tuple[types.CodeType, Signature]] = {}  # by frame id: what its call passed
+        code, ids = instrument(source, texts.__contains__, self._rebinding)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
         self.texts = [texts[span] for span in self.spans]
         self.code = compile(code, path, "exec", dont_inherit=True)
         # Each site belongs to the innermost function around it, whose arguments type it.
-        self.functions = [FunctionUnit(self, index, d) for index, d in enumerate(self.predictor.definitions())]
         self.owners: list[FunctionUnit | None] = [None] * len(self.spans)
         for function in sorted(self.functions, key=lambda f: (f.span[:2], (-f.span[2], -f.span[3]))):
             for site, span in enumerate(self.spans):
                 if _contains(function.span, span):
                     self.owners[site] = function  # outer functions come first: the innermost stays
+        for function in self.functions:
+            around = [f for f in self.functions if f is not function and _contains(f.span, function.span)]
+            function.enclosing = tuple(sorted(around, key=lambda f: f.span[:2], reverse=True))  # innermost first
         self._predictions: dict[tuple, dict[Span, dict]] = {}
         self._lock = threading.Lock()
 
@@ -121,6 +131,26 @@ class ModuleUnit:
         instrumentation's enter/check protocol): ``operator.index`` does that in C."""
         namespace[CHECK] = self.check
         namespace[ENTER] = operator.index
+        namespace[ARGUMENTS] = self.arguments
+
+    def arguments(self, line: int) -> None:
+        """The first statement of the function defined at ``line`` (one that assigns to a
+        parameter): the types of the arguments its call passed, kept for its frame."""
+        frame = sys._getframe(1)
+        if getattr(_reentry, "busy", False):  # the shim's own call: no types, and none of an older frame
+            self.entered.pop(id(frame), None)
+            return
+        _reentry.busy = True
+        try:
+            function = self._rebinding[line]
+            values = frame.f_locals
+            self.entered[id(frame)] = (frame.f_code, _signature({name: values[name] for name in function.parameters
+                                                                 if name in values}))  # fmt: skip
+        except Exception as error:  # noqa: BLE001 - the call goes on; its sites read the frame instead
+            self.entered.pop(id(frame), None)
+            active_session().shim_error(f"typing the arguments of the function at {self.path}:{line}", error)
+        finally:
+            _reentry.busy = False
 
     # The hot path: one call per evaluated site.
     def check(self, site: int, value):
@@ -144,7 +174,7 @@ class ModuleUnit:
             # the code alone: nothing is seeded, but a prediction that depends on the function's
             # parameters (the dtype of x) is evaluated at the call's types.
             owner = self.owners[site] if session.from_arguments or self._depends(site, mode) else None
-            signature = owner.signature.get() if owner is not None else None
+            signature: Signature | Bindings | None = owner.signature.get() if owner is not None else None
             key = (id(self), site, mode, signature, fast)
             record = session.records.get(key)
             if record is not None:
@@ -154,7 +184,9 @@ class ModuleUnit:
                 return value  # instrumented code the shim itself called (a user's dtype property)
             _reentry.busy = True
             try:
-                if owner is not None and signature is None:  # no @verify call in progress: read the arguments
+                if owner is not None and not session.from_arguments:
+                    signature = owner.bindings_in(sys._getframe(1), signature)
+                elif owner is not None and signature is None:  # no @verify call in progress: read the arguments
                     signature = owner.signature_in(sys._getframe(1))
                 record = self._first_sight(site, value, owner, signature, mode)
             finally:
@@ -165,12 +197,12 @@ class ModuleUnit:
         session.file(key, record)  # warns or raises: outside the guard, so it is never mistaken for a shim error
         return value
 
-    def _first_sight(self, site: int, value, owner: FunctionUnit | None, signature: Signature | None,
+    def _first_sight(self, site: int, value, owner: FunctionUnit | None, signature: Signature | Bindings | None,
                      mode: Mode) -> SiteRecord:  # fmt: skip
         observed = observe_value(value)
         predicted = self.prediction(site, mode, owner, signature)
         line, column, end_line, end_column = self.spans[site]
-        arguments = ", ".join(f"{name}: {describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
+        arguments = ", ".join(f"{_parameter(name, owner)}: {describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
                               for name, t in signature or ())  # fmt: skip
         return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
                           observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
@@ -179,14 +211,15 @@ class ModuleUnit:
         """Whether the code-alone prediction of a site depends on variables (parameters)."""
         return self.spans[site] in self.predictor.symbolic_spans(mode)
 
-    def prediction(self, site: int, mode: Mode, owner: FunctionUnit | None, signature: Signature | None) -> dict:
+    def prediction(self, site: int, mode: Mode, owner: FunctionUnit | None,
+                   signature: Signature | Bindings | None) -> dict:  # fmt: skip
         """The engine's description of a site in ``mode``: reveal's dtype/weak/library/error;
-        within a function, with its parameters seeded by the call's argument types, or, from
-        the code alone, a prediction that depends on them evaluated at those types.  A site
-        the analysis gives no value is unknown."""
+        within a function, with its parameters seeded by the call's argument types (a
+        ``signature``), or, from the code alone, a prediction that depends on them (and on those
+        of the functions around it) evaluated at those types (``bindings``).  A site the
+        analysis gives no value is unknown."""
         if not (ACTIVE.get() or default_session()).from_arguments:
-            return self.predictor.from_code(mode, self.spans[site], owner.node if owner is not None else None,
-                                            signature or ())  # fmt: skip
+            return self.predictor.from_code(mode, self.spans[site], signature or ())  # type: ignore[arg-type]
         seeded = owner is not None and bool(signature)
         key = (mode, owner.index if seeded else None, signature if seeded else None)
         table = self._predictions.get(key)
@@ -280,7 +313,8 @@ def _traceback(tb):
 
 class FunctionUnit:
     """A function of a module unit, and the argument types its sites are predicted with: those
-    of the ``@verify`` call in progress (``signature``), else those its frame's parameters hold
+    of the ``@verify`` call in progress (``signature``), else those its call passed (where its
+    body assigns to a parameter: ``ModuleUnit.arguments``) or its frame's parameters hold
     when one of its sites is first seen with a type."""
 
     def __init__(self, unit: ModuleUnit, index: int, definition: Definition):
@@ -289,6 +323,8 @@ class FunctionUnit:
         self.node = definition.node
         self.name = definition.name
         self.first_line = definition.first_line
+        self.line = definition.node.lineno  # its `def`'s: what the engine's variables of its parameters name
+        self.enclosing: tuple[FunctionUnit, ...] = ()  # the functions its definition is in, innermost first
         self.span = definition.span
         self.parameters = definition.parameters
         self.positional = definition.positional
@@ -298,23 +334,81 @@ class FunctionUnit:
         )
 
     def signature_in(self, frame: types.FrameType | None) -> Signature:
-        """The argument types held by this function's frame (the innermost one of ``frame``
-        and its callers, past lambdas and comprehensions), for the parameters its body never
-        assigns to."""
+        """The argument types of this function's frame (the innermost one of ``frame`` and its
+        callers, past lambdas and comprehensions)."""
+        found = self._frame_in(frame)
+        return () if found is None else self._signature_of(found)
+
+    def bindings_in(self, frame: types.FrameType | None, signature: Signature | None = None) -> Bindings:
+        """The argument types the engine's variables stand for where ``frame`` runs this
+        function's code: those of its parameters (``signature``, else its frame's), and those of
+        the functions around it: the parameters its closure reads as they were passed (the
+        enclosing function never assigns to them), or all of them where the enclosing call is
+        still running (on the stack, and the frame the closure's cells belong to)."""
+        found = self._frame_in(frame)
+        if found is None:
+            return ()
+        own = self._signature_of(found) if signature is None else signature
+        bindings = {(self.line, name): t for name, t in own}
+        cells = found.f_locals
+        free = set(found.f_code.co_freevars)
+        shadowing = set(self.parameters) | self.rebound
+        inner = found
+        for outer in self.enclosing:
+            outer_frame = outer._frame_in(inner.f_back) if inner is not None else None
+            if outer_frame is not None and _closes_over(found, outer_frame):
+                bindings.update(((outer.line, name), t) for name, t in outer._signature_of(outer_frame))
+            else:
+                read = {name: cells[name] for name in outer.parameters
+                        if name in free and name not in shadowing and name not in outer.rebound}  # fmt: skip
+                bindings.update(((outer.line, name), t) for name, t in _signature(read))
+            shadowing |= set(outer.parameters) | outer.rebound
+            inner = outer_frame
+        return tuple(bindings.items())
+
+    def _frame_in(self, frame: types.FrameType | None) -> types.FrameType | None:
         while frame is not None:
             code = frame.f_code
             if code.co_name == self.name and code.co_firstlineno == self.first_line and code.co_filename == self.unit.path:
-                arguments = frame.f_locals
-                return _signature({name: arguments[name] for name in self.parameters
-                                   if name in arguments and name not in self.rebound})  # fmt: skip
+                return frame
             frame = frame.f_back
-        return ()
+        return None
+
+    def _signature_of(self, frame: types.FrameType) -> Signature:
+        """What the call running in ``frame`` passed: kept when it began, where the body
+        assigns to a parameter; else what the parameters hold now."""
+        entered = self.unit.entered.get(id(frame))
+        if entered is not None and entered[0] is frame.f_code:
+            return entered[1]
+        arguments = frame.f_locals
+        return _signature({name: arguments[name] for name in self.parameters
+                           if name in arguments and name not in self.rebound})  # fmt: skip
 
     def signature_of(self, args: tuple, kwargs: dict) -> Signature:
         """The argument types of a call, by parameter name."""
         bound = dict(zip(self.parameters[: self.positional], args))
         bound.update((k, v) for k, v in kwargs.items() if k in self.parameters)
         return _signature(bound)
+
+
+def _closes_over(inner: types.FrameType, outer: types.FrameType) -> bool:
+    """Whether the function running in ``inner`` was defined by the call running in ``outer``:
+    the cells it shares with it hold the same objects (a recursive call's would not)."""
+    shared = [name for name in inner.f_code.co_freevars
+              if name in outer.f_code.co_cellvars or name in outer.f_code.co_freevars]  # fmt: skip
+    if not shared:
+        return False
+    mine, theirs = inner.f_locals, outer.f_locals
+    return all(name in mine and name in theirs and mine[name] is theirs[name] for name in shared)
+
+
+def _parameter(key: str | tuple[int, str], owner: FunctionUnit | None) -> str:
+    """A parameter as a record names it: by name, with its function's line where that is
+    not the site's function."""
+    if isinstance(key, str):
+        return key
+    line, name = key
+    return name if owner is not None and line == owner.line else f"{name} (line {line})"
 
 
 def _signature(arguments: dict[str, object]) -> Signature:

@@ -155,6 +155,31 @@ def test_predicting_from_the_code_alone_evaluates_what_depends_on_parameters_at_
     assert code.to_json()["predict"] == "code" and "predicted from the code" in code.summary()
 
 
+def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkeypatch):
+    """examples/closures.py, imported through the hook: `x = x * scale` assigns to a parameter
+    (the types are taken when the call begins, not read off the frame later); `update` reads
+    `decay` through its closure after make_update returned; `one` reads a `factor` that
+    scaled_rows assigned, known from scaled_rows' call, still running.  The runtime primer's
+    optax and interpax sites were unknown there."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "closures", raising=False)
+    with verifying(mode="report", predict="code", include=["closures"]) as session:
+        import closures
+
+        closures.normalized(jnp.ones(3, jnp.bfloat16), 3)
+        closures.normalized(np.ones(3, np.float32), np.float64(2))
+        closures.make_update(jnp.float16(0.9))(jnp.ones(2, jnp.float32))
+        closures.make_update(0.5)(jnp.ones(2, jnp.int8))
+        closures.scaled_rows(jnp.ones((2, 3), jnp.int16), 1.5)
+    seen = outcomes(session)
+    for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor"):
+        assert seen[text] == {"agree"}, (text, seen)
+    assert {r.observed["dtype"] for r in session.records.values() if r.text == "x / 2"} == {"bfloat16", "float64"}
+    assert {r.observed["dtype"] for r in session.records.values() if r.text == "grad * decay"} == {"float32"}
+    assert session.counts()["unknown"] == session.counts()["disagree"] == 0
+    assert "decay (line 12): float16 [jax]" in {r.arguments.split(", ")[-1] for r in session.records.values()}
+
+
 def test_a_prediction_as_a_parameter_the_call_does_not_assign_is_unknown_not_a_disagreement(functions):
     """A lambda's parameter is a variable of the lambda: "the dtype of leaf" says "as leaf is",
     which a record of doubled_leaves' call cannot check (the runtime primer counted hundreds

@@ -1,0 +1,25 @@
+"""Functions no code of their module calls: from the code alone their parameters are variables,
+and what depends on them is evaluated at the types each call passed, including parameters the
+body assigns to (as they were at the call) and the parameters of the functions around a closure
+(read through its cells, or from the enclosing call while it runs)."""
+
+
+def normalized(x, scale):
+    x = x * scale  # x is assigned: at the return it no longer holds the argument
+    return x / 2
+
+
+def make_update(decay):
+    def update(grad):
+        return grad * decay  # decay: make_update's, read through update's closure
+
+    return update
+
+
+def scaled_rows(rows, factor):
+    factor = factor * 2  # assigned: only the running call of scaled_rows knows what it was passed
+
+    def one(row):
+        return row * factor
+
+    return [one(row) for row in rows]
