@@ -85,7 +85,8 @@ class ModuleUnit:
             by_line.setdefault(function.line, []).append(function)
         self._rebinding = {line: found[0] for line, found in by_line.items()
                            if len(found) == 1 and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
-        self.entered: dict[int, tuple[types.CodeType, Signature]] = {}  # by frame id: what its call passed
+        # By frame id: what its call passed (the arrays; the leaves of pytrees of one type).
+        self.entered: dict[int, tuple[types.CodeType, Signature, Signature]] = {}
         code, ids = instrument(source, texts.__contains__, self._rebinding)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
         self.texts = [texts[span] for span in self.spans]
@@ -144,8 +145,8 @@ class ModuleUnit:
         try:
             function = self._rebinding[line]
             values = frame.f_locals
-            self.entered[id(frame)] = (frame.f_code, _signature({name: values[name] for name in function.parameters
-                                                                 if name in values}))  # fmt: skip
+            passed = {name: values[name] for name in function.parameters if name in values}
+            self.entered[id(frame)] = (frame.f_code, _signature(passed), _leaf_signature(passed))
         except Exception as error:  # noqa: BLE001 - the call goes on; its sites read the frame instead
             self.entered.pop(id(frame), None)
             active_session().shim_error(f"typing the arguments of the function at {self.path}:{line}", error)
@@ -337,7 +338,7 @@ class FunctionUnit:
         """The argument types of this function's frame (the innermost one of ``frame`` and its
         callers, past lambdas and comprehensions)."""
         found = self._frame_in(frame)
-        return () if found is None else self._signature_of(found)
+        return () if found is None else self._signature_of(found)[0]
 
     def bindings_in(self, frame: types.FrameType | None, signature: Signature | None = None) -> Bindings:
         """The argument types the engine's variables stand for where ``frame`` runs this
@@ -348,8 +349,8 @@ class FunctionUnit:
         found = self._frame_in(frame)
         if found is None:
             return ()
-        own = self._signature_of(found) if signature is None else signature
-        bindings = {(self.line, name): t for name, t in own}
+        own = self._signature_of(found) if signature is None else (signature, ())
+        bindings = {(self.line, name): t for part in own for name, t in part}
         cells = found.f_locals
         free = set(found.f_code.co_freevars)
         shadowing = set(self.parameters) | self.rebound
@@ -357,11 +358,12 @@ class FunctionUnit:
         for outer in self.enclosing:
             outer_frame = outer._frame_in(inner.f_back) if inner is not None else None
             if outer_frame is not None and _closes_over(found, outer_frame):
-                bindings.update(((outer.line, name), t) for name, t in outer._signature_of(outer_frame))
+                bindings.update(((outer.line, name), t) for part in outer._signature_of(outer_frame) for name, t in part)
             else:
                 read = {name: cells[name] for name in outer.parameters
                         if name in free and name not in shadowing and name not in outer.rebound}  # fmt: skip
-                bindings.update(((outer.line, name), t) for name, t in _signature(read))
+                bindings.update(((outer.line, name), t) for part in (_signature(read), _leaf_signature(read))
+                                for name, t in part)  # fmt: skip
             shadowing |= set(outer.parameters) | outer.rebound
             inner = outer_frame
         return tuple(bindings.items())
@@ -374,15 +376,16 @@ class FunctionUnit:
             frame = frame.f_back
         return None
 
-    def _signature_of(self, frame: types.FrameType) -> Signature:
-        """What the call running in ``frame`` passed: kept when it began, where the body
-        assigns to a parameter; else what the parameters hold now."""
+    def _signature_of(self, frame: types.FrameType) -> tuple[Signature, Signature]:
+        """What the call running in ``frame`` passed, its arrays and its pytrees of one leaf
+        type (``_leaf_signature``): kept when it began, where the body assigns to a parameter;
+        else what the parameters hold now."""
         entered = self.unit.entered.get(id(frame))
         if entered is not None and entered[0] is frame.f_code:
-            return entered[1]
+            return entered[1], entered[2]
         arguments = frame.f_locals
-        return _signature({name: arguments[name] for name in self.parameters
-                           if name in arguments and name not in self.rebound})  # fmt: skip
+        passed = {name: arguments[name] for name in self.parameters if name in arguments and name not in self.rebound}
+        return _signature(passed), _leaf_signature(passed)
 
     def signature_of(self, args: tuple, kwargs: dict) -> Signature:
         """The argument types of a call, by parameter name."""
@@ -420,4 +423,27 @@ def _signature(arguments: dict[str, object]) -> Signature:
             entry = argument_type(observe_value(value), getattr(value, "ndim", None))
             if entry is not None:
                 entries.append((name, entry))
+    return tuple(entries)
+
+
+def _leaf_signature(arguments: dict[str, object]) -> Signature:
+    """The arguments that are pytrees (``jax.tree_util``) whose leaves are all arrays of one
+    type, by parameter name, typed as a leaf.  The engine's tree functions run on a parameter's
+    leaves as the parameter itself (``tree_map(lambda g: g * lr, updates)``: ``g`` is "the dtype
+    of updates"), so a claim about them holds at such a call for that type.  Only the code-alone
+    predictions evaluate them: seeding the parameter with an array would change what the code
+    does with it."""
+    jax = _MODULES.get("jax")
+    if jax is None:
+        return ()
+    entries = []
+    for name, value in arguments.items():
+        if kind_of(value) != "other":
+            continue
+        leaves = jax.tree_util.tree_leaves(value)
+        if not leaves or any(kind_of(leaf) not in ("jax", "numpy") for leaf in leaves):
+            continue
+        found = {argument_type(observe_value(leaf), None) for leaf in leaves}
+        if len(found) == 1 and None not in found:
+            entries.append((name, found.pop()))
     return tuple(entries)

@@ -156,28 +156,35 @@ def test_predicting_from_the_code_alone_evaluates_what_depends_on_parameters_at_
 
 
 def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkeypatch):
-    """examples/closures.py, imported through the hook: `x = x * scale` assigns to a parameter
+    """examples/code_alone.py, imported through the hook: `x = x * scale` assigns to a parameter
     (the types are taken when the call begins, not read off the frame later); `update` reads
     `decay` through its closure after make_update returned; `one` reads a `factor` that
-    scaled_rows assigned, known from scaled_rows' call, still running.  The runtime primer's
-    optax and interpax sites were unknown there."""
+    scaled_rows assigned, known from scaled_rows' call, still running; a leaf of `updates` has
+    the type of every leaf of the pytree passed, where they have one.  The runtime primer's
+    optax, chex and interpax sites were unknown there."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
-    monkeypatch.delitem(sys.modules, "closures", raising=False)
-    with verifying(mode="report", predict="code", include=["closures"]) as session:
-        import closures
+    monkeypatch.delitem(sys.modules, "code_alone", raising=False)
+    with verifying(mode="report", predict="code", include=["code_alone"]) as session:
+        import code_alone
 
-        closures.normalized(jnp.ones(3, jnp.bfloat16), 3)
-        closures.normalized(np.ones(3, np.float32), np.float64(2))
-        closures.make_update(jnp.float16(0.9))(jnp.ones(2, jnp.float32))
-        closures.make_update(0.5)(jnp.ones(2, jnp.int8))
-        closures.scaled_rows(jnp.ones((2, 3), jnp.int16), 1.5)
+        code_alone.normalized(jnp.ones(3, jnp.bfloat16), 3)
+        code_alone.normalized(np.ones(3, np.float32), np.float64(2))
+        code_alone.make_update(jnp.float16(0.9))(jnp.ones(2, jnp.float32))
+        code_alone.make_update(0.5)(jnp.ones(2, jnp.int8))
+        code_alone.scaled_rows(jnp.ones((2, 3), jnp.int16), 1.5)
+        code_alone.scaled_tree({"a": jnp.ones(2, jnp.bfloat16), "b": [jnp.zeros(3, jnp.bfloat16)]}, 0.5)
+        code_alone.sum_of_squares((np.ones(2, np.float32), np.ones(3, np.float32)))
     seen = outcomes(session)
-    for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor"):
+    for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor", "g * lr", "leaf**2"):
         assert seen[text] == {"agree"}, (text, seen)
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "x / 2"} == {"bfloat16", "float64"}
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "grad * decay"} == {"float32"}
-    assert session.counts()["unknown"] == session.counts()["disagree"] == 0
-    assert "decay (line 12): float16 [jax]" in {r.arguments.split(", ")[-1] for r in session.records.values()}
+    assert {r.observed["dtype"] for r in session.records.values() if r.text == "g * lr"} == {"bfloat16"}
+    assert session.counts()["disagree"] == 0
+    assert "decay (line 16): float16 [jax]" in {r.arguments.split(", ")[-1] for r in session.records.values()}
+    with verifying(mode="report", predict="code") as mixed:  # leaves of two types: nothing to evaluate at
+        code_alone.scaled_tree({"a": jnp.ones(2, jnp.float32), "b": jnp.ones(2, jnp.int8)}, 2)
+    assert outcomes(mixed)["g * lr"] == {"unknown"}
 
 
 def test_a_prediction_as_a_parameter_the_call_does_not_assign_is_unknown_not_a_disagreement(functions):

@@ -1,7 +1,11 @@
 """Functions no code of their module calls: from the code alone their parameters are variables,
 and what depends on them is evaluated at the types each call passed, including parameters the
 body assigns to (as they were at the call) and the parameters of the functions around a closure
-(read through its cells, or from the enclosing call while it runs)."""
+(read through its cells, or from the enclosing call while it runs), and pytrees whose leaves
+are all of one type (what the engine's tree functions see of a parameter)."""
+
+import jax
+import jax.numpy as jnp
 
 
 def normalized(x, scale):
@@ -23,3 +27,11 @@ def scaled_rows(rows, factor):
         return row * factor
 
     return [one(row) for row in rows]
+
+
+def scaled_tree(updates, lr):
+    return jax.tree_util.tree_map(lambda g: g * lr, updates)  # g: a leaf of updates
+
+
+def sum_of_squares(tree):
+    return sum(jnp.sum(leaf**2) for leaf in jax.tree_util.tree_leaves(tree))
