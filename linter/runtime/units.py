@@ -440,7 +440,10 @@ def _leaf_signature(arguments: dict[str, object]) -> Signature:
     for name, value in arguments.items():
         if kind_of(value) != "other":
             continue
-        leaves = jax.tree_util.tree_leaves(value)
+        try:
+            leaves = jax.tree_util.tree_leaves(value)
+        except Exception:  # noqa: BLE001 - not a pytree JAX can flatten (a dict with keys it cannot sort)
+            continue
         if not leaves or any(kind_of(leaf) not in ("jax", "numpy") for leaf in leaves):
             continue
         found = {argument_type(observe_value(leaf), None) for leaf in leaves}

@@ -35,3 +35,8 @@ def scaled_tree(updates, lr):
 
 def sum_of_squares(tree):
     return sum(jnp.sum(leaf**2) for leaf in jax.tree_util.tree_leaves(tree))
+
+
+def scaled_leaves(tree, scale):
+    factor = scale * 2
+    return [leaf * factor for leaf in jax.tree_util.tree_leaves(tree)]
