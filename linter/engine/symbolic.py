@@ -356,6 +356,14 @@ def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: 
 
 # --- domains ---------------------------------------------------------------------------------
 @functools.cache
+def attribute_variable(of: Variable, name: str, ctx: Context) -> Symbolic:
+    """``x.name`` for the variable ``x`` where ``name`` is no attribute of a number: ``x`` holds an
+    object (optax's ``state``, mctx's ``tree``), and what it holds there is a variable of its own,
+    over every numeric value, named ``x.name`` (its key: ``x``'s, the name extended)."""
+    *where, last = of.key if isinstance(of.key, tuple) else (of.key,)
+    return variable(f"{of.name}.{name}", (*where, f"{last}.{name}"), domain(NUMERIC, ctx))
+
+
 def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:
     """Every exact value of ``libraries`` (with ``dtypes`` only, when given), in the modes
     ``ctx``: JAX has no 64-bit arrays with x64 off, and its weak values have the default width."""

@@ -111,6 +111,21 @@ class Predictor:
                 span for span, value in self._code_values(mode).items() if isinstance(value, Symbolic))
         return spans
 
+    def attribute_paths(self) -> dict[int, frozenset[str]]:
+        """By def line, the attributes of parameters the code-alone predictions depend on
+        (``state.count``: ``promolint.engine.symbolic.attribute_variable``), with x64 off."""
+        paths = self._values.get("paths")  # type: ignore[call-overload]
+        if paths is None:
+            found: dict[int, set[str]] = {}
+            for value in self._code_values((False, False)).values():
+                if isinstance(value, Symbolic):
+                    for var in value.variables:
+                        line, name = var.key if isinstance(var.key, tuple) and len(var.key) == 2 else (None, "")
+                        if type(line) is int and "." in name:
+                            found.setdefault(line, set()).add(name)
+            paths = self._values["paths"] = {line: frozenset(names) for line, names in found.items()}  # type: ignore[index]
+        return paths
+
     def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
         """The code-alone prediction of a span; one that depends on parameters is evaluated at
         the types ``bindings`` gives them (a variable's key is its def line and name)."""

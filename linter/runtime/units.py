@@ -146,7 +146,7 @@ class ModuleUnit:
             function = self._rebinding[line]
             values = frame.f_locals
             passed = {name: values[name] for name in function.parameters if name in values}
-            self.entered[id(frame)] = (frame.f_code, _signature(passed), _leaf_signature(passed))
+            self.entered[id(frame)] = (frame.f_code, _signature(passed), function.objects_in(passed))
         except Exception as error:  # noqa: BLE001 - the call goes on; its sites read the frame instead
             self.entered.pop(id(frame), None)
             active_session().shim_error(f"typing the arguments of the function at {self.path}:{line}", error)
@@ -362,7 +362,7 @@ class FunctionUnit:
             else:
                 read = {name: cells[name] for name in outer.parameters
                         if name in free and name not in shadowing and name not in outer.rebound}  # fmt: skip
-                bindings.update(((outer.line, name), t) for part in (_signature(read), _leaf_signature(read))
+                bindings.update(((outer.line, name), t) for part in (_signature(read), outer.objects_in(read))
                                 for name, t in part)  # fmt: skip
             shadowing |= set(outer.parameters) | outer.rebound
             inner = outer_frame
@@ -377,15 +377,34 @@ class FunctionUnit:
         return None
 
     def _signature_of(self, frame: types.FrameType) -> tuple[Signature, Signature]:
-        """What the call running in ``frame`` passed, its arrays and its pytrees of one leaf
-        type (``_leaf_signature``): kept when it began, where the body assigns to a parameter;
-        else what the parameters hold now."""
+        """What the call running in ``frame`` passed, its arrays and what its other arguments
+        hold (``objects_in``): kept when it began, where the body assigns to a parameter; else
+        what the parameters hold now."""
         entered = self.unit.entered.get(id(frame))
         if entered is not None and entered[0] is frame.f_code:
             return entered[1], entered[2]
         arguments = frame.f_locals
         passed = {name: arguments[name] for name in self.parameters if name in arguments and name not in self.rebound}
-        return _signature(passed), _leaf_signature(passed)
+        return _signature(passed), self.objects_in(passed)
+
+    def objects_in(self, arguments: dict[str, object]) -> Signature:
+        """What the arguments that are no arrays hold, by the names of the engine's variables:
+        a pytree's leaves of one type (``_leaf_signature``), and the attributes the predictions
+        read (``state.count``: ``Predictor.attribute_paths``).  Only the code-alone predictions
+        evaluate them: seeding a parameter with an array would change what the code does."""
+        entries = list(_leaf_signature(arguments))
+        for path in sorted(self.unit.predictor.attribute_paths().get(self.line, ())):
+            name, *attributes = path.split(".")
+            if name not in arguments:
+                continue
+            value = arguments[name]
+            try:
+                for attribute in attributes:
+                    value = getattr(value, attribute)
+            except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at
+                continue
+            entries.extend((path, t) for _, t in _signature({path: value}))
+        return tuple(entries)
 
     def signature_of(self, args: tuple, kwargs: dict) -> Signature:
         """The argument types of a call, by parameter name."""
@@ -430,9 +449,7 @@ def _leaf_signature(arguments: dict[str, object]) -> Signature:
     """The arguments that are pytrees (``jax.tree_util``) whose leaves are all arrays of one
     type, by parameter name, typed as a leaf.  The engine's tree functions run on a parameter's
     leaves as the parameter itself (``tree_map(lambda g: g * lr, updates)``: ``g`` is "the dtype
-    of updates"), so a claim about them holds at such a call for that type.  Only the code-alone
-    predictions evaluate them: seeding the parameter with an array would change what the code
-    does with it."""
+    of updates"), so a claim about them holds at such a call for that type."""
     jax = _MODULES.get("jax")
     if jax is None:
         return ()

@@ -3,6 +3,7 @@ held (agree), failed (disagree) or was missing (unknown); it never changes what 
 
 from __future__ import annotations
 
+import collections
 import importlib.util
 import json
 import sys
@@ -29,6 +30,7 @@ from promolint.runtime.hook import run_path
 from promolint.runtime.predict import Predictor
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
+State = collections.namedtuple("State", "count inner")
 
 
 @pytest.fixture(scope="module")
@@ -160,8 +162,9 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
     (the types are taken when the call begins, not read off the frame later); `update` reads
     `decay` through its closure after make_update returned; `one` reads a `factor` that
     scaled_rows assigned, known from scaled_rows' call, still running; a leaf of `updates` has
-    the type of every leaf of the pytree passed, where they have one.  The runtime primer's
-    optax, chex and interpax sites were unknown there."""
+    the type of every leaf of the pytree passed, where they have one; `state.count`, an attribute
+    no number has, is what the object passed holds there.  The runtime primer's optax, chex,
+    mctx and interpax sites were unknown there."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     monkeypatch.delitem(sys.modules, "code_alone", raising=False)
     with verifying(mode="report", predict="code", include=["code_alone"]) as session:
@@ -174,8 +177,11 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
         code_alone.scaled_rows(jnp.ones((2, 3), jnp.int16), 1.5)
         code_alone.scaled_tree({"a": jnp.ones(2, jnp.bfloat16), "b": [jnp.zeros(3, jnp.bfloat16)]}, 0.5)
         code_alone.sum_of_squares((np.ones(2, np.float32), np.ones(3, np.float32)))
+        code_alone.incremented(State(jnp.int32(3), types.SimpleNamespace(scale=np.float16(2))))
+        code_alone.incremented(State(5, types.SimpleNamespace(scale=jnp.ones(2, jnp.bfloat16))))
     seen = outcomes(session)
-    for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor", "g * lr", "leaf**2"):
+    for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor", "g * lr", "leaf**2",
+                 "state.count + 1", "state.inner.scale * 2"):  # fmt: skip
         assert seen[text] == {"agree"}, (text, seen)
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "x / 2"} == {"bfloat16", "float64"}
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "grad * decay"} == {"float32"}

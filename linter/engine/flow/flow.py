@@ -13,6 +13,7 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, sources, symbolic
+from promolint.engine.catalog import NUMBER_ATTRIBUTES
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
@@ -225,6 +226,8 @@ class Flow:
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
+        if type(base) is Symbolic and base.variable is not None and name not in NUMBER_ATTRIBUTES and name[0] != "_":
+            return symbolic.attribute_variable(base.variable, name, ctx)
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)

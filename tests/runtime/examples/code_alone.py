@@ -40,3 +40,8 @@ def sum_of_squares(tree):
 def scaled_leaves(tree, scale):
     factor = scale * 2
     return [leaf * factor for leaf in jax.tree_util.tree_leaves(tree)]
+
+
+def incremented(state):
+    count = state.count + 1  # state: an object (optax's NamedTuple states); its count a variable of its own
+    return count, state.inner.scale * 2
