@@ -156,7 +156,9 @@ def test_a_function_s_first_statement_reads_its_arguments_on_a_line_it_had_alrea
     """``entries``: the functions defined on those lines start by handing their line to
     ``__promolint_arguments__``, after the docstring (still the docstring) and on a line the
     source had, so tracebacks keep their line numbers; a body that starts with a compound
-    statement has no such line and is left alone.  ``locals()`` gains nothing."""
+    statement evaluates it first in its header (``if``, ``for``, ``with``) or its body (``try``),
+    with the header's meaning kept; a ``while`` (its test runs on every pass) is left alone.
+    ``locals()`` gains nothing."""
     source = textwrap.dedent(
         '''
         def documented(x):
@@ -167,26 +169,45 @@ def test_a_function_s_first_statement_reads_its_arguments_on_a_line_it_had_alrea
             x, y = x * 2, 3
             return sorted(locals())
         def one_line(x): x = -x; return x
-        def compound(x):
-            if x:
+        def branching(x):
+            if x > 1 if x else -1:
                 x = 0
             return x
         def failing(x):
             x = x - 1
             raise ValueError(x)
+        def looping(xs):
+            for x in xs or [9]:
+                xs = x
+            return xs
+        def guarded(x):
+            try:
+                x = 1 / x
+            except ZeroDivisionError:
+                x = None
+            return x
+        def waiting(x):
+            while x:
+                x -= 1
+            return x
         '''
     )
-    code, _ = instrument(source, lambda span: False, entries={2, 6, 9, 10, 14})
+    code, _ = instrument(source, lambda span: False, entries={2, 6, 9, 10, 14, 17, 21, 27})
     assert code.splitlines()[2] == '    """Doc."""; __promolint_arguments__(2)'
-    assert code.count("__promolint_arguments__") == 4  # not compound's
+    assert code.splitlines()[10] == "    if __promolint_arguments__(10) or (x > 1 if x else -1):"
+    assert code.count("__promolint_arguments__") == 7  # not waiting's
     seen = []
     namespace = {"__promolint_arguments__": seen.append}
     exec(compile(code, "<snippet>", "exec"), namespace)
     assert namespace["documented"].__doc__ == "Doc."
     assert namespace["documented"](1) == {"x": 2}
     assert namespace["bare"](1) == ["x", "y"]
-    assert namespace["one_line"](3) == -3 and namespace["compound"](5) == 0
+    assert namespace["one_line"](3) == -3
+    assert [namespace["branching"](x) for x in (0, 1, 5)] == [0, 1, 0]
+    assert namespace["looping"]([]) == 9 and namespace["looping"]([1, 2]) == 2
+    assert namespace["guarded"](0) is None and namespace["guarded"](2) == 0.5
+    assert namespace["waiting"](3) == 0
     with pytest.raises(ValueError) as raised:
         namespace["failing"](1)
     assert raised.traceback[-1].lineno + 1 == 16  # the `raise` line of the source
-    assert seen == [2, 6, 9, 14]
+    assert seen == [2, 6, 9, 10, 10, 10, 17, 17, 21, 21, 14]

@@ -275,21 +275,44 @@ def _call(name: str, number: int) -> cst.Call:
 def _starting_with(body: cst.BaseSuite, call: cst.Call) -> cst.BaseSuite:
     """A function's ``body`` running ``call`` first, on a line it has already (the compiled code
     keeps the source's line numbers): after the docstring, on its line (it must stay the first
-    statement to stay the docstring), else before the first statement, on its line; unchanged
-    where that statement is compound (``if``, ``for``...), with no line to share."""
+    statement to stay the docstring), else before the first statement, on its line, or inside
+    it where it is compound (``_first_evaluating``); unchanged where it cannot be."""
     statement = cst.Expr(call)
     if isinstance(body, cst.SimpleStatementSuite):  # def f(x): return x
         return body.with_changes(body=[statement, *body.body])
     statements = list(body.body)
     first = statements[0] if statements else None
     if not isinstance(first, cst.SimpleStatementLine):
-        return body
+        started = _first_evaluating(first, call)
+        return body if started is None else body.with_changes(body=[started, *statements[1:]])
     if isinstance(first.body[0], cst.Expr) and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
         line = first.with_changes(body=[first.body[0].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))),
                                         statement, *first.body[1:]])  # fmt: skip
     else:
         line = first.with_changes(body=[statement, *first.body])
     return body.with_changes(body=[line, *statements[1:]])
+
+
+def _first_evaluating(statement: cst.BaseStatement | None, call: cst.Call) -> cst.BaseStatement | None:
+    """A compound ``statement`` that evaluates ``call`` before anything else, on its first line:
+    ``if call() or (test):``, ``for x in call() or (items):``, ``with call() or (manager):``
+    (``call`` returns None, so each is what it was), or its body's first statement for ``try``;
+    None for the others (``while`` evaluates its test again on every pass)."""
+
+    def first(expression: cst.BaseExpression) -> cst.BaseExpression:
+        return cst.BooleanOperation(call, cst.Or(), expression.with_changes(
+            lpar=[cst.LeftParen(), *expression.lpar], rpar=[*expression.rpar, cst.RightParen()]))  # fmt: skip
+
+    if isinstance(statement, cst.If):
+        return statement.with_changes(test=first(statement.test))
+    if isinstance(statement, cst.For):
+        return statement.with_changes(iter=first(statement.iter))
+    if isinstance(statement, cst.With) and statement.items:
+        item = statement.items[0]
+        return statement.with_changes(items=[item.with_changes(item=first(item.item)), *statement.items[1:]])
+    if isinstance(statement, (cst.Try, cst.TryStar)):
+        return statement.with_changes(body=_starting_with(statement.body, call))
+    return None
 
 
 def _wrap(site: int, node: cst.BaseExpression) -> cst.Call:
