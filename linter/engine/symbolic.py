@@ -356,12 +356,15 @@ def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: 
 
 # --- domains ---------------------------------------------------------------------------------
 @functools.cache
-def attribute_variable(of: Variable, name: str, ctx: Context) -> Symbolic:
-    """``x.name`` for the variable ``x`` where ``name`` is no attribute of a number: ``x`` holds an
-    object (optax's ``state``, mctx's ``tree``), and what it holds there is a variable of its own,
-    over every numeric value, named ``x.name`` (its key: ``x``'s, the name extended)."""
-    *where, last = of.key if isinstance(of.key, tuple) else (of.key,)
-    return variable(f"{of.name}.{name}", (*where, f"{last}.{name}"), domain(NUMERIC, ctx))
+def attribute_variable(owner: object, name: str, ctx: Context, library: Library | None = None) -> Symbolic:
+    """``x.name`` where ``x`` is the variable keyed ``owner`` and ``name`` no attribute of a
+    number, or the parameter ``owner`` holds an object of one of the program's classes whose
+    field ``name`` nothing else types: ``x`` holds an object (optax's ``state``, mctx's
+    ``tree``), and what it holds there is a variable of its own, over every numeric value (or
+    every dtype of ``library``), named ``x.name`` (its key: ``x``'s, the name extended)."""
+    *where, last = owner if isinstance(owner, tuple) else (owner,)
+    libraries = NUMERIC if library is None else (library,)
+    return variable(f"{last}.{name}", (*where, f"{last}.{name}"), domain(libraries, ctx))
 
 
 def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:

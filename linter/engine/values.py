@@ -269,11 +269,14 @@ class Instance(Value):
 
     ``fields`` are the values this very object was given where it was made (dataclass, flax,
     equinox and NamedTuple fields bound from the constructor's arguments).  ``exact`` is False
-    for ``self`` in a method analysed on its own: it may be an object of a subclass."""
+    for ``self`` in a method analysed on its own: it may be an object of a subclass.  ``origin``:
+    the parameter it came in as (its variable's key), whose fields nothing else says anything
+    of are variables of their own (``promolint.engine.symbolic.attribute_variable``)."""
 
     cls: int
     fields: tuple[tuple[str, Value], ...] = ()
     exact: bool = True
+    origin: tuple | None = None
 
     def field(self, name: str) -> Value | None:
         return next((value for key, value in self.fields if key == name), None)
@@ -323,6 +326,7 @@ def join_objects(values: list[Value]) -> Value:
     if isinstance(first, Instance) and all(isinstance(v, Instance) and (v.cls, v.exact) == (first.cls, first.exact)
                                            and [n for n, _ in v.fields] == [n for n, _ in first.fields]
                                            for v in values):  # fmt: skip
+        origin = first.origin if all(v.origin == first.origin for v in values) else None
         return Instance(first.cls, tuple((n, join([v.fields[i][1] for v in values]))
-                                         for i, (n, _) in enumerate(first.fields)), first.exact)  # fmt: skip
+                                         for i, (n, _) in enumerate(first.fields)), first.exact, origin)  # fmt: skip
     return UNKNOWN

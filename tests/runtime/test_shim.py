@@ -163,8 +163,9 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
     `decay` through its closure after make_update returned; `one` reads a `factor` that
     scaled_rows assigned, known from scaled_rows' call, still running; a leaf of `updates` has
     the type of every leaf of the pytree passed, where they have one; `state.count`, an attribute
-    no number has, is what the object passed holds there.  The runtime primer's optax, chex,
-    mctx and interpax sites were unknown there."""
+    no number has, is what the object passed holds there, as are the fields of a `tree: Tree`
+    nothing else types.  The runtime primer's optax, chex, mctx and interpax sites were unknown
+    there."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     monkeypatch.delitem(sys.modules, "code_alone", raising=False)
     with verifying(mode="report", predict="code", include=["code_alone"]) as session:
@@ -179,15 +180,17 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
         code_alone.sum_of_squares((np.ones(2, np.float32), np.ones(3, np.float32)))
         code_alone.incremented(State(jnp.int32(3), types.SimpleNamespace(scale=np.float16(2))))
         code_alone.incremented(State(5, types.SimpleNamespace(scale=jnp.ones(2, jnp.bfloat16))))
+        code_alone.bonus(code_alone.Tree(jnp.ones(3, jnp.int32), 2), jnp.int32(1))
+        code_alone.bonus(code_alone.Tree(np.ones(3, np.float16), np.int8(2)), 0)
     seen = outcomes(session)
     for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor", "g * lr", "leaf**2",
-                 "state.count + 1", "state.inner.scale * 2"):  # fmt: skip
+                 "state.count + 1", "state.inner.scale * 2", "jnp.log(visits + 1.0)", "tree.embedding + 1"):  # fmt: skip
         assert seen[text] == {"agree"}, (text, seen)
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "x / 2"} == {"bfloat16", "float64"}
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "grad * decay"} == {"float32"}
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "g * lr"} == {"bfloat16"}
     assert session.counts()["disagree"] == 0
-    assert "decay (line 16): float16 [jax]" in {r.arguments.split(", ")[-1] for r in session.records.values()}
+    assert "decay (line 18): float16 [jax]" in {r.arguments.split(", ")[-1] for r in session.records.values()}
     with verifying(mode="report", predict="code") as mixed:  # leaves of two types: nothing to evaluate at
         code_alone.scaled_tree({"a": jnp.ones(2, jnp.float32), "b": jnp.ones(2, jnp.int8)}, 2)
     assert outcomes(mixed)["g * lr"] == {"unknown"}

@@ -227,7 +227,7 @@ class Flow:
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
         if type(base) is Symbolic and base.variable is not None and name not in NUMBER_ATTRIBUTES and name[0] != "_":
-            return symbolic.attribute_variable(base.variable, name, ctx)
+            return symbolic.attribute_variable(base.variable.key, name, ctx)
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)

@@ -449,6 +449,9 @@ class Functions:
                 passed = _typed_arguments(calls, name, seeds[name])
                 if passed is not None:
                     seeds[name] = passed
+                elif isinstance(seeds[name], Instance) and not (seeds[name].exact or seeds[name].fields):
+                    # An object of the class the annotation names: its fields nothing types are variables.
+                    seeds[name] = replace(seeds[name], origin=self._key(definition, param))
                 else:
                     members = annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too

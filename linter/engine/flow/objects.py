@@ -47,7 +47,7 @@ from promolint.engine.values import (
     Value,
     join,
 )
-from promolint.engine.symbolic import is_symbolic, lowered, settled
+from promolint.engine.symbolic import attribute_variable, is_symbolic, lowered, settled
 
 
 def _outside(value: Value) -> Value:
@@ -330,7 +330,7 @@ class Objects:
             spec = next((f for f in self._classes[cls].fields if f.name == name), None)
             if spec is not None:
                 has_field = True
-                parts.append(self._field(base, cls, spec))
+                parts.append(self._field(base, cls, spec, ctx))
             else:
                 value = self._lookup_class(cls, name, "values")
                 if value is not None:
@@ -344,7 +344,7 @@ class Objects:
             return UNKNOWN
         return join(parts)
 
-    def _field(self, instance: Instance, cls: int, spec: FieldSpec) -> Value:
+    def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
         ``self``, what the program makes objects with, else the default, else what the
         annotation says.  A class with an ``__init__`` of its own assigns its fields there:
@@ -365,7 +365,12 @@ class Objects:
         # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
         # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
         python = isinstance(spec.annotation, Array) and spec.annotation.library is Library.PYTHON
-        return UNKNOWN if python else spec.annotation
+        value = UNKNOWN if python else spec.annotation
+        if instance.origin is not None and (value is UNKNOWN or isinstance(value, Array) and not value.dtypes):
+            # A parameter's object, of which nothing says more: what it holds there is a variable.
+            library = value.library if isinstance(value, Array) else None
+            return attribute_variable(instance.origin, spec.name, ctx, library)
+        return value
 
     def _assigned(self, family: int, name: str, ctx: Context) -> Value | None:
         """What the family's methods and outside code assign to ``name`` (None: nothing)."""
@@ -592,7 +597,7 @@ class Objects:
             return Instance(instance.cls, tuple((n, kwargs.get(n, v)) for n, v in instance.fields))
         # An object of the class or a subclass: the fields not replaced hold what such objects are made with.
         fields = dict(instance.fields) | dict(kwargs)
-        return Instance(instance.cls, tuple(fields.items()), exact=False)
+        return Instance(instance.cls, tuple(fields.items()), exact=False, origin=instance.origin)
 
     # --- containers ------------------------------------------------------------------------
     def item(self, base: Value, key: object) -> Value | None:

@@ -4,6 +4,8 @@ body assigns to (as they were at the call) and the parameters of the functions a
 (read through its cells, or from the enclosing call while it runs), and pytrees whose leaves
 are all of one type (what the engine's tree functions see of a parameter)."""
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 
@@ -45,3 +47,14 @@ def scaled_leaves(tree, scale):
 def incremented(state):
     count = state.count + 1  # state: an object (optax's NamedTuple states); its count a variable of its own
     return count, state.inner.scale * 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Tree:
+    node_visits: jax.Array  # no construction in the module: of the tree passed, a variable
+    embedding: int
+
+
+def bonus(tree: Tree, node: int):
+    visits = tree.node_visits[node]
+    return jnp.log(visits + 1.0), tree.embedding + 1
