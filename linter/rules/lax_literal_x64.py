@@ -64,6 +64,12 @@ class LaxLiteralX64(Rule):
             def get_valid_action(action_mask, action):
                 return jax.lax.cond(action_mask[action], lambda: action, lambda: 0)
         """, x64="on"),
+        # craftax 1.6.1's renderer: a field of the state passed (int32 where world_gen makes it).
+        Example("""
+            import jax
+            def facing(state):
+                return jax.lax.select(state.is_sleeping, 4, state.player_direction - 1)
+        """, x64="on"),
     )
     valid = (
         Example("""
