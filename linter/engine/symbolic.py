@@ -354,8 +354,6 @@ def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: 
     return Symbolic("var", None, (Variable(name, key, tuple(domain), scalar_annotated),))
 
 
-# --- domains ---------------------------------------------------------------------------------
-@functools.cache
 def attribute_variable(owner: object, name: str, ctx: Context, library: Library | None = None) -> Symbolic:
     """``x.name`` where ``x`` is the variable keyed ``owner`` and ``name`` no attribute of a
     number, or the parameter ``owner`` holds an object of one of the program's classes whose
@@ -367,6 +365,8 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     return variable(f"{last}.{name}", (*where, f"{last}.{name}"), domain(libraries, ctx))
 
 
+# --- domains ---------------------------------------------------------------------------------
+@functools.cache
 def domain(libraries: tuple[Library, ...], ctx: Context, dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:
     """Every exact value of ``libraries`` (with ``dtypes`` only, when given), in the modes
     ``ctx``: JAX has no 64-bit arrays with x64 off, and its weak values have the default width."""
