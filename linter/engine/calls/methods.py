@@ -1,5 +1,6 @@
 """Rules of array methods with no function of their own: ``x.astype(dtype)`` is a request in the
-receiver's library, ``x.item()`` the Python scalar of its kind."""
+receiver's library, ``x.view(dtype)`` too where the item size stays, ``x.item()`` the Python
+scalar of its kind."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from promolint.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype, requested
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Library, Value, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value, python_scalar
 
 
 def _rule_astype(call: Call) -> Value:
@@ -18,6 +19,21 @@ def _rule_astype(call: Call) -> Value:
         return UNKNOWN
     library = Library.JAX if receiver.library is Library.JAX else receiver.library
     return requested(ref, library, call.ctx)
+
+
+def _rule_view(call: Call) -> Value:
+    """The same bits read as another dtype.  Where the item size changes, the last axis changes
+    length: a 0-d array raises (NumPy 2.4.6 and JAX 0.10.2: ValueError), and another may too
+    (3 float32 as int64): only an unchanged item size is claimed."""
+    receiver = call.bound.get("self")
+    value = _rule_astype(call)
+    if not (isinstance(receiver, Array) and isinstance(value, Array) and receiver.dtype and value.dtype):
+        return UNKNOWN
+    if DTYPES[receiver.dtype].bits == DTYPES[value.dtype].bits:
+        return value
+    if receiver.ndim == 0:
+        return Refusal("ValueError", f"a 0-d {receiver.dtype} cannot be viewed as {value.dtype}: the item size changes")
+    return UNKNOWN
 
 
 def _rule_item(call: Call) -> Value:
@@ -30,5 +46,6 @@ def _rule_item(call: Call) -> Value:
 
 RULES: dict[str, Callable[[Call], Value]] = {
     "astype": _rule_astype,
+    "view": _rule_view,
     "item": _rule_item,
 }

@@ -9,6 +9,17 @@ y2 = a_i8.astype(float)
 y3 = a_f32.astype("int16")
 y4 = s_f64.astype(np.float16)
 # ---
+y = f32.view(jnp.int32)
+y2 = bf16.view(jnp.int16)
+y3 = a_f32.view(np.int32)
+y4 = s_f16.view(np.int16)
+# ---
+y = jnp.asarray(1.0).view(jnp.int32)
+# ---
+y = s_f32.view(np.int16)
+# ---
+y = a_f32.view(np.int16)
+# ---
 y = i8.sum()
 y2 = u8.sum()
 y3 = f16.sum()
