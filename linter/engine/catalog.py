@@ -529,8 +529,8 @@ METHODS: dict[str, Fn] = {
     **{name: Fn("reduce", NP, ("self", "axis"), arrays=("self",), shape="reduce") for name in ("max", "min", "ptp")},
     "astype": Fn("astype", NP, ("self", "dtype"), arrays=("self",), shape="keep"),
     # The same bits read as another dtype (as astype requests it: JAX truncates a 64-bit one
-    # with x64 off alike), where the item size stays.
-    "view": Fn("view", NP, ("self", "dtype"), arrays=("self",), shape="keep"),
+    # with x64 off alike); the last axis changes length with the item size.
+    "view": Fn("view", NP, ("self", "dtype"), arrays=("self",), shape="array"),
     "sum": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="reduce"),
     "prod": Fn("sum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="reduce"),
     "cumsum": Fn("cumsum", NP, ("self", "axis", "dtype"), arrays=("self",), shape="array"),

@@ -1,6 +1,6 @@
 """Rules of array methods with no function of their own: ``x.astype(dtype)`` is a request in the
-receiver's library, ``x.view(dtype)`` too where the item size stays, ``x.item()`` the Python
-scalar of its kind."""
+receiver's library, ``x.view(dtype)`` too (but of a 0-d array whose item size it changes),
+``x.item()`` the Python scalar of its kind."""
 
 from __future__ import annotations
 
@@ -23,17 +23,16 @@ def _rule_astype(call: Call) -> Value:
 
 def _rule_view(call: Call) -> Value:
     """The same bits read as another dtype.  Where the item size changes, the last axis changes
-    length: a 0-d array raises (NumPy 2.4.6 and JAX 0.10.2: ValueError), and another may too
-    (3 float32 as int64): only an unchanged item size is claimed."""
+    length, so a 0-d array raises (NumPy 2.4.6 and JAX 0.10.2: ValueError); another one may too,
+    for its shape (3 float32 as int64), which the engine does not follow for any operation: the
+    dtype is claimed where the shape allows it, as for broadcasting."""
     receiver = call.bound.get("self")
     value = _rule_astype(call)
     if not (isinstance(receiver, Array) and isinstance(value, Array) and receiver.dtype and value.dtype):
         return UNKNOWN
-    if DTYPES[receiver.dtype].bits == DTYPES[value.dtype].bits:
-        return value
-    if receiver.ndim == 0:
+    if receiver.ndim == 0 and DTYPES[receiver.dtype].bits != DTYPES[value.dtype].bits:
         return Refusal("ValueError", f"a 0-d {receiver.dtype} cannot be viewed as {value.dtype}: the item size changes")
-    return UNKNOWN
+    return value
 
 
 def _rule_item(call: Call) -> Value:

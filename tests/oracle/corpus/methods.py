@@ -19,6 +19,8 @@ y = jnp.asarray(1.0).view(jnp.int32)
 y = s_f32.view(np.int16)
 # ---
 y = a_f32.view(np.int16)
+y2 = a_f32.view(np.uint8)
+y3 = a_i16.view(np.float16)
 # ---
 y = i8.sum()
 y2 = u8.sum()
