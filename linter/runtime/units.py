@@ -85,7 +85,7 @@ class ModuleUnit:
             by_line.setdefault(function.line, []).append(function)
         self._rebinding = {line: found[0] for line, found in by_line.items()
                            if len(found) == 1 and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
-        # By frame id: what its call passed (the arrays; the leaves of pytrees of one type).
+        # By frame id: what its call passed (its arrays; what its other arguments hold: objects_in).
         self.entered: dict[int, tuple[types.CodeType, Signature, Signature]] = {}
         code, ids = instrument(source, texts.__contains__, self._rebinding)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
