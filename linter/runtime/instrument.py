@@ -6,9 +6,9 @@ computes (what a value is, is :mod:`promolint.runtime.observe`'s).
 arguments left to right, so ``enter`` runs before ``EXPR`` and ``check`` after it; a site that was
 entered and never checked is one whose evaluation raised.  A :class:`Recorder` provides both
 functions and keeps what they saw (the oracle's and the fuzzer's runner).  A function whose
-arguments are wanted as they were at the call (its body assigns to a parameter) starts with
-``__promolint_arguments__(LINE)``, after its docstring: an expression statement, so it adds no
-local and ``locals()`` stays what it was.
+arguments are wanted as they were at the call (its body assigns to a parameter) runs
+``__promolint_arguments__(LINE)`` first, on a line it had already (``_starting_with``): an
+expression, so it adds no local and ``locals()`` stays what it was.
 """
 
 from __future__ import annotations

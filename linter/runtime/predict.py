@@ -72,6 +72,7 @@ class Predictor:
         self.source = source
         self.facts = facts  # the modules of its package it reads (promolint.project)
         self._values: dict[Mode, dict[Span, Value]] = {}
+        self._paths: dict[int, frozenset[str]] | None = None
 
     def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
         """The spans worth checking, with their source text: every expression the engine
@@ -114,8 +115,7 @@ class Predictor:
     def attribute_paths(self) -> dict[int, frozenset[str]]:
         """By def line, the attributes of parameters the code-alone predictions depend on
         (``state.count``: ``promolint.engine.symbolic.attribute_variable``), with x64 off."""
-        paths = self._values.get("paths")  # type: ignore[call-overload]
-        if paths is None:
+        if self._paths is None:
             found: dict[int, set[str]] = {}
             for value in self._code_values((False, False)).values():
                 if isinstance(value, Symbolic):
@@ -123,8 +123,8 @@ class Predictor:
                         line, name = var.key if isinstance(var.key, tuple) and len(var.key) == 2 else (None, "")
                         if type(line) is int and "." in name:
                             found.setdefault(line, set()).add(name)
-            paths = self._values["paths"] = {line: frozenset(names) for line, names in found.items()}  # type: ignore[index]
-        return paths
+            self._paths = {line: frozenset(names) for line, names in found.items()}
+        return self._paths
 
     def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
         """The code-alone prediction of a span; one that depends on parameters is evaluated at

@@ -85,7 +85,8 @@ class ModuleUnit:
             by_line.setdefault(function.line, []).append(function)
         self._rebinding = {line: found[0] for line, found in by_line.items()
                            if len(found) == 1 and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
-        # By frame id: what its call passed (its arrays; what its other arguments hold: objects_in).
+        # By frame id: what its call passed (its arrays; what its other arguments hold, where the
+        # session predicts from the code alone: objects_in).
         self.entered: dict[int, tuple[types.CodeType, Signature, Signature]] = {}
         code, ids = instrument(source, texts.__contains__, self._rebinding)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
@@ -146,7 +147,8 @@ class ModuleUnit:
             function = self._rebinding[line]
             values = frame.f_locals
             passed = {name: values[name] for name in function.parameters if name in values}
-            self.entered[id(frame)] = (frame.f_code, _signature(passed), function.objects_in(passed))
+            objects = () if active_session().from_arguments else function.objects_in(passed)
+            self.entered[id(frame)] = (frame.f_code, _signature(passed), objects)
         except Exception as error:  # noqa: BLE001 - the call goes on; its sites read the frame instead
             self.entered.pop(id(frame), None)
             active_session().shim_error(f"typing the arguments of the function at {self.path}:{line}", error)
@@ -338,7 +340,7 @@ class FunctionUnit:
         """The argument types of this function's frame (the innermost one of ``frame`` and its
         callers, past lambdas and comprehensions)."""
         found = self._frame_in(frame)
-        return () if found is None else self._signature_of(found)[0]
+        return () if found is None else self._signature_of(found, objects=False)[0]
 
     def bindings_in(self, frame: types.FrameType | None, signature: Signature | None = None) -> Bindings:
         """The argument types the engine's variables stand for where ``frame`` runs this
@@ -376,16 +378,16 @@ class FunctionUnit:
             frame = frame.f_back
         return None
 
-    def _signature_of(self, frame: types.FrameType) -> tuple[Signature, Signature]:
-        """What the call running in ``frame`` passed, its arrays and what its other arguments
-        hold (``objects_in``): kept when it began, where the body assigns to a parameter; else
-        what the parameters hold now."""
+    def _signature_of(self, frame: types.FrameType, objects: bool = True) -> tuple[Signature, Signature]:
+        """What the call running in ``frame`` passed, its arrays and (with ``objects``) what its
+        other arguments hold (``objects_in``): kept when it began, where the body assigns to a
+        parameter; else what the parameters hold now."""
         entered = self.unit.entered.get(id(frame))
         if entered is not None and entered[0] is frame.f_code:
             return entered[1], entered[2]
         arguments = frame.f_locals
         passed = {name: arguments[name] for name in self.parameters if name in arguments and name not in self.rebound}
-        return _signature(passed), self.objects_in(passed)
+        return _signature(passed), self.objects_in(passed) if objects else ()
 
     def objects_in(self, arguments: dict[str, object]) -> Signature:
         """What the arguments that are no arrays hold, by the names of the engine's variables:
