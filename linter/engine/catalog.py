@@ -563,19 +563,20 @@ LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear
 # Array and its implementation (jax 0.10.2), Python's int, float, complex and bool.  Reading any
 # other attribute of a parameter says it holds an object, not a number
 # (``promolint.engine.flow.flow.Flow.attribute``).
-NUMBER_ATTRIBUTES = frozenset(
-    {'T', 'addressable_data', 'addressable_shards', 'all', 'any', 'argmax', 'argmin', 'argpartition',
-    'argsort', 'as_integer_ratio', 'astype', 'at', 'aval', 'base', 'bit_count', 'bit_length',
-    'block_until_ready', 'byteswap', 'choose', 'clip', 'clone', 'committed', 'compress', 'conj', 'conjugate',
-    'copy', 'copy_to_host_async', 'ctypes', 'cumprod', 'cumsum', 'data', 'delete', 'denominator', 'device',
-    'device_buffer', 'device_buffers', 'devices', 'diagonal', 'dot', 'dtype', 'dump', 'dumps', 'fill',
-    'flags', 'flat', 'flatten', 'format', 'from_bytes', 'fromhex', 'getfield', 'global_shards', 'hex', 'imag',
-    'is_deleted', 'is_fully_addressable', 'is_fully_replicated', 'is_integer', 'is_ready', 'item', 'itemsize',
-    'mT', 'max', 'mean', 'min', 'nbytes', 'ndim', 'nonzero', 'numerator', 'on_device_size_in_bytes',
-    'partition', 'platform', 'prod', 'ptp', 'put', 'ravel', 'real', 'repeat', 'reshape', 'resize', 'round',
-    'searchsorted', 'setfield', 'setflags', 'shape', 'sharding', 'size', 'sort', 'squeeze', 'std', 'strides',
-    'sum', 'swapaxes', 'take', 'to_bytes', 'to_device', 'tobytes', 'tofile', 'tolist', 'trace', 'traceback',
-    'transpose', 'unsafe_buffer_pointer', 'var', 'view', 'weak_type'}
-)
+NUMBER_ATTRIBUTES = frozenset({
+    "T", "addressable_data", "addressable_shards", "all", "any", "argmax", "argmin", "argpartition",
+    "argsort", "as_integer_ratio", "astype", "at", "aval", "base", "bit_count", "bit_length",
+    "block_until_ready", "byteswap", "choose", "clip", "clone", "committed", "compress", "conj",
+    "conjugate", "copy", "copy_to_host_async", "ctypes", "cumprod", "cumsum", "data", "delete",
+    "denominator", "device", "device_buffer", "device_buffers", "devices", "diagonal", "dot", "dtype",
+    "dump", "dumps", "fill", "flags", "flat", "flatten", "format", "from_bytes", "fromhex", "getfield",
+    "global_shards", "hex", "imag", "is_deleted", "is_fully_addressable", "is_fully_replicated",
+    "is_integer", "is_ready", "item", "itemsize", "mT", "max", "mean", "min", "nbytes", "ndim", "nonzero",
+    "numerator", "on_device_size_in_bytes", "partition", "platform", "prod", "ptp", "put", "ravel", "real",
+    "repeat", "reshape", "resize", "round", "searchsorted", "setfield", "setflags", "shape", "sharding",
+    "size", "sort", "squeeze", "std", "strides", "sum", "swapaxes", "take", "to_bytes", "to_device",
+    "tobytes", "tofile", "tolist", "trace", "traceback", "transpose", "unsafe_buffer_pointer", "var",
+    "view", "weak_type"
+})
 # Attributes of arrays that keep the dtype, and those that are something else.
 SAME_DTYPE_ATTRIBUTES = frozenset({"T", "mT"})
