@@ -537,8 +537,12 @@ def _file_size(job: LintJob) -> int:
 def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callable | None = None) -> Iterable:
     """``map(function, work)`` over worker processes, results in ``work``'s order.
 
-    With ``cost`` (an estimate per item), the costliest items are sent first and the rest in
-    batches of similar cost, so that no worker is left finishing a large file alone."""
+    With ``cost`` (an estimate per item), items go in batches of similar cost, each a run of
+    neighbours in ``work`` (files of one package, in the order the tree is walked), sent in that
+    order: a file's analysis reads the modules its package imports, which a worker keeps parsed
+    (``promolint.frontend.top_level``), so a worker that goes through a package in order reads
+    them once, where one handed files scattered over the tree, largest first, read them again
+    and again (a third more time on the benchmark's corpus)."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
         return map(function, work)
@@ -565,13 +569,13 @@ def _apply(batch: tuple[Callable, list]) -> list:
 
 
 def _batches(costs: list[float], count: int) -> list[list[int]]:
-    """Indices of the items in about ``count`` batches of similar total cost, costliest first:
-    an item that alone exceeds a batch's share is a batch of its own, small ones are grouped."""
+    """Indices of the items in about ``count`` batches of similar total cost, each a run of
+    neighbours: an item that alone exceeds a batch's share ends its batch."""
     share = sum(costs) / count or 1  # all free (empty files): one batch
     batches, current, filled = [], [], 0.0
-    for index in sorted(range(len(costs)), key=costs.__getitem__, reverse=True):  # stable: ties keep their order
+    for index, item_cost in enumerate(costs):
         current.append(index)
-        filled += costs[index]
+        filled += item_cost
         if filled >= share:
             batches.append(current)
             current, filled = [], 0.0
