@@ -292,6 +292,14 @@ _NUMPY |= {
     "interp": Fn("interp", NP, ("x", "xp", "fp"), arrays=("x", "xp", "fp"), shape="as-is"),
     "copy": Fn("asarray", NP, ("a",), arrays=("a",), shape="array"),  # np.array(a, copy=True)
     "ascontiguousarray": Fn("asarray", NP, ("a", "dtype"), arrays=("a",), shape="array"),
+    # Arrays read from bytes, files or iterables: the dtype asked for, else float64 (memmap: uint8);
+    # fromiter has no default (it raises without a dtype).
+    "frombuffer": Fn("create", NP, ("buffer", "dtype", "count", "offset"), "f", shape="array"),
+    "fromfile": Fn("create", NP, ("file", "dtype", "count", "sep", "offset"), "f", shape="array"),
+    "fromstring": Fn("create", NP, ("string", "dtype", "count", "sep"), "f", shape="array"),
+    "fromiter": Fn("create", NP, ("iter", "dtype", "count"), shape="array"),
+    "loadtxt": Fn("create", NP, ("fname", "dtype"), "f", shape="array"),
+    "memmap": Fn("create", NP, ("filename", "dtype", "mode", "offset", "shape"), "uint8", shape="array"),
 }
 # NumPy's ufuncs without a bool loop run bool inputs in int8 (np.power(bool, bool) is int8);
 # JAX computes these in int32 whatever x64 says (measured).
@@ -359,6 +367,8 @@ _NUMPY |= {name: Fn("forward", NP, fn.params, arrays=fn.arrays, shape="as-is") f
 _JAX_NUMPY = _elementwise(JNP)
 _JAX_NUMPY["einsum"] = Fn("einsum", JNP, ("subscripts", "*operands"), arrays=("operands",), shape="as-is")
 _JAX_NUMPY |= {
+    "frombuffer": Fn("create", JNP, ("buffer", "dtype", "count", "offset"), "f", shape="array"),
+    "fromstring": Fn("create", JNP, ("string", "dtype", "count"), "f", shape="array"),
     "take": Fn("same", JNP, ("a", "indices", "axis"), arrays=("a",), shape="array"),
     "reciprocal": Fn("inexact", JNP, ("x",), arrays=("x",)),  # NumPy's keeps integers
     "sinc": Fn("inexact", JNP, ("x",), arrays=("x",)),

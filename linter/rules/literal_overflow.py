@@ -57,6 +57,23 @@ class LiteralOverflow(Rule):
             image = np.zeros((2, 2), np.uint8)
             image[0, 1] = 638
         """),
+        # nes-py 8.2.1's _rom.py: the iNES header's bank counts are uint8, and so are their
+        # products with Python ints; `make` raises here for every ROM
+        Example("""
+            import numpy as np
+
+            class ROM:
+                def __init__(self, rom_path):
+                    self.raw_data = np.fromfile(rom_path, dtype="uint8")
+
+                @property
+                def prg_rom_size(self):
+                    return 16 * self.raw_data[:16][4]
+
+                @property
+                def prg_rom_stop(self):
+                    return 16 + self.prg_rom_size * 2**10
+        """),
     )
     valid = (
         Example("""

@@ -33,6 +33,8 @@ def _rule_create(call: Call) -> Value:
     ndim = created_rank(call)
     if ref:
         return requested(ref, call.fn.library, call.ctx, ndim)
+    if not call.fn.default:  # a dtype it cannot do without (np.fromiter): not one given here
+        return UNKNOWN
     return default(call.fn.default, call.fn.library, call.ctx, display_name(call.name), ndim)
 
 

@@ -35,6 +35,8 @@ def created_rank(call: Call) -> int | None:
     for param in ("shape", "size"):
         if param in call.fn.params:
             return shape_rank(call.bound.get(param))
+    if {"buffer", "file", "string", "iter"} & set(call.fn.params):
+        return 1  # read from bytes, a file, text or an iterable: a flat array
     return 2 if {"N", "n"} & set(call.fn.params) else None  # eye, identity
 
 

@@ -199,3 +199,17 @@ y = jnp.zeros(3, dtype=ml_dtypes.float8_e5m2)
 # ---
 x = np.array(1.5, dtype=np.float32)
 y = x + 1
+# ---
+# Arrays read from bytes, text and iterables: the dtype asked for, else float64 (NumPy) or the
+# default float (JAX); np.fromiter has no default.
+x = np.frombuffer(b"\x00" * 8)
+y = np.frombuffer(b"\x00" * 8, dtype="uint8")
+z = np.fromstring("1 2", sep=" ")
+w = np.fromiter(range(3), np.int16)
+# ---
+x = np.fromstring("1 2", dtype=np.int32, sep=" ")
+y = np.frombuffer(b"\x00" * 8, np.int16)[3] * 2
+# ---
+x = jnp.frombuffer(b"\x00" * 8)
+y = jnp.frombuffer(b"\x00" * 8, dtype=jnp.uint8)
+z = jnp.fromstring("1 2", sep=" ")
