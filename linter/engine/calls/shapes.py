@@ -32,11 +32,13 @@ def data_rank(value: Value | None) -> int | None:
 
 
 def created_rank(call: Call) -> int | None:
+    # Read from bytes, a file, text or an iterable: a flat array, unless given a shape (memmap).
+    read = bool({"buffer", "file", "filename", "string", "iter"} & set(call.fn.params))
     for param in ("shape", "size"):
-        if param in call.fn.params:
+        if param in call.fn.params and (param in call.bound or not read):
             return shape_rank(call.bound.get(param))
-    if {"buffer", "file", "string", "iter"} & set(call.fn.params):
-        return 1  # read from bytes, a file, text or an iterable: a flat array
+    if read:
+        return 1
     return 2 if {"N", "n"} & set(call.fn.params) else None  # eye, identity
 
 

@@ -213,3 +213,15 @@ y = np.frombuffer(b"\x00" * 8, np.int16)[3] * 2
 x = jnp.frombuffer(b"\x00" * 8)
 y = jnp.frombuffer(b"\x00" * 8, dtype=jnp.uint8)
 z = jnp.fromstring("1 2", sep=" ")
+# ---
+import io
+import tempfile
+
+path = tempfile.NamedTemporaryFile(suffix=".bin", delete=False).name
+np.zeros(16, np.uint8).tofile(path)
+x = np.fromfile(path, dtype="uint8")
+y = np.fromfile(path)
+z = np.memmap(path, mode="r")
+w = np.memmap(path, dtype=np.int16, mode="r")[1] + 1
+v = np.loadtxt(io.StringIO("1 2\n3 4"))
+u = np.loadtxt(io.StringIO("1 2\n3 4"), dtype=np.int32)
