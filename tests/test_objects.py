@@ -488,3 +488,27 @@ print(json.dumps(observe(state.pos)))
     ran = _describe(json.loads(process.stdout.splitlines()[-1]))
     records = reveal_records_many(_STEP_BEFORE_RESET.encode(), [Settings(x64=x64)])[0]
     assert [_describe(r) for r in records if r["text"] == "pos" and r["line"] == 16] == [ran] == ["int32 [jax]"]
+
+
+_CARRIED = IMPORTS + """
+
+def cooled(key, state):
+    def body(carry, i):
+        key, state = carry
+        return (key, state), state.cooldown[i] - 1
+    _, ys = jax.lax.scan(body, (key, state), jnp.arange(2))
+    return ys
+"""
+
+
+def test_a_scan_body_gets_each_element_of_a_carried_tuple_and_the_fields_of_a_carried_object() -> None:
+    """craftax's `_move_zombie(rng_and_state, i)`: `rng, state = rng_and_state` used to give
+    values of both parameters, and `state.zombies` an unknown of them; each element is what was
+    carried (the body hands it back unchanged, so the scan runs it once), and a field of the
+    carried object is the field traced: a variable the run-time shim binds to what the call
+    passed (the oracle's `cooled` snippet checks it against running it)."""
+    records = reveal_records_many(_CARRIED.encode(), [Settings()])[0]
+    depends = {r["text"]: r.get("depends") for r in records if r["line"] == 9 and not r["target"]}
+    assert depends["state"] == ["state"]
+    assert depends["state.cooldown[i] - 1"] == ["state.cooldown"]
+    assert [r.get("depends") for r in records if r["line"] == 8 and r["text"] == "key"] == [["key"]]

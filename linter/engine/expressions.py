@@ -160,10 +160,10 @@ def element_of(value: Value) -> Value:
 def unpack(value: Value, count: int, starred: bool) -> list[Value]:
     """What each of ``count`` targets gets from ``a, b = value`` (a starred target makes
     positions unknown)."""
+    if isinstance(value, Items) and len(value.items) == count and not starred:
+        return list(value.items)  # whatever the items are: `rng, state = carry` of symbolic ones
     if is_symbolic(value):
         return [apply("unpack", _unpacked, (value, count, starred, i)) for i in range(count)]
-    if isinstance(value, Items) and len(value.items) == count and not starred:
-        return list(value.items)
     each = element_of(value) if not starred and not isinstance(value, Items) else UNKNOWN
     return [each] * count
 

@@ -9,7 +9,7 @@ the rules share), the rule families (``creation``, ``elementwise``, ``comparison
 here."""
 
 from promolint.engine.calls.binding import bind
-from promolint.engine.calls.conversions import as_dtype, as_traced, default, requested
+from promolint.engine.calls.conversions import as_dtype, as_traced, as_traced_field, default, requested, traced_variable
 from promolint.engine.calls.dispatch import RULES, apply, attribute, call, call_function, call_method, resolve_reference
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "apply",
     "as_dtype",
     "as_traced",
+    "as_traced_field",
     "attribute",
     "bind",
     "call",
@@ -25,4 +26,5 @@ __all__ = [
     "default",
     "requested",
     "resolve_reference",
+    "traced_variable",
 ]

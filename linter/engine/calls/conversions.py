@@ -12,7 +12,7 @@ from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn
-from promolint.engine.symbolic import lifted
+from promolint.engine.symbolic import Symbolic, Variable, lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
 from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Elements, Instance, Items, Keyed, Library, Refusal,
@@ -127,10 +127,7 @@ def as_traced(value: Value, ctx: Context) -> Value:
         refused = next((v for _, v in entries if isinstance(v, Refusal)), None)
         return refused or Keyed(entries)
     if isinstance(value, Instance):
-        # A NamedTuple or registered dataclass is a pytree of its fields; a Python scalar field
-        # may be static (flax's pytree_node=False, equinox's static=True) or traced: unknown.
-        fields = tuple((name, UNKNOWN if isinstance(v, Array) and v.library is Library.PYTHON else as_traced(v, ctx))
-                       for name, v in value.fields)  # fmt: skip
+        fields = tuple((name, as_traced_field(v, ctx)) for name, v in value.fields)
         refused = next((v for _, v in fields if isinstance(v, Refusal)), None)
         return refused or replace(value, fields=fields)
     if not isinstance(value, Array) or value.library is Library.JAX:
@@ -142,6 +139,22 @@ def as_traced(value: Value, ctx: Context) -> Value:
         dtypes = frozenset(ctx.jax.canonical_dtype(Operand(d)) for d in value.dtypes)
         return Array(dtypes, Library.JAX, value.weak, ndim=0)
     return _as_jax(value, ctx)
+
+
+@lifted("traced field")
+def as_traced_field(value: Value, ctx: Context) -> Value:
+    """A field of a NamedTuple or registered dataclass JAX traces (it is a pytree of its
+    fields): traced, but a Python scalar, which may be static (flax's pytree_node=False,
+    equinox's static=True) or traced, is unknown."""
+    return UNKNOWN if isinstance(value, Array) and value.library is Library.PYTHON else as_traced(value, ctx)
+
+
+def traced_variable(value: Symbolic) -> Variable | None:
+    """The variable ``x`` where ``value`` is what JAX traced of it (a loop's carry, a jitted
+    function's parameter), else None."""
+    if value.function is as_traced.exact and type(value.arguments[0]) is Symbolic:
+        return value.arguments[0].variable
+    return None
 
 
 # --- Python scalars converted to a dtype -----------------------------------------------------

@@ -333,10 +333,13 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     if got is None or back is None:
         return UNKNOWN, extra
     first = (_skeleton(carry), _skeleton(returned))
-    again = [apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
+    # A leaf the body hands back as it got it (`return (rng, state), y`) is never promoted.
+    unchanged = [got[i] is leaf for i, leaf in enumerate(leaves(raw) or ())] if len(leaves(raw) or ()) == len(got) \
+        else [False] * len(got)  # fmt: skip
+    again = [got[i] if unchanged[i] else apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
              for i in range(len(got))]  # fmt: skip
     carry_again, returned_again = carry, returned
-    if not all(_kept_everywhere(before, after) for before, after in zip(got, again)):
+    if not all(before is after or _kept_everywhere(before, after) for before, after in zip(got, again)):
         carry_again = rebuild(carry, again)
         raw, extra = step(invoke, carry_again)
         returned_again = _traced_tree(raw, ctx)

@@ -226,8 +226,12 @@ class Flow:
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
-        if type(base) is Symbolic and base.variable is not None and name not in NUMBER_ATTRIBUTES and name[0] != "_":
-            return symbolic.attribute_variable(base.variable.key, name, ctx)
+        if type(base) is Symbolic and name not in NUMBER_ATTRIBUTES and name[0] != "_":
+            if base.variable is not None:
+                return symbolic.attribute_variable(base.variable.key, name, ctx)
+            traced = calls.traced_variable(base)
+            if traced is not None:  # a field of the traced object: a scan's `state.count`
+                return calls.as_traced_field(symbolic.attribute_variable(traced.key, name, ctx), ctx)
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)

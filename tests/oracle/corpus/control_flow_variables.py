@@ -56,3 +56,34 @@ def floored(x):
 
 for name in ("bfloat16", "float32"):
     y = floored(jnp.ones(3, getattr(jnp, name)))
+# ---
+# A carry that is a tuple of parameters: the body unpacks it and gets each element as it is.
+# (Strict mode refuses float16 + int8: the engine claims what holds where the code goes on.)
+# oracle: modes=x64off,x64on
+def stepped(key, x):
+    def body(carry, i):
+        key, x = carry
+        return (key, x), x * 2 + i
+    (key, x), ys = jax.lax.scan(body, (key, x), jnp.arange(3, dtype=jnp.int8))
+    return ys
+
+for name in ("float16", "int8", "int32"):
+    ys = stepped(jax.random.PRNGKey(0), jnp.ones(3, getattr(jnp, name)))
+# ---
+# A field of a pytree carried through a scan is the field traced (craftax's `state.zombies`).
+from typing import NamedTuple
+
+
+class Mobs(NamedTuple):
+    cooldown: jax.Array
+
+
+def cooled(key, state):
+    def body(carry, i):
+        key, state = carry
+        return (key, state), state.cooldown[i] - 1
+    _, ys = jax.lax.scan(body, (key, state), jnp.arange(2))
+    return ys
+
+for name in ("int16", "uint8", "float32"):
+    ys = cooled(jax.random.PRNGKey(0), Mobs(jnp.ones(2, getattr(jnp, name))))
