@@ -151,10 +151,13 @@ def as_traced_field(value: Value, ctx: Context) -> Value:
 
 def traced_variable(value: Symbolic) -> Variable | None:
     """The variable ``x`` where ``value`` is what JAX traced of it (a loop's carry, a jitted
-    function's parameter), else None."""
-    if value.function is as_traced.exact and type(value.arguments[0]) is Symbolic:
+    function's parameter, a field of such), else None."""
+    if value.function in _TRACING and type(value.arguments[0]) is Symbolic:
         return value.arguments[0].variable
     return None
+
+
+_TRACING = (as_traced.exact, as_traced_field.exact)
 
 
 # --- Python scalars converted to a dtype -----------------------------------------------------

@@ -87,3 +87,26 @@ def cooled(key, state):
 
 for name in ("int16", "uint8", "float32"):
     ys = cooled(jax.random.PRNGKey(0), Mobs(jnp.ones(2, getattr(jnp, name))))
+# ---
+# A field of a field of the carried object: craftax's `state.zombies.attack_cooldown`.
+from typing import NamedTuple
+
+
+class Zombies(NamedTuple):
+    cooldown: jax.Array
+
+
+class World(NamedTuple):
+    zombies: Zombies
+
+
+def cooled_down(key, state):
+    def body(carry, i):
+        key, state = carry
+        zombies = state.zombies
+        return (key, state), zombies.cooldown[i] - 1
+    _, ys = jax.lax.scan(body, (key, state), jnp.arange(2))
+    return ys
+
+for name in ("int8", "uint16", "float16"):
+    ys = cooled_down(jax.random.PRNGKey(0), World(Zombies(jnp.ones(2, getattr(jnp, name)))))
