@@ -334,10 +334,11 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
         return UNKNOWN, extra
     first = (_skeleton(carry), _skeleton(returned))
     # A leaf the body hands back as it got it (`return (rng, state), y`) is never promoted.
-    unchanged = [got[i] is leaf for i, leaf in enumerate(leaves(raw) or ())] if len(leaves(raw) or ()) == len(got) \
-        else [False] * len(got)  # fmt: skip
-    again = [got[i] if unchanged[i] else apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
-             for i in range(len(got))]  # fmt: skip
+    handed_back = leaves(raw) or ()
+    kept = len(handed_back) == len(got)
+    again = [leaf if kept and handed_back[i] is leaf else
+             apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
+             for i, leaf in enumerate(got)]  # fmt: skip
     carry_again, returned_again = carry, returned
     if not all(before is after or _kept_everywhere(before, after) for before, after in zip(got, again)):
         carry_again = rebuild(carry, again)
