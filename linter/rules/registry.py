@@ -33,7 +33,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM000", "unparsable-file", "parse_error", "A file that cannot be read, decoded or parsed",
              reported_by="checker"),
     RuleInfo("PRM001", "implicit-x64", "implicit_x64",
-             "A 64-bit result no operand asked for (opt-in: 10 of its 31 primer findings are bugs, below the "
+             "A 64-bit result no operand asked for (opt-in: 10 of its 32 primer findings are bugs, below the "
              "90% a default rule needs)", opt_in=True, fix="sometimes", in_tests=False),
     RuleInfo("PRM002", "mixed-dispatch", "mixed_dispatch", "A NumPy/JAX chain whose dtype depends on its association",
              fix="sometimes"),
@@ -67,7 +67,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "(opt-in: the primer has no finding yet to measure its precision on)", opt_in=True),
     RuleInfo("PRM027", "lax-literal-x64", "lax_literal_x64",
              "A jax.lax call, conditional or loop mixing a 64-bit scalar with an array of unknown dtype that "
-             "raises for every int32 (float32) array with x64 on (opt-in: 12 of its 34 primer findings are bugs; "
+             "raises for every int32 (float32) array with x64 on (opt-in: 13 of its 35 primer findings are bugs; "
              "in the others the project's own arrays are 64-bit under x64)", opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
