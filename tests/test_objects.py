@@ -517,3 +517,44 @@ def test_a_scan_body_gets_each_element_of_a_carried_tuple_and_the_fields_of_a_ca
     assert depends["zombies.cooldown[zombie_index] - 1"] == ["state.zombies.cooldown"]
     assert [r.get("depends") for r in records if r["line"] == 9 and r["text"] == "state"] == [["state"]]
     assert [r.get("depends") for r in records if r["line"] == 11 and r["text"] == "rng"] == [["rng"]]
+
+
+def _solver_of_many_methods(helpers: int, methods: int) -> str:
+    """ott-jax's LR solvers' shape of code: every method takes the problem and the state,
+    annotated, and hands them to helpers that hand them on."""
+    fan_out = "".join(f"        self.h{i}(p, s)\n" for i in range(2, helpers + 2))
+    defs = "".join(f"    def h{i}(self, p: Problem, s: State) -> State:\n        return s\n\n"
+                   for i in range(2, helpers + 2))  # fmt: skip
+    defs += "".join(f"    def m{i}(self, p: Problem, s: State) -> State:\n        return self.h1(p, s)\n\n"
+                    for i in range(methods))  # fmt: skip
+    return f"""from typing import NamedTuple
+import jax.numpy as jnp
+
+class Problem:
+    def __init__(self, tau: float = 1.0):
+        self.tau = tau
+
+class State(NamedTuple):
+    errors: jnp.ndarray
+
+def init():
+    return State(errors=jnp.zeros(3))
+
+class Solver:
+    def h1(self, p: Problem, s: State) -> State:
+{fan_out}        return s
+
+{defs}    def last(self, p: Problem, s: State):
+        s = self.h1(p, s)
+        return s.errors
+"""
+
+
+def test_calls_given_a_parameters_object_whose_fields_are_typed_are_memoized_across_functions() -> None:
+    """ott-jax's `sinkhorn_lr.py:678` `state.errors` (float32: what the states are made with)
+    went unknown when every annotated parameter's object kept where it came from: calls given
+    `state` in one method and in another were no longer the same call, and the module's call
+    budget ran out before `one_iteration`.  An object keeps its origin only where a field of it
+    is typed by nothing (mctx's Tree): here `State.errors` is made with `jnp.zeros`."""
+    records = reveal_records_many(_solver_of_many_methods(10, 40).encode(), [Settings()])[0]
+    assert [(r["dtype"], r["library"]) for r in records if r["text"] == "s.errors"] == [("float32", "jax")]

@@ -41,11 +41,18 @@ class Body(Protocol):
         """The names (and attribute names) the code of the function at ``handle`` reads."""
 
 
+class ObjectFacts(Protocol):
+    """What functions ask of the program's objects (``promolint.engine.flow.objects.Objects``)."""
+
+    def has_untyped_fields(self, instance: Instance) -> bool: ...
+
+
 class Host(Protocol):
     """What functions need of the flow that holds them (``promolint.engine.flow.flow.Flow``)."""
 
     recording: bool
     modules: Modules
+    objects: ObjectFacts
     anchor: object | None  # the call in progress
     trial: list | None  # set while a call is evaluated again for a rule: nothing memoized is reused
     final_ctx: Context
@@ -449,7 +456,8 @@ class Functions:
                 passed = _typed_arguments(calls, name, seeds[name])
                 if passed is not None:
                     seeds[name] = passed
-                elif isinstance(seeds[name], Instance) and not (seeds[name].exact or seeds[name].fields):
+                elif isinstance(seeds[name], Instance) and not (seeds[name].exact or seeds[name].fields) \
+                        and flow.objects.has_untyped_fields(seeds[name]):  # fmt: skip
                     # An object of the class the annotation names: its fields nothing types are variables.
                     seeds[name] = replace(seeds[name], origin=self._key(definition, param))
                 else:

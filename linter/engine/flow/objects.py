@@ -345,10 +345,26 @@ class Objects:
         return join(parts)
 
     def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value:
+        """What field ``spec`` of an object of ``cls`` holds (``_typed_field``); where nothing
+        types it, a variable of its own for a parameter's object, else what the annotation says."""
+        value = self._typed_field(instance, cls, spec)
+        if value is not None:
+            return value
+        annotation = spec.annotation
+        # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
+        # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
+        python = isinstance(annotation, Array) and annotation.library is Library.PYTHON
+        if instance.origin is not None:
+            library = annotation.library if isinstance(annotation, Array) and not python else None
+            return attribute_variable(instance.origin, spec.name, ctx, library)
+        return UNKNOWN if python else annotation
+
+    def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> Value | None:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
         ``self``, what the program makes objects with, else the default, else what the
-        annotation says.  A class with an ``__init__`` of its own assigns its fields there:
-        the default is a class attribute until then."""
+        annotation says where it names a dtype; None where nothing types it.  A class with an
+        ``__init__`` of its own assigns its fields there: the default is a class attribute until
+        then."""
         own = instance.field(spec.name)
         if own is not None:
             return own
@@ -362,15 +378,17 @@ class Objects:
                 return made
         if spec.default is not None:
             return spec.default
-        # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
-        # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
-        python = isinstance(spec.annotation, Array) and spec.annotation.library is Library.PYTHON
-        value = UNKNOWN if python else spec.annotation
-        if instance.origin is not None and (value is UNKNOWN or isinstance(value, Array) and not value.dtypes):
-            # A parameter's object, of which nothing says more: what it holds there is a variable.
-            library = value.library if isinstance(value, Array) else None
-            return attribute_variable(instance.origin, spec.name, ctx, library)
-        return value
+        annotation = spec.annotation
+        untyped = annotation is UNKNOWN or isinstance(annotation, Array) and (
+            annotation.library is Library.PYTHON or not annotation.dtypes)
+        return None if untyped else annotation
+
+    def has_untyped_fields(self, instance: Instance) -> bool:
+        """Whether an object like ``instance`` has a field nothing types (``_typed_field``): only
+        then does a parameter's object keep where it came from (``Instance.origin``), which the
+        calls given it are memoized by."""
+        return any(self._typed_field(instance, cls, spec) is None
+                   for cls in self._candidates(instance) for spec in self._classes[cls].fields)  # fmt: skip
 
     def _assigned(self, family: int, name: str, ctx: Context) -> Value | None:
         """What the family's methods and outside code assign to ``name`` (None: nothing)."""
