@@ -558,3 +558,29 @@ def test_calls_given_a_parameters_object_whose_fields_are_typed_are_memoized_acr
     is typed by nothing (mctx's Tree): here `State.errors` is made with `jnp.zeros`."""
     records = reveal_records_many(_solver_of_many_methods(10, 40).encode(), [Settings()])[0]
     assert [(r["dtype"], r["library"]) for r in records if r["text"] == "s.errors"] == [("float32", "jax")]
+
+
+_MADE_WITH_AN_UNKNOWN = """from typing import NamedTuple
+import jax.numpy as jnp
+
+class State(NamedTuple):
+    pos: jnp.ndarray
+    steps: jnp.ndarray
+
+def reset(pos):
+    return State(pos=pos, steps=jnp.zeros((), jnp.int32))
+
+def step(state: State):
+    return state.pos + 1, state.steps + 1
+"""
+
+
+def test_a_parameters_object_holds_a_variable_where_objects_are_made_with_an_unknown() -> None:
+    """jaxmarl's and brax's states are made with what their reset functions are given: what
+    objects are made with is unknown there, and a `state: State` parameter's `state.pos` was
+    unknown; it is a variable of its own (the run-time shim binds it: tests/runtime), while
+    `state.steps` is what every state is made with."""
+    records = reveal_records_many(_MADE_WITH_AN_UNKNOWN.encode(), [Settings()])[0]
+    found = {r["text"]: (r["dtype"], r.get("depends")) for r in records if r["line"] == 12 and not r["target"]}
+    assert found["state.pos"] == ("dtype of state.pos", ["state.pos"])
+    assert found["state.steps + 1"] == ("int32", None)

@@ -346,49 +346,47 @@ class Objects:
 
     def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value:
         """What field ``spec`` of an object of ``cls`` holds (``_typed_field``); where nothing
-        types it, a variable of its own for a parameter's object, else what the annotation says."""
-        value = self._typed_field(instance, cls, spec)
-        if value is not None:
+        types it, for a parameter's object, a variable of its own."""
+        value, typed = self._typed_field(instance, cls, spec)
+        if typed or instance.origin is None:
             return value
         annotation = spec.annotation
-        # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
-        # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
-        python = isinstance(annotation, Array) and annotation.library is Library.PYTHON
-        if instance.origin is not None:
-            library = annotation.library if isinstance(annotation, Array) and not python else None
-            return attribute_variable(instance.origin, spec.name, ctx, library)
-        return UNKNOWN if python else annotation
+        library = annotation.library if isinstance(annotation, Array) and annotation.library is not Library.PYTHON else None
+        return attribute_variable(instance.origin, spec.name, ctx, library)
 
-    def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> Value | None:
+    def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value, bool]:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
         ``self``, what the program makes objects with, else the default, else what the
-        annotation says where it names a dtype; None where nothing types it.  A class with an
+        annotation says; and whether any of them types it (what objects are made with is
+        unknown, or only the annotation speaks and names no dtype: not typed).  A class with an
         ``__init__`` of its own assigns its fields there: the default is a class attribute until
         then."""
         own = instance.field(spec.name)
         if own is not None:
-            return own
+            return own, True
         if self._lookup_class(cls, "__init__", "methods") is not None:
-            return spec.default if spec.default is not None else UNKNOWN
+            return (spec.default if spec.default is not None else UNKNOWN), True
         if not instance.exact:
             key = (self._classes[cls].family, spec.name)
             made = self._made(key)
             self._flow.functions.read_fact(("made", key), made, lambda: self._made(key), self._made_by.get(key, ()))
             if made is not None:
-                return made
+                return made, made is not UNKNOWN
         if spec.default is not None:
-            return spec.default
+            return spec.default, True
+        # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
+        # there (gymnax's `paddle_y: int` is int32 in the state), not only a Python scalar.
         annotation = spec.annotation
-        untyped = annotation is UNKNOWN or isinstance(annotation, Array) and (
-            annotation.library is Library.PYTHON or not annotation.dtypes)
-        return None if untyped else annotation
+        if isinstance(annotation, Array) and annotation.library is Library.PYTHON:
+            return UNKNOWN, False
+        return annotation, not (annotation is UNKNOWN or isinstance(annotation, Array) and not annotation.dtypes)
 
     def has_untyped_fields(self, instance: Instance) -> bool:
         """Whether an object like ``instance`` has a field nothing types (``_typed_field``): only
         then does a parameter's object keep where it came from (``Instance.origin``), which the
         calls given it are memoized by."""
-        return any(self._typed_field(instance, cls, spec) is None
-                   for cls in self._candidates(instance) for spec in self._classes[cls].fields)  # fmt: skip
+        return not all(self._typed_field(instance, cls, spec)[1]
+                       for cls in self._candidates(instance) for spec in self._classes[cls].fields)  # fmt: skip
 
     def _assigned(self, family: int, name: str, ctx: Context) -> Value | None:
         """What the family's methods and outside code assign to ``name`` (None: nothing)."""

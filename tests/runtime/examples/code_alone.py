@@ -58,3 +58,17 @@ class Tree:
 def bonus(tree: Tree, node: int):
     visits = tree.node_visits[node]
     return jnp.log(visits + 1.0), tree.embedding + 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Carry:
+    level: jax.Array
+    count: jax.Array
+
+
+def start(level):  # the module makes carries with a level of unknown dtype: nothing types the field
+    return Carry(level, jnp.zeros((), jnp.int32))
+
+
+def raised(carry: Carry):
+    return carry.level * 2, carry.count + 1
