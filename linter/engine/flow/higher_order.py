@@ -38,6 +38,7 @@ _TREE_MAPS = {"jax.tree_util.tree_map": False, "jax.tree.map": False, "jax.tree_
               "jax.tree_util.tree_map_with_path": True, "jax.tree.map_with_path": True}  # with the path?
 _TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_leaves"})
 _PARTIAL = "functools.partial"
+_MAP = "builtins.map"
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
         return Partial(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())))
     if name in _TREE_MAPS and len(args) >= 2:
         return _tree_map(invoke, args[0], args[1], args[2:], with_path=_TREE_MAPS[name])
+    if name == _MAP and len(args) >= 2 and all(isinstance(a, Items) for a in args[1:]):
+        return _builtin_map(invoke, args[0], args[1:])  # type: ignore[arg-type]
     if name in _TREE_LEAVES and args:
         found = leaves(args[0])
         return Items(tuple(found), is_tuple=False) if found is not None else UNKNOWN
@@ -292,6 +295,20 @@ def _output_refusal(value: Value) -> Refusal | None:
 
 
 # --- trees -------------------------------------------------------------------------------------
+def _builtin_map(invoke: Callable[..., Value], func: Value, iterables: Sequence[Items]) -> Value:
+    """``map(f, *iterables)`` over tuples and lists the engine knows (``x, f = map(jnp.asarray,
+    (x, f))``): f of each element and those at the same place in the others, as far as the
+    shortest goes.  The map runs f only as it is read: where a call raises, the map is no refusal
+    itself, and unknown."""
+    mapped = []
+    for elements in zip(*(iterable.items for iterable in iterables)):
+        value = invoke(func, list(elements))
+        if isinstance(value, Refusal):
+            return UNKNOWN
+        mapped.append(value)
+    return Items(tuple(mapped), is_tuple=True)
+
+
 def _tree_map(invoke: Callable[..., Value], func: Value, tree: Value, rest: Sequence[Value],
               with_path: bool) -> Value:  # fmt: skip
     """``tree_map(f, tree, *rest)``: f of each leaf and the leaves at the same place in ``rest``,

@@ -158,3 +158,14 @@ third = leaves[2]
 # ---
 t = jax.tree.map(lambda p: p.astype(jnp.bfloat16), (f32, None))
 t0, t1 = t
+# ---
+xq, x, fv = map(jnp.asarray, (f16, a64, 2.0))
+# ---
+u, v = map(lambda p, q: p * q, (i8, 2.0), [np.float16(1), 3])
+# ---
+def widened(p):
+    return p.astype(jnp.result_type(p, 1.0))
+
+w0, w1, w2 = map(widened, [i32, bf16, a64])
+# ---
+m0, = map(lambda p, q: p + q, (u8, 2.5), (i8,))  # as far as the shortest goes
