@@ -511,6 +511,9 @@ CATALOG: dict[str, Fn] = {
     # `EMPTY, PAWN, ... = tuple(range(7))`).
     "builtins.tuple": Fn("python_sequence", PY, ("iterable",)),
     "builtins.list": Fn("python_sequence", PY, ("iterable",)),
+    # zip() and enumerate(): tuples of an element of each iterable (a Python int first).
+    "builtins.zip": Fn("python_zip", PY, ("*iterables",)),
+    "builtins.enumerate": Fn("python_zip", PY, ("iterable",)),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
 }
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.calls.conversions import out_of_bounds
+from promolint.engine.calls.python_functions import element_of
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
 from promolint.engine.symbolic import apply, is_symbolic, lifted
@@ -140,21 +141,6 @@ def _indexed_rank(rank: int | None, slices: list[bool], indices: list[Value]) ->
         else:
             return None
     return rank if rank >= 0 else None
-
-
-@lifted("element_of")
-def element_of(value: Value) -> Value:
-    """One element of an iterated value: iterating an array yields its rows (a NumPy vector
-    yields scalars)."""
-    if isinstance(value, Items):
-        return join(value.items)
-    if isinstance(value, Elements):
-        return value.element
-    if isinstance(value, Array) and value.library is not Library.PYTHON:
-        ndim = value.rank - 1 if value.rank else None
-        library = numpy_library(ndim) if value.library.is_numpy else value.library
-        return replace(value, literal=None, ndim=ndim, library=library)
-    return UNKNOWN
 
 
 def unpack(value: Value, count: int, starred: bool) -> list[Value]:

@@ -1,12 +1,30 @@
 """Rules of Python's own functions (``len``, ``math.floor``...): a Python scalar of a fixed kind
-whatever the argument; ``range`` gives Python ints, ``tuple`` and ``list`` the items they are given."""
+whatever the argument; ``range`` gives Python ints, ``tuple`` and ``list`` the items they are
+given, ``zip`` and ``enumerate`` tuples of the elements of what they iterate."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Elements, Items, Value, python_scalar
+from promolint.engine.symbolic import lifted
+from promolint.engine.values import UNKNOWN, Array, Elements, Items, Library, Value, join, numpy_library, python_scalar
+
+
+@lifted("element_of")
+def element_of(value: Value) -> Value:
+    """One element of an iterated value: iterating an array yields its rows (a NumPy vector
+    yields scalars)."""
+    if isinstance(value, Items):
+        return join(value.items)
+    if isinstance(value, Elements):
+        return value.element
+    if isinstance(value, Array) and value.library is not Library.PYTHON:
+        ndim = value.rank - 1 if value.rank else None
+        library = numpy_library(ndim) if value.library.is_numpy else value.library
+        return replace(value, literal=None, ndim=ndim, library=library)
+    return UNKNOWN
 
 
 def _rule_python_scalar(call: Call) -> Value:
@@ -27,6 +45,19 @@ def _rule_python_sequence(call: Call) -> Value:
     return UNKNOWN
 
 
+def _rule_python_zip(call: Call) -> Value:
+    """``zip(*iterables)``: tuples of an element of each (``for p, g in zip(params, grads)``);
+    ``enumerate(iterable)``: of a Python int and an element."""
+    if call.short == "enumerate":
+        iterables = [Elements(python_scalar("int")), call.bound.get("iterable", UNKNOWN)]
+    else:
+        given = call.bound.get("iterables")
+        iterables = list(given.items) if isinstance(given, Items) else []
+    if not iterables:
+        return UNKNOWN
+    return Elements(Items(tuple(element_of(iterable) for iterable in iterables), is_tuple=True))
+
+
 def _rule_int_tuple(call: Call) -> Value:
     """``np.shape(a)``: a tuple of Python ints, as ``a.shape`` is."""
     return Elements(python_scalar("int"))
@@ -36,5 +67,6 @@ RULES: dict[str, Callable[[Call], Value]] = {
     "python_scalar": _rule_python_scalar,
     "python_range": _rule_python_range,
     "python_sequence": _rule_python_sequence,
+    "python_zip": _rule_python_zip,
     "int_tuple": _rule_int_tuple,
 }

@@ -9,3 +9,12 @@ first, second = list((1.5, 2))
 y = first * bf16
 y2 = second + a_u8
 y3 = list(range(4))[1] * s_f16
+# ---
+for p, g in zip([f32, f16], (f32, f16)):
+    new = p - 0.1 * g
+# ---
+for k, row in enumerate(m_i8):
+    shifted = row + k
+# ---
+pairs = list(zip(range(3), a_i8))
+first, second = pairs[0]
