@@ -294,7 +294,6 @@ def _output_refusal(value: Value) -> Refusal | None:
     return None
 
 
-# --- trees -------------------------------------------------------------------------------------
 def _builtin_map(invoke: Callable[..., Value], func: Value, iterables: Sequence[Items]) -> Value:
     """``map(f, *iterables)`` over tuples and lists the engine knows (``x, f = map(jnp.asarray,
     (x, f))``): f of each element and those at the same place in the others, as far as the
@@ -309,6 +308,7 @@ def _builtin_map(invoke: Callable[..., Value], func: Value, iterables: Sequence[
     return Items(tuple(mapped), is_tuple=True)
 
 
+# --- trees -------------------------------------------------------------------------------------
 def _tree_map(invoke: Callable[..., Value], func: Value, tree: Value, rest: Sequence[Value],
               with_path: bool) -> Value:  # fmt: skip
     """``tree_map(f, tree, *rest)``: f of each leaf and the leaves at the same place in ``rest``,
