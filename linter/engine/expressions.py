@@ -24,7 +24,6 @@ from promolint.engine.values import (
     Refusal,
     Value,
     is_none,
-    join,
     numpy_library,
     python_scalar,
 )
