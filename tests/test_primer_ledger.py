@@ -113,12 +113,18 @@ def test_keys_ignore_formatting_and_number_repeated_expressions_by_their_place_i
     assert [k for k, _ in keyed("p", {"m.py": moved}, [_finding(6, 5, 6, 24)])] == [keys[2]]
 
 
-def test_every_default_rule_is_precise_on_the_primer() -> None:
-    """A rule is on by default only if at least 90% of its judged primer findings are bugs; the
-    others are opt-in, and the primer still measures them (_lint.SELECTED)."""
+def _verdicts_per_rule() -> dict[str, Counter]:
+    """How many of each rule's ledger findings got each verdict."""
     counts: dict[str, Counter] = defaultdict(Counter)
     for key, verdict in read_ledger().items():
         counts[key.rule][verdict.verdict] += 1
+    return counts
+
+
+def test_every_default_rule_is_precise_on_the_primer() -> None:
+    """A rule is on by default only if at least 90% of its judged primer findings are bugs; the
+    others are opt-in, and the primer still measures them (_lint.SELECTED)."""
+    counts = _verdicts_per_rule()
     for rule, counted in counts.items():
         value = precision(counted)
         if value is not None and not BY_CODE[rule].opt_in:
@@ -129,9 +135,7 @@ def test_every_default_rule_is_precise_on_the_primer() -> None:
 def test_opt_in_rules_titles_give_the_ledgers_counts() -> None:
     """The registry's titles, which `explain` and the docs print, say how many of a measured
     opt-in rule's primer findings are bugs: the ledger's counts, kept by hand, checked here."""
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for key, verdict in read_ledger().items():
-        counts[key.rule][verdict.verdict] += 1
+    counts = _verdicts_per_rule()
     for code in MEASURED_OPT_IN:
         said = re.search(r"(\d+|none) of its (\d+) primer findings (?:are bugs|is a bug)", BY_CODE[code].title)
         assert said is not None, code

@@ -215,6 +215,7 @@ y = jnp.frombuffer(b"\x00" * 8, dtype=jnp.uint8)
 z = jnp.fromstring("1 2", sep=" ")
 # ---
 import io
+import os
 import tempfile
 
 path = tempfile.NamedTemporaryFile(suffix=".bin", delete=False).name
@@ -225,3 +226,4 @@ z = np.memmap(path, mode="r")
 w = np.memmap(path, dtype=np.int16, mode="r")[1] + 1
 v = np.loadtxt(io.StringIO("1 2\n3 4"))
 u = np.loadtxt(io.StringIO("1 2\n3 4"), dtype=np.int32)
+os.remove(path)  # the snippet's own file, not left behind in each mode's run
