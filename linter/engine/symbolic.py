@@ -519,11 +519,47 @@ def _fold(value: object) -> object:
 
 def settled(value: object) -> object:
     """What rules read of a value: the exact value a symbolic one has at every member where the
-    program goes on (``np.float64(c)`` for an annotated ``c: float``), else the value itself."""
+    program goes on (``np.float64(c)`` for an annotated ``c: float``), weighed over the fewest
+    variables it needs where there are too many members (``_settled_over_needed``), else the
+    value itself."""
     if type(value) is not Symbolic:
         return value
     exact = _settled(value)
+    if exact is value:
+        exact = _settled_over_needed(value)
     return value if passed_on(exact) else exact
+
+
+def _settled_over_needed(value: Symbolic) -> Value:
+    """Where a value has too many assignments to settle (``_settled``), what it is at each
+    assignment of the fewest variables it needs (``outcomes``): the refusal at every one of
+    them, else ``_alike``.  jaxmarl's SMAX observation raises whatever its three parameters
+    are; folding, which reveal and the loops read, stays with ``_settled``."""
+    if value.assignments() is not None:
+        return value
+    found = value.outcomes()
+    if not found:
+        return value
+    outcomes = [outcome for _, outcome in found]
+    if all(isinstance(outcome, Refusal) for outcome in outcomes):
+        return outcomes[0]
+    return _alike(value, outcomes)
+
+
+def _alike(value: Symbolic, outcomes: Iterable[Value]) -> Value:
+    """The array the ``outcomes`` where the program goes on all are (one dtype, weak flag and
+    library; their ranks joined); ``value`` where one is no known array or two differ.  Stops
+    at the first that tells so."""
+    alive: list[Array] = []
+    for outcome in outcomes:
+        if isinstance(outcome, Refusal):
+            continue
+        if not (isinstance(outcome, Array) and outcome.dtypes):
+            return value
+        if alive and (outcome.dtypes, outcome.weak, outcome.library) != (alive[0].dtypes, alive[0].weak, alive[0].library):
+            return value
+        alive.append(outcome)
+    return join_exact(alive) if alive else value
 
 
 def _settled(value: Symbolic) -> Value:
@@ -549,17 +585,7 @@ def _settle(value: Symbolic) -> Value:
     if assignments is None:  # too many to weigh: those of the operands that matter, if fewer
         folded = value.folded()
         return value if type(folded) is Symbolic else folded
-    alive: list[Array] = []
-    for assignment in assignments:
-        outcome = value.at(assignment)
-        if isinstance(outcome, Refusal):
-            continue
-        if not (isinstance(outcome, Array) and outcome.dtypes):
-            return value
-        if alive and (outcome.dtypes, outcome.weak, outcome.library) != (alive[0].dtypes, alive[0].weak, alive[0].library):
-            return value
-        alive.append(outcome)
-    return join_exact(alive) if alive else value
+    return _alike(value, (value.at(assignment) for assignment in assignments))
 
 
 def _key(value: object) -> object:

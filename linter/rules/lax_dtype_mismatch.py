@@ -85,6 +85,18 @@ class LaxDtypeMismatch(Rule):
                 speeds = jax.random.randint(key, (8,), 1, 6)
                 return randomize(speeds, jnp.zeros((8, 4), dtype=int), True)
         """, x64="on"),
+        # jaxmarl's SMAX observations (x64 on): the Python float 0.0 is a weak float64 beside a
+        # float32 whatever the three parameters are (too many dtypes to weigh together: the
+        # engine weighs the fewest it needs, here none).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def observe(prev: jax.Array, i: jax.Array, j_idx: jax.Array):
+                team_i = (i >= 3).astype(jnp.int32)
+                team_j = (j_idx >= 3).astype(jnp.int32)
+                most = jax.lax.cond(j_idx < 3, lambda: float(2), lambda: float(4))
+                return jax.lax.select(team_i == team_j, prev[j_idx].astype(jnp.float32) / most, 0.0)
+        """, x64="on"),
     )
     valid = (
         Example("""
