@@ -584,3 +584,40 @@ def test_a_parameters_object_holds_a_variable_where_objects_are_made_with_an_unk
     found = {r["text"]: (r["dtype"], r.get("depends")) for r in records if r["line"] == 12 and not r["target"]}
     assert found["state.pos"] == ("dtype of state.pos", ["state.pos"])
     assert found["state.steps + 1"] == ("int32", None)
+
+
+_CARRIED_BESIDE_VARIABLES = """from typing import NamedTuple
+import jax
+import jax.numpy as jnp
+
+class Tree(NamedTuple):
+    parents: jax.Array
+    node_values: jax.Array
+
+def make(values):
+    return Tree(jnp.zeros(values.shape, jnp.int32), values)
+
+def backward(tree: Tree, leaf_index: jax.Array):
+    def body(loop_state):
+        tree, leaf_value, index = loop_state
+        parent = tree.parents[index]
+        value = tree.node_values[parent] + leaf_value
+        return tree._replace(node_values=tree.node_values.at[parent].set(value)), value, parent
+
+    leaf_index = jnp.asarray(leaf_index, dtype=jnp.int32)
+    state = (tree, tree.node_values[leaf_index], leaf_index)
+    tree, value, index = jax.lax.while_loop(lambda s: s[2] != 0, body, state)
+    return tree
+"""
+
+
+def test_an_object_carried_beside_symbolic_leaves_is_the_object_in_the_body() -> None:
+    """mctx's `backward`: a while_loop carries `(tree, leaf_value, index)`, the value symbolic
+    (of the variable `tree.node_values`).  JAX traces the body again with the weak leaves
+    promoted, and every leaf, the tree too, was a symbolic 'promoted carry': `tree.parents`
+    was unknown in the body.  JAX promotes arrays, not the objects that hold them, so the tree
+    is itself in the body (the oracle's `backward` snippet runs this on real trees)."""
+    records = reveal_records_many(_CARRIED_BESIDE_VARIABLES.encode(), [Settings()])[0]
+    found = {r["text"]: r["dtype"] for r in records if r["line"] in (15, 16) and not r["target"]}
+    assert found["tree.parents[index]"] == "int32"
+    assert found["tree.node_values[parent] + leaf_value"] == "dtype of tree.node_values"

@@ -28,7 +28,8 @@ from promolint.engine.calls import as_traced
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
 from promolint.engine.symbolic import Symbolic, apply, lifted, passed_on
-from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Reference, Refusal, Value, is_none, join
+from promolint.engine.values import (UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
+                                     is_none, join)
 
 # The reasons of the refusals this module makes: rules tell them from those of the operations
 # inside the bodies.
@@ -201,7 +202,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
     run it again if needed (``check`` sees each carry traced); the carry the loop gives (or its
     refusal) and the other output.  ``quiet`` invokes without recording.  A carry of symbolic
     leaves is decided member by member (``_symbolic_loop``)."""
-    carry = _pinned(_traced_tree(init, ctx))
+    carry = _weak_fields_unknown(_pinned(_traced_tree(init, ctx)))
     if isinstance(carry, Refusal):
         return carry, UNKNOWN
     raw, extra = step(invoke, carry)
@@ -235,6 +236,25 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
         carry, returned = carry_again, returned_again
     settled = _forwarded(init, carry, raw, returned, lambda marked: step(quiet, marked)[0])
     return rebuild(returned, [UNKNOWN if i in decided.unknown else leaf for i, leaf in enumerate(settled)]), extra
+
+
+def _weak_fields_unknown(carry: Value) -> Value:
+    """The carry with each weak array that an object in it holds unknown.  The engine runs the
+    body on an object as it got it, where JAX sees its fields as leaves and traces the body
+    again with a weak one promoted where the body makes it strong: a read of that field gives
+    one dtype on the first trace and another on the second."""
+    found = leaves(carry)
+    if found is None or not any(isinstance(leaf, Instance) for leaf in found):
+        return carry
+    return rebuild(carry, [_object_without_weak_fields(leaf) for leaf in found])
+
+
+def _object_without_weak_fields(value: Value) -> Value:
+    if not isinstance(value, Instance):
+        return value
+    fields = tuple((name, UNKNOWN if isinstance(field, Array) and field.weak is not False
+                    else _object_without_weak_fields(field)) for name, field in value.fields)  # fmt: skip
+    return replace(value, fields=fields)
 
 
 # --- symbolic leaves: decided at each member of their variables ----------------------------------
@@ -333,10 +353,11 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     if got is None or back is None:
         return UNKNOWN, extra
     first = (_skeleton(carry), _skeleton(returned))
-    # A leaf the body hands back as it got it (`return (rng, state), y`) is never promoted.
+    # A leaf the body hands back as it got it (`return (rng, state), y`) is never promoted, nor
+    # is an object (mctx's `tree`): JAX promotes only its weak fields, unknown already.
     handed_back = leaves(raw) or ()
     kept = len(handed_back) == len(got)
-    again = [leaf if kept and handed_back[i] is leaf else
+    again = [leaf if kept and handed_back[i] is leaf or not isinstance(leaf, (Array, Symbolic)) else
              apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
              for i, leaf in enumerate(got)]  # fmt: skip
     carry_again, returned_again = carry, returned

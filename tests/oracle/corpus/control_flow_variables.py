@@ -110,3 +110,51 @@ def cooled_down(key, state):
 
 for name in ("int8", "uint16", "float16"):
     ys = cooled_down(jax.random.PRNGKey(0), World(Zombies(jnp.ones(2, getattr(jnp, name)))))
+# ---
+# An object in a while_loop's carry beside arrays of unknown dtype: the body reads its fields
+# (mctx's `backward`, whose `tree` travels with the leaf's value and index).  JAX promotes no
+# field here; the body's reads are the fields as the loop got them.
+from typing import NamedTuple
+
+
+class Tree(NamedTuple):
+    parents: jax.Array
+    node_values: jax.Array
+
+
+def backward(tree: Tree, leaf_index):
+    def body(loop_state):
+        tree, leaf_value, index = loop_state
+        parent = tree.parents[index]
+        value = tree.node_values[parent] + leaf_value
+        return tree._replace(node_values=tree.node_values.at[parent].set(value)), value, parent
+
+    leaf_index = jnp.asarray(leaf_index, dtype=jnp.int32)
+    state = (tree, tree.node_values[leaf_index], leaf_index)
+    tree, value, index = jax.lax.while_loop(lambda s: s[2] != 0, body, state)
+    return tree.node_values, value
+
+for name in ("bfloat16", "float32", "int16"):
+    values, value = backward(Tree(jnp.array([0, 0, 1], jnp.int32), jnp.ones(3, getattr(jnp, name))), 2)
+# ---
+# A weak field of a carried object that the body makes a float: JAX traces the body again with
+# the field promoted, so its read is a weak int once and float32 after (the engine: unknown;
+# it claimed the weak int when it ran the body on the object as it got it).
+from typing import NamedTuple
+
+
+class Counter(NamedTuple):
+    total: object
+    steps: object
+
+
+def counted_object(x):
+    def body(carry):
+        counter, y = carry
+        return Counter(counter.total + jnp.float32(1.5), counter.steps + 1), y * 2
+    start = Counter(jnp.asarray(1), jnp.int32(0))
+    counter, y = jax.lax.while_loop(lambda c: c[0].steps < 3, body, (start, x))
+    return counter.total, y
+
+for name in ("float16", "int32"):
+    total, y = counted_object(jnp.ones(3, getattr(jnp, name)))
