@@ -12,7 +12,7 @@ from promolint.engine.calls.conversions import out_of_bounds
 from promolint.engine.calls.python_functions import element_of
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
-from promolint.engine.symbolic import apply, is_symbolic, lifted
+from promolint.engine.symbolic import Symbolic, apply, is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -155,6 +155,20 @@ def unpack(value: Value, count: int, starred: bool) -> list[Value]:
 
 def _unpacked(value: Value, count: int, starred: bool, position: int) -> Value:
     return unpack(value, count, starred)[position]
+
+
+def unpacked_key(value: object) -> tuple | None:
+    """The key of ``x[i]`` where ``value`` is what target ``i`` of ``a, b = x`` gets from a
+    variable ``x`` (its key, the name extended), else None.  An attribute no number has read
+    from it (craftax's `rng, state = rng_and_state`, then `state.zombies`) says ``x`` holds a
+    tuple of objects: the attribute is a variable of its own, as one of ``x`` itself is."""
+    if type(value) is not Symbolic or value.function is not _unpacked:
+        return None
+    source, _, starred, position = value.arguments
+    if starred or type(source) is not Symbolic or source.variable is None:
+        return None
+    *where, last = source.variable.key if isinstance(source.variable.key, tuple) else (source.variable.key,)
+    return (*where, f"{last}[{position}]")
 
 
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str

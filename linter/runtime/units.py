@@ -397,10 +397,14 @@ class FunctionUnit:
         entries = list(_leaf_signature(arguments))
         for path in sorted(self.unit.predictor.attribute_paths().get(self.line, ())):
             name, *attributes = path.split(".")
+            # `rng_and_state[1].zombies`: an element of the tuple the parameter holds
+            name, _, position = name.partition("[")
             if name not in arguments:
                 continue
             value = arguments[name]
             try:
+                if position:
+                    value = value[int(position.rstrip("]"))]
                 for attribute in attributes:
                     value = getattr(value, attribute)
             except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at

@@ -165,7 +165,8 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
     the type of every leaf of the pytree passed, where they have one; `state.count`, an attribute
     no number has, is what the object passed holds there, as are the fields of a `tree: Tree`
     nothing else types, and those of a `carry: Carry` the module makes with a value it does not
-    know (brax's and jaxmarl's states).  The runtime primer's optax, chex, mctx and interpax sites
+    know (brax's and jaxmarl's states), and of an element of a tuple parameter (craftax's
+    `rng, state = rng_and_state`: `rng_and_state[1].zombies.cooldown`).  The runtime primer's optax, chex, mctx and interpax sites
     were unknown there."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     monkeypatch.delitem(sys.modules, "code_alone", raising=False)
@@ -185,10 +186,14 @@ def test_from_the_code_alone_parameters_are_the_arguments_the_call_passed(monkey
         code_alone.bonus(code_alone.Tree(np.ones(3, np.float16), np.int8(2)), 0)
         code_alone.raised(code_alone.start(jnp.ones(2, jnp.bfloat16)))
         code_alone.raised(code_alone.Carry(np.ones(2, np.uint8), jnp.int32(1)))
+        mobs = types.SimpleNamespace(zombies=types.SimpleNamespace(cooldown=jnp.ones(3, jnp.int16)))
+        code_alone.cooled((jax.random.PRNGKey(0), mobs), 1)
+        mobs = types.SimpleNamespace(zombies=types.SimpleNamespace(cooldown=np.ones(3, np.uint8)))
+        code_alone.cooled((None, mobs), jnp.int32(2))
     seen = outcomes(session)
     for text in ("x * scale", "x / 2", "grad * decay", "decay", "row * factor", "g * lr", "leaf**2",
                  "state.count + 1", "state.inner.scale * 2", "jnp.log(visits + 1.0)", "tree.embedding + 1",
-                 "carry.level * 2", "carry.count + 1"):  # fmt: skip
+                 "carry.level * 2", "carry.count + 1", "zombies.cooldown[index] - 1"):  # fmt: skip
         assert seen[text] == {"agree"}, (text, seen)
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "x / 2"} == {"bfloat16", "float64"}
     assert {r.observed["dtype"] for r in session.records.values() if r.text == "grad * decay"} == {"float32"}

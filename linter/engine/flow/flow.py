@@ -12,7 +12,7 @@ from promolint.engine.flow.functions import Body, Functions
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
-from promolint.engine import calls, sources, symbolic
+from promolint.engine import calls, expressions, sources, symbolic
 from promolint.engine.catalog import NUMBER_ATTRIBUTES
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
@@ -229,6 +229,9 @@ class Flow:
         if type(base) is Symbolic and name not in NUMBER_ATTRIBUTES and name[0] != "_":
             if base.variable is not None:
                 return symbolic.attribute_variable(base.variable.key, name, ctx)
+            element = expressions.unpacked_key(base)
+            if element is not None:
+                return symbolic.attribute_variable(element, name, ctx)
             traced = calls.traced_variable(base)
             if traced is not None:  # a field of the traced object: a scan's `state.count`
                 return calls.as_traced_field(symbolic.attribute_variable(traced.key, name, ctx), ctx)

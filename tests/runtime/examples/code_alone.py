@@ -72,3 +72,9 @@ def start(level):  # the module makes carries with a level of unknown dtype: not
 
 def raised(carry: Carry):
     return carry.level * 2, carry.count + 1
+
+
+def cooled(rng_and_state, index):  # craftax's scan bodies: the state is the second element
+    rng, state = rng_and_state
+    zombies = state.zombies
+    return zombies.cooldown[index] - 1
