@@ -70,6 +70,22 @@ class LaxLiteralX64(Rule):
             def facing(state):
                 return jax.lax.select(state.is_sleeping, 4, state.player_direction - 1)
         """, x64="on"),
+        # craftax 1.6.1's mobs: a scan carries the state, its body replaces it; an object is
+        # not promoted, so the body's second trace reads the field too (int32 zombie cooldowns
+        # raise so at game_logic.py:836, run with a flax struct state).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def update(rng, state, count):
+                def move(rng_and_state, i):
+                    rng, state = rng_and_state
+                    zombies = state.zombies
+                    cooldown = jax.lax.select(zombies.mask[i], 5, zombies.cooldown[i] - 1)
+                    zombies = zombies.replace(cooldown=zombies.cooldown.at[i].set(cooldown))
+                    return (rng, state.replace(zombies=zombies)), None
+                (rng, state), _ = jax.lax.scan(move, (rng, state), jnp.arange(count))
+                return state
+        """, x64="on"),
     )
     valid = (
         Example("""

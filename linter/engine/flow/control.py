@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES
 from promolint.engine import operations
-from promolint.engine.calls import as_traced
+from promolint.engine.calls import as_traced, traced_variable
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
 from promolint.engine.symbolic import Symbolic, apply, lifted, passed_on
@@ -340,6 +340,20 @@ def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tupl
     return UNKNOWN if decided.undecided or index in decided.unknown else result[index]
 
 
+def _an_object(leaf: Value, returned: Value) -> bool:
+    """Whether a carry leaf that is a variable (or one traced) holds an object: what the body
+    returns in its place is made from an attribute of it that no number has (craftax's
+    `state.replace(...)`: ``promolint.engine.symbolic.attribute_variable``)."""
+    if type(leaf) is not Symbolic:
+        return False
+    variable = leaf.variable or traced_variable(leaf)
+    if variable is None or type(returned) is not Symbolic:
+        return False
+    *where, last = variable.key if isinstance(variable.key, tuple) else (variable.key,)
+    return any(isinstance(v.key, tuple) and list(v.key[:-1]) == where and str(v.key[-1]).startswith(f"{last}.")
+               for v in returned.variables)  # fmt: skip
+
+
 def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
                    init: Value, carry: Value, raw: Value, returned: Value, extra: Value,
                    ctx: Context) -> tuple[Value, Value]:  # fmt: skip
@@ -354,10 +368,12 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
         return UNKNOWN, extra
     first = (_skeleton(carry), _skeleton(returned))
     # A leaf the body hands back as it got it (`return (rng, state), y`) is never promoted, nor
-    # is an object (mctx's `tree`): JAX promotes only its weak fields, unknown already.
+    # is an object (mctx's `tree`, or a variable the body reads attributes of): JAX promotes only
+    # its weak fields, unknown already or variables of their own.
     handed_back = leaves(raw) or ()
     kept = len(handed_back) == len(got)
-    again = [leaf if kept and handed_back[i] is leaf or not isinstance(leaf, (Array, Symbolic)) else
+    again = [leaf if kept and handed_back[i] is leaf or not isinstance(leaf, (Array, Symbolic))
+             or _an_object(leaf, back[i]) else
              apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
              for i, leaf in enumerate(got)]  # fmt: skip
     carry_again, returned_again = carry, returned

@@ -158,3 +158,34 @@ def counted_object(x):
 
 for name in ("float16", "int32"):
     total, y = counted_object(jnp.ones(3, getattr(jnp, name)))
+# ---
+# A scan's body replaces the carried object (craftax's mobs, flax's `state.replace`): the object
+# is no array JAX promotes, so both traces read its fields as the object passed holds them.
+from typing import NamedTuple
+
+
+class Herd(NamedTuple):
+    cooldown: jax.Array
+
+    def replace(self, **fields):
+        return self._replace(**fields)
+
+
+class Field(NamedTuple):
+    herd: Herd
+
+    def replace(self, **fields):
+        return self._replace(**fields)
+
+
+def herded(key, state):
+    def body(carry, i):
+        key, state = carry
+        herd = state.herd
+        cooldown = herd.cooldown[i] - 1
+        return (key, state.replace(herd=herd.replace(cooldown=herd.cooldown.at[i].set(cooldown)))), cooldown
+    (key, state), ys = jax.lax.scan(body, (key, state), jnp.arange(2))
+    return ys
+
+for name in ("int8", "uint16", "float16"):
+    ys = herded(jax.random.PRNGKey(0), Field(Herd(jnp.ones(2, getattr(jnp, name)))))
