@@ -373,7 +373,7 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     handed_back = leaves(raw) or ()
     kept = len(handed_back) == len(got)
     again = [leaf if kept and handed_back[i] is leaf or not isinstance(leaf, (Array, Symbolic))
-             or _an_object(leaf, back[i]) else
+             or i < len(back) and _an_object(leaf, back[i]) else
              apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
              for i, leaf in enumerate(got)]  # fmt: skip
     carry_again, returned_again = carry, returned

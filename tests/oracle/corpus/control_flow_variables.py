@@ -189,3 +189,12 @@ def herded(key, state):
 
 for name in ("int8", "uint16", "float16"):
     ys = herded(jax.random.PRNGKey(0), Field(Herd(jnp.ones(2, getattr(jnp, name)))))
+# ---
+# A body that returns its carry in another structure raises whatever the dtypes are (a variable
+# leaf without a counterpart in what the body returns crashed the analysis of 22 primer projects).
+def shortened(x):
+    carry, ys = jax.lax.scan(lambda c, t: ((c[0],), t), (x, x), jnp.arange(3))
+    return ys
+
+for name in ("float32", "int8"):
+    ys = shortened(jnp.ones(3, getattr(jnp, name)))
