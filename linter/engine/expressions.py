@@ -12,7 +12,7 @@ from promolint.engine.calls.conversions import out_of_bounds
 from promolint.engine.calls.python_functions import element_of
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
-from promolint.engine.symbolic import Symbolic, apply, is_symbolic, lifted
+from promolint.engine.symbolic import Symbolic, apply, extended_key, is_symbolic, lifted
 from promolint.engine.values import (
     UNKNOWN,
     Array,
@@ -167,8 +167,7 @@ def unpacked_key(value: object) -> tuple | None:
     source, _, starred, position = value.arguments
     if starred or type(source) is not Symbolic or source.variable is None:
         return None
-    *where, last = source.variable.key if isinstance(source.variable.key, tuple) else (source.variable.key,)
-    return (*where, f"{last}[{position}]")
+    return extended_key(source.variable.key, f"[{position}]")
 
 
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str

@@ -360,9 +360,24 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     field ``name`` nothing else types: ``x`` holds an object (optax's ``state``, mctx's
     ``tree``), and what it holds there is a variable of its own, over every numeric value (or
     every dtype of ``library``), named ``x.name`` (its key: ``x``'s, the name extended)."""
-    *where, last = owner if isinstance(owner, tuple) else (owner,)
+    key = extended_key(owner, f".{name}")
     libraries = NUMERIC if library is None else (library,)
-    return variable(f"{last}.{name}", (*where, f"{last}.{name}"), domain(libraries, ctx))
+    return variable(key[-1], key, domain(libraries, ctx))
+
+
+def extended_key(owner: object, suffix: str) -> tuple:
+    """The key of what ``owner``'s variable holds at ``suffix`` (``.name``, ``[1]``): its key
+    with the name extended, so that variables of the same parameter are told apart."""
+    *where, last = owner if isinstance(owner, tuple) else (owner,)
+    return (*where, f"{last}{suffix}")
+
+
+def is_attribute_of(key: object, owner: object) -> bool:
+    """Whether the variable keyed ``key`` is an attribute of the one keyed ``owner``
+    (``attribute_variable``), or of one of its attributes."""
+    prefix = extended_key(owner, ".")
+    return (isinstance(key, tuple) and len(key) == len(prefix) and key[:-1] == prefix[:-1]
+            and str(key[-1]).startswith(prefix[-1]))
 
 
 # --- domains ---------------------------------------------------------------------------------

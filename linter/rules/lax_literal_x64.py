@@ -86,6 +86,22 @@ class LaxLiteralX64(Rule):
                 (rng, state), _ = jax.lax.scan(move, (rng, state), jnp.arange(count))
                 return state
         """, x64="on"),
+        # The same where the body makes a new object in the carried one's place (run with an
+        # int32 cooldown: TypeError).
+        Example("""
+            from typing import NamedTuple
+            import jax
+            import jax.numpy as jnp
+            class Mobs(NamedTuple):
+                cooldown: jax.Array
+            def update(rng, mobs, count):
+                def move(carry, i):
+                    rng, mobs = carry
+                    cooldown = jax.lax.select(mobs.cooldown[i] > 0, mobs.cooldown[i] - 1, 5)
+                    return (rng, Mobs(mobs.cooldown.at[i].set(cooldown))), None
+                (rng, mobs), _ = jax.lax.scan(move, (rng, mobs), jnp.arange(count))
+                return mobs
+        """, x64="on"),
     )
     valid = (
         Example("""

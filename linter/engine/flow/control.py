@@ -27,7 +27,7 @@ from promolint.engine import operations
 from promolint.engine.calls import as_traced, traced_variable
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
-from promolint.engine.symbolic import Symbolic, apply, lifted, passed_on
+from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
 from promolint.engine.values import (UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
                                      is_none, join)
 
@@ -341,17 +341,17 @@ def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tupl
 
 
 def _an_object(leaf: Value, returned: Value) -> bool:
-    """Whether a carry leaf that is a variable (or one traced) holds an object: what the body
-    returns in its place is made from an attribute of it that no number has (craftax's
-    `state.replace(...)`: ``promolint.engine.symbolic.attribute_variable``)."""
+    """Whether a carry leaf that is a variable (or one traced) holds an object: the body returns
+    an object in its place (JAX requires the same structure), or a value made from an attribute
+    of it that no number has (craftax's `state.replace(...)`: ``attribute_variable``)."""
     if type(leaf) is not Symbolic:
         return False
     variable = leaf.variable or traced_variable(leaf)
-    if variable is None or type(returned) is not Symbolic:
+    if variable is None:
         return False
-    *where, last = variable.key if isinstance(variable.key, tuple) else (variable.key,)
-    return any(isinstance(v.key, tuple) and list(v.key[:-1]) == where and str(v.key[-1]).startswith(f"{last}.")
-               for v in returned.variables)  # fmt: skip
+    if isinstance(returned, Instance):
+        return True
+    return type(returned) is Symbolic and any(is_attribute_of(v.key, variable.key) for v in returned.variables)
 
 
 def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
