@@ -621,3 +621,25 @@ def test_an_object_carried_beside_symbolic_leaves_is_the_object_in_the_body() ->
     found = {r["text"]: r["dtype"] for r in records if r["line"] in (15, 16) and not r["target"]}
     assert found["tree.parents[index]"] == "int32"
     assert found["tree.node_values[parent] + leaf_value"] == "dtype of tree.node_values"
+
+
+_REPLACED = """import jax
+
+def spawn(state, params):
+    state = state.replace(mob_map=state.mob_map.at[0].set(True))
+    health = state.zombies.health[0] - 1
+    state = state.replace(zombies=state.zombies.replace(health=state.zombies.health.at[0].set(health))).replace(n=1)
+    return state.zombies.health, state.n, state.mob_map
+"""
+
+
+def test_reads_of_an_object_a_variable_holds_after_replace_give_the_field_replaced_or_the_receivers():
+    """craftax's `spawn_mobs`: `state = state.replace(cows=cows, ...)`, then `state.zombies`; the
+    replaced state was the call of an attribute variable, unknown, and every read after it too.
+    A field replaced is what replaced it; another is what the receiver holds there."""
+    records = reveal_records_many(_REPLACED.encode(), [Settings()])[0]
+    found = {r["text"]: (r["dtype"], r.get("depends")) for r in records if r["line"] in (5, 7) and not r["target"]}
+    assert found["state.zombies.health[0] - 1"] == (None, ["state.zombies.health"])
+    assert found["state.zombies.health"] == ("dtype of state.zombies.health", ["state.zombies.health"])
+    assert found["state.n"][0] == "int"
+    assert found["state.mob_map"] == ("dtype of state.mob_map", ["state.mob_map"])

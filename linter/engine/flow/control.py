@@ -25,6 +25,7 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls import as_traced, traced_variable
+from promolint.engine.expressions import replaced_parts
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
 from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
@@ -349,7 +350,7 @@ def _an_object(leaf: Value, returned: Value) -> bool:
     variable = leaf.variable or traced_variable(leaf)
     if variable is None:
         return False
-    if isinstance(returned, Instance):
+    if isinstance(returned, Instance) or replaced_parts(returned) is not None:
         return True
     return type(returned) is Symbolic and any(is_attribute_of(v.key, variable.key) for v in returned.variables)
 

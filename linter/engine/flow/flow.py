@@ -134,6 +134,9 @@ class Flow:
         result = self.objects.call(func, args, kwargs, frame.ctx)
         if result is not None:
             return result
+        if (type(func) is Bound and func.method in expressions.REPLACE_METHODS and type(func.receiver) is Symbolic
+                and not args and kwargs and not open_keywords):  # fmt: skip
+            return expressions.replaced(func.receiver, kwargs)
         if isinstance(func, Returns):
             return func.result
         indirect = id(handle) in self._indirect
@@ -226,6 +229,12 @@ class Flow:
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
+        if type(base) is Symbolic and name in expressions.REPLACE_METHODS and _holds_object(base):
+            return Bound(base, name)
+        parts = expressions.replaced_parts(base)
+        if parts is not None:  # `state.replace(cows=...)`: the field replaced, or the receiver's
+            receiver, fields = parts
+            return fields[name] if name in fields else self.attribute(receiver, name, ctx, handle)
         if type(base) is Symbolic and name not in NUMBER_ATTRIBUTES and name[0] != "_":
             if base.variable is not None:
                 return symbolic.attribute_variable(base.variable.key, name, ctx)
@@ -433,3 +442,10 @@ class Flow:
         orelse(branches[0])
         merge(frame, branches)
         final(frame)
+
+
+def _holds_object(value: Symbolic) -> bool:
+    """Whether an attribute no number has, read on ``value``, would be a variable of its own
+    (``Flow.attribute``): a variable, an element of one, one traced, or a replaced object."""
+    return (value.variable is not None or expressions.unpacked_key(value) is not None
+            or calls.traced_variable(value) is not None or expressions.replaced_parts(value) is not None)
