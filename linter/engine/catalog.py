@@ -570,6 +570,9 @@ JAX_WEAK_PREDICATES: dict[str, str] = {"isnan": "biufc", "isfinite": "fc", "logi
 NUMPY_METHOD_BOOL_RESULTS = {"round": "float16"}
 # NumPy methods that work in place and return None (JAX's, of immutable arrays, return one).
 NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition", "setflags", "itemset"})
+# Methods that copy an object with some fields replaced, by the kind of its class: NamedTuple's
+# ``_replace``; flax.struct's (and its copies') ``replace`` (a dataclass without one raises).
+COPY_METHODS = {"namedtuple": ("_replace",), "dataclass": ("replace",)}
 # Methods of Python lists that change them in place: a list they are called on is no longer followed.
 LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
 # Every public attribute of arrays and numbers: NumPy's ndarray and scalars (numpy 2.4.6), JAX's

@@ -9,6 +9,7 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.calls.conversions import out_of_bounds
+from promolint.engine.catalog import COPY_METHODS
 from promolint.engine.calls.python_functions import element_of
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
@@ -170,9 +171,8 @@ def unpacked_key(value: object) -> tuple | None:
     return extended_key(source.variable.key, f"[{position}]")
 
 
-# The methods that copy a dataclass with some fields replaced: flax's and chex's `replace`,
-# NamedTuple's `_replace`.
-REPLACE_METHODS = frozenset({"replace", "_replace"})
+# The methods that copy an object with some fields replaced, whatever its class's kind.
+REPLACE_METHODS = frozenset(method for methods in COPY_METHODS.values() for method in methods)
 
 
 def replaced(receiver: Symbolic, fields: dict[str, Value]) -> Symbolic:

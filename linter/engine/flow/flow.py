@@ -229,21 +229,17 @@ class Flow:
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
-        if type(base) is Symbolic and name in expressions.REPLACE_METHODS and _holds_object(base):
-            return Bound(base, name)
         parts = expressions.replaced_parts(base)
+        owner = _owner(base) if type(base) is Symbolic else None
+        if name in expressions.REPLACE_METHODS and (owner is not None or parts is not None):
+            return Bound(base, name)
         if parts is not None:  # `state.replace(cows=...)`: the field replaced, or the receiver's
             receiver, fields = parts
             return fields[name] if name in fields else self.attribute(receiver, name, ctx, handle)
-        if type(base) is Symbolic and name not in NUMBER_ATTRIBUTES and name[0] != "_":
-            if base.variable is not None:
-                return symbolic.attribute_variable(base.variable.key, name, ctx)
-            element = expressions.unpacked_key(base)
-            if element is not None:
-                return symbolic.attribute_variable(element, name, ctx)
-            traced = calls.traced_variable(base)
-            if traced is not None:  # a field of the traced object: a scan's `state.count`
-                return calls.as_traced_field(symbolic.attribute_variable(traced.key, name, ctx), ctx)
+        if owner is not None and name not in NUMBER_ATTRIBUTES and name[0] != "_":
+            key, traced = owner
+            found = symbolic.attribute_variable(key, name, ctx)
+            return calls.as_traced_field(found, ctx) if traced else found  # traced: a scan's `state.count`
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:
             return self.seeds.names.get(value.qualname, value)
@@ -444,8 +440,14 @@ class Flow:
         final(frame)
 
 
-def _holds_object(value: Symbolic) -> bool:
-    """Whether an attribute no number has, read on ``value``, would be a variable of its own
-    (``Flow.attribute``): a variable, an element of one, one traced, or a replaced object."""
-    return (value.variable is not None or expressions.unpacked_key(value) is not None
-            or calls.traced_variable(value) is not None or expressions.replaced_parts(value) is not None)
+def _owner(value: Symbolic) -> tuple[object, bool] | None:
+    """The key of the variable whose object ``value`` may be, where an attribute no number has
+    read on it is a variable of its own (``Flow.attribute``): a variable, an element of one
+    (`rng, state = rng_and_state`), or one JAX traced (True: its fields are traced too)."""
+    if value.variable is not None:
+        return value.variable.key, False
+    element = expressions.unpacked_key(value)
+    if element is not None:
+        return element, False
+    traced = calls.traced_variable(value)
+    return (traced.key, True) if traced is not None else None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine.calls import as_traced
-from promolint.engine.catalog import LIST_MUTATORS
+from promolint.engine.catalog import COPY_METHODS, LIST_MUTATORS
 from promolint.engine.context import Context
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
@@ -74,9 +74,6 @@ _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.datacla
 # A function these decorate makes dataclasses of the classes it decorates (PEP 681: pgx's and
 # probdiffeq's copies of flax.struct.dataclass), as type checkers read it.
 _DATACLASS_TRANSFORMS = frozenset({"typing.dataclass_transform", "typing_extensions.dataclass_transform"})
-# A copy with some fields replaced: NamedTuple's ``_replace``; flax.struct's (and its copies')
-# ``replace`` (a dataclass without one raises: no value is claimed for code that cannot run).
-_REPLACE_METHODS = {"namedtuple": ("_replace",), "dataclass": ("replace",)}
 # Enumerations: what a class body binds is a member (`Face.UP.value` is the int), not the value.
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag", "enum.StrEnum"})
 # Bases that define no attribute a subclass could read or assign differently.
@@ -758,7 +755,7 @@ def _method(function: Function, decorators: Sequence[str | None]) -> Method:
 
 def _replaces(kind: str, method: str) -> bool:
     """Whether ``method`` of an object of a class of ``kind`` is a copy with fields replaced."""
-    return method in _REPLACE_METHODS.get(kind, ())
+    return method in COPY_METHODS.get(kind, ())
 
 
 def _enum_member(name: str, value: Value) -> bool:
