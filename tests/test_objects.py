@@ -643,3 +643,27 @@ def test_reads_of_an_object_a_variable_holds_after_replace_give_the_field_replac
     assert found["state.zombies.health"] == ("dtype of state.zombies.health", ["state.zombies.health"])
     assert found["state.n"][0] == "int"
     assert found["state.mob_map"] == ("dtype of state.mob_map", ["state.mob_map"])
+
+
+_SCANNED_AFTER_REPLACE = """import jax
+import jax.numpy as jnp
+
+def update(rng, state, count):
+    def move(rng_and_state, i):
+        rng, state = rng_and_state
+        return (rng, state.replace(zombies=state.zombies.replace(cooldown=state.zombies.cooldown - 1))), None
+    (rng, state), _ = jax.lax.scan(move, (rng, state), jnp.arange(count))
+    (rng, state), _ = jax.lax.scan(move, (rng, state), jnp.arange(count))
+    return state.skeletons.cooldown, state.zombies
+"""
+
+
+def test_a_loop_gives_back_an_object_a_variable_holds_with_the_fields_its_body_replaces_unknown():
+    """craftax's skeleton scan carries the state the zombie scan gave back: the fields the body
+    did not replace are the leaves the loop received (JAX hands them back untouched), twice
+    over; the ones it replaced are unknown.  The loop's result was unknown."""
+    records = reveal_records_many(_SCANNED_AFTER_REPLACE.encode(), [Settings(x64="on")])[0]
+    found = {r["text"]: (r["dtype"], r.get("depends")) for r in records if r["line"] == 10 and not r["target"]}
+    # What JAX traced of the field the loop received (a Python scalar there is a weak array now).
+    assert found["state.skeletons.cooldown"] == (None, ["state.skeletons.cooldown"])
+    assert found["state.zombies"] == (None, None)

@@ -175,24 +175,6 @@ def unpacked_key(value: object) -> tuple | None:
 REPLACE_METHODS = frozenset(method for methods in COPY_METHODS.values() for method in methods)
 
 
-def replaced(receiver: Symbolic, fields: dict[str, Value]) -> Symbolic:
-    """``receiver.replace(**fields)`` of an object a variable holds: reading a field gives what
-    replaced it, or else what the receiver holds there (craftax's `state = state.replace(cows=
-    cows)`, then `state.zombies`).  No array has the method: at a member it is unknown."""
-    return apply("replaced", _replaced, (receiver, dict(fields)))
-
-
-def _replaced(receiver: Value, fields: dict[str, Value]) -> Value:
-    return UNKNOWN
-
-
-def replaced_parts(value: object) -> tuple[Value, dict[str, Value]] | None:
-    """The receiver and the fields of a ``replaced`` value, else None."""
-    if type(value) is not Symbolic or value.function is not _replaced:
-        return None
-    return value.arguments[0], value.arguments[1]
-
-
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str
                  ) -> tuple[tuple[Value, ...], tuple[str, ...]]:  # fmt: skip
     """The leaves of ``(a op b) op c`` and their source texts, from the inner operation (whose

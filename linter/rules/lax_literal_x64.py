@@ -102,6 +102,28 @@ class LaxLiteralX64(Rule):
                 (rng, mobs), _ = jax.lax.scan(move, (rng, mobs), jnp.arange(count))
                 return mobs
         """, x64="on"),
+        # craftax 1.6.1's skeleton scan carries the state the zombie scan gave back, which keeps
+        # the fields its body did not replace (run with flax struct mobs, int32 cooldowns, x64
+        # on: TypeError in the second scan).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def update(rng, state, count):
+                def move_zombie(rng_and_state, i):
+                    rng, state = rng_and_state
+                    zombies = state.zombies
+                    zombies = zombies.replace(cooldown=zombies.cooldown.at[i].set(zombies.cooldown[i] - 1))
+                    return (rng, state.replace(zombies=zombies)), None
+                (rng, state), _ = jax.lax.scan(move_zombie, (rng, state), jnp.arange(count))
+                def move_skeleton(rng_and_state, i):
+                    rng, state = rng_and_state
+                    skeletons = state.skeletons
+                    cooldown = jax.lax.select(skeletons.health[i] > 0, 4, skeletons.cooldown[i] - 1)
+                    skeletons = skeletons.replace(cooldown=skeletons.cooldown.at[i].set(cooldown))
+                    return (rng, state.replace(skeletons=skeletons)), None
+                (rng, state), _ = jax.lax.scan(move_skeleton, (rng, state), jnp.arange(count))
+                return state
+        """, x64="on"),
     )
     valid = (
         Example("""

@@ -9,7 +9,8 @@ the rules share), the rule families (``creation``, ``elementwise``, ``comparison
 here."""
 
 from promolint.engine.calls.binding import bind
-from promolint.engine.calls.conversions import as_dtype, as_traced, as_traced_field, default, requested, traced_variable
+from promolint.engine.calls.conversions import (as_dtype, as_traced, as_traced_field, default, replaced, replaced_parts,
+                                                requested, traced_variable)
 from promolint.engine.calls.dispatch import RULES, apply, attribute, call, call_function, call_method, resolve_reference
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "call_function",
     "call_method",
     "default",
+    "replaced",
+    "replaced_parts",
     "requested",
     "resolve_reference",
     "traced_variable",

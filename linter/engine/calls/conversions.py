@@ -12,7 +12,7 @@ from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn
-from promolint.engine.symbolic import Symbolic, Variable, lifted
+from promolint.engine.symbolic import Symbolic, Variable, apply, lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
 from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Elements, Instance, Items, Keyed, Library, Refusal,
@@ -109,8 +109,16 @@ def _as_jax(value: Array, ctx: Context) -> Array:
     return Array(frozenset(narrow_x32(d) for d in value.dtypes), Library.JAX, False, ndim=value.rank)
 
 
-@lifted("as_traced")
 def as_traced(value: Value, ctx: Context) -> Value:
+    """What a value becomes when JAX traces a function it is passed to (or returned from)
+    (``_as_traced``).  A value traced already stays itself, and an object a variable holds,
+    copied with fields replaced, stays such a copy, of its traced receiver and fields (JAX traces
+    an object's leaves): a loop's body reads the fields of the copy its carry holds."""
+    return _traced_symbolic(value, ctx) or _as_traced(value, ctx)
+
+
+@lifted("as_traced")
+def _as_traced(value: Value, ctx: Context) -> Value:
     """What a value becomes when JAX traces a function it is passed to (or returned from):
     arrays become JAX arrays as ``jnp.asarray`` makes them, Python scalars weak ones (a literal
     out of the default int's range raises), NumPy values strong and narrowed with x64 off;
@@ -141,12 +149,52 @@ def as_traced(value: Value, ctx: Context) -> Value:
     return _as_jax(value, ctx)
 
 
-@lifted("traced field")
 def as_traced_field(value: Value, ctx: Context) -> Value:
+    """A field of a NamedTuple or registered dataclass JAX traces (``_as_traced_field``)."""
+    return _traced_symbolic(value, ctx) or _as_traced_field(value, ctx)
+
+
+@lifted("traced field")
+def _as_traced_field(value: Value, ctx: Context) -> Value:
     """A field of a NamedTuple or registered dataclass JAX traces (it is a pytree of its
     fields): traced, but a Python scalar, which may be static (flax's pytree_node=False,
     equinox's static=True) or traced, is unknown."""
     return UNKNOWN if isinstance(value, Array) and value.library is Library.PYTHON else as_traced(value, ctx)
+
+
+def _traced_symbolic(value: Value, ctx: Context) -> Value | None:
+    """A symbolic value traced already (no Python scalar is left to trace: tracing it again, as
+    a field or not, changes nothing at any member), or a copy of an object with fields replaced,
+    traced leaf by leaf; None for any other value."""
+    if type(value) is not Symbolic:
+        return None
+    if value.function in _TRACING:
+        return value
+    parts = replaced_parts(value)
+    if parts is None:
+        return None
+    receiver, fields = parts
+    traced = {name: as_traced_field(field, ctx) for name, field in fields.items()}
+    refused = next((field for field in traced.values() if isinstance(field, Refusal)), None)
+    return refused or replaced(as_traced(receiver, ctx), traced)
+
+
+def replaced(receiver: Value, fields: dict[str, Value]) -> Symbolic:
+    """``receiver.replace(**fields)`` of an object a variable holds: reading a field gives what
+    replaced it, or else what the receiver holds there (craftax's `state = state.replace(cows=
+    cows)`, then `state.zombies`).  No array has the method: at a member it is unknown."""
+    return apply("replaced", _replaced, (receiver, dict(fields)))
+
+
+def _replaced(receiver: Value, fields: dict[str, Value]) -> Value:
+    return UNKNOWN
+
+
+def replaced_parts(value: object) -> tuple[Value, dict[str, Value]] | None:
+    """The receiver and the fields of a ``replaced`` value, else None."""
+    if type(value) is not Symbolic or value.function is not _replaced:
+        return None
+    return value.arguments[0], value.arguments[1]
 
 
 def traced_variable(value: Symbolic) -> Variable | None:
@@ -157,7 +205,7 @@ def traced_variable(value: Symbolic) -> Variable | None:
     return None
 
 
-_TRACING = (as_traced.exact, as_traced_field.exact)
+_TRACING = (_as_traced.exact, _as_traced_field.exact)
 
 
 # --- Python scalars converted to a dtype -----------------------------------------------------

@@ -24,8 +24,7 @@ from dataclasses import replace
 
 from promolint.dtypes import DTYPES
 from promolint.engine import operations
-from promolint.engine.calls import as_traced, traced_variable
-from promolint.engine.expressions import replaced_parts
+from promolint.engine.calls import as_traced, replaced, replaced_parts, traced_variable
 from promolint.engine.context import Context
 from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
 from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
@@ -347,6 +346,8 @@ def _an_object(leaf: Value, returned: Value) -> bool:
     of it that no number has (craftax's `state.replace(...)`: ``attribute_variable``)."""
     if type(leaf) is not Symbolic:
         return False
+    if replaced_parts(leaf) is not None:
+        return True
     variable = leaf.variable or traced_variable(leaf)
     if variable is None:
         return False
@@ -390,9 +391,28 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     settled = _forwarded(init, carry_again, raw, returned_again, lambda marked: step(quiet, marked)[0])
     skeletons = (*first, _skeleton(carry_again), _skeleton(returned_again))
     arguments = (what, skeletons, tuple(got), tuple(back), tuple(got_again), tuple(back_again), tuple(settled))
-    result = [apply("loop carry", _carry_leaf, (i, *arguments)) for i in range(len(settled))]
+    objects = [_object_after(got_again[i], back_again[i]) if i < len(got_again) and _an_object(got[i], back[i])
+               else None for i in range(len(settled))]  # fmt: skip
+    result = [apply("loop carry", _carry_leaf, (i, *arguments)) if found is None else found
+              for i, found in enumerate(objects)]  # fmt: skip
     refused = _refused_everywhere(result[0]) if result else None
     return refused or rebuild(returned_again, result), extra
+
+
+def _object_after(received: Value, returned: Value) -> Value | None:
+    """What a loop gives for a carried object a variable holds, where the body returns it copied
+    with fields replaced (``state.replace(zombies=...)``, maybe again and again): a copy of the
+    object the loop received, the fields the body replaces unknown.  A field the body hands back
+    is the leaf it received, which JAX neither promotes nor retraces (craftax's skeleton scan
+    reads `state.skeletons` after the zombie scan).  None where the body returns anything else."""
+    names: set[str] = set()
+    while returned != received:
+        parts = replaced_parts(returned)
+        if parts is None:
+            return None
+        returned, fields = parts
+        names.update(fields)
+    return replaced(received, dict.fromkeys(sorted(names), UNKNOWN)) if names else None
 
 
 # --- the loops -----------------------------------------------------------------------------

@@ -136,7 +136,7 @@ class Flow:
             return result
         if (type(func) is Bound and func.method in expressions.REPLACE_METHODS and type(func.receiver) is Symbolic
                 and not args and kwargs and not open_keywords):  # fmt: skip
-            return expressions.replaced(func.receiver, kwargs)
+            return calls.replaced(func.receiver, kwargs)
         if isinstance(func, Returns):
             return func.result
         indirect = id(handle) in self._indirect
@@ -229,7 +229,7 @@ class Flow:
         if (type(base) is Reference and self.modules.is_module(base.qualname)
                 and f"{base.qualname}.{name}" not in self.seeds.names):  # fmt: skip
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
-        parts = expressions.replaced_parts(base)
+        parts = calls.replaced_parts(base)
         owner = _owner(base) if type(base) is Symbolic else None
         if name in expressions.REPLACE_METHODS and (owner is not None or parts is not None):
             return Bound(base, name)
