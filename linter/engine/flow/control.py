@@ -391,7 +391,9 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     settled = _forwarded(init, carry_again, raw, returned_again, lambda marked: step(quiet, marked)[0])
     skeletons = (*first, _skeleton(carry_again), _skeleton(returned_again))
     arguments = (what, skeletons, tuple(got), tuple(back), tuple(got_again), tuple(back_again), tuple(settled))
-    objects = [_object_after(got_again[i], back_again[i]) if i < len(got_again) and _an_object(got[i], back[i])
+    # (The body may return its carry with fewer leaves on one trace than on the other.)
+    paired = min(len(got), len(back), len(got_again), len(back_again))
+    objects = [_object_after(got_again[i], back_again[i]) if i < paired and _an_object(got[i], back[i])
                else None for i in range(len(settled))]  # fmt: skip
     result = [apply("loop carry", _carry_leaf, (i, *arguments)) if found is None else found
               for i, found in enumerate(objects)]  # fmt: skip

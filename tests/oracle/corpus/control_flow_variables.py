@@ -190,6 +190,42 @@ def herded(key, state):
 for name in ("int8", "uint16", "float16"):
     ys = herded(jax.random.PRNGKey(0), Field(Herd(jnp.ones(2, getattr(jnp, name)))))
 # ---
+# A loop after one that gave the object back: the fields neither body replaces are the ones the
+# first loop received (craftax's skeleton scan after its zombie scan).  The class, hidden from
+# the engine, makes `state` a variable of its own.
+import types
+from typing import NamedTuple
+
+
+class Herd(NamedTuple):
+    cooldown: jax.Array
+
+    def replace(self, **fields):
+        return self._replace(**fields)
+
+
+class Pasture(NamedTuple):
+    herd: Herd
+    flock: jax.Array
+
+    def replace(self, **fields):
+        return self._replace(**fields)
+
+
+def herded_twice(key, state):
+    def body(carry, i):
+        key, state = carry
+        herd = state.herd
+        return (key, state.replace(herd=herd.replace(cooldown=herd.cooldown.at[i].set(herd.cooldown[i] - 1)))), None
+    (key, state), _ = jax.lax.scan(body, (key, state), jnp.arange(2))
+    (key, state), _ = jax.lax.scan(body, (key, state), jnp.arange(2))
+    return state.flock, state.flock[0] - 1
+
+pasture = getattr(types.SimpleNamespace(make=Pasture), "make")
+for name in ("int8", "uint16", "float16"):
+    flock, first = herded_twice(jax.random.PRNGKey(0), pasture(Herd(jnp.ones(2, jnp.int32)),
+                                                               jnp.ones(2, getattr(jnp, name))))
+# ---
 # A body that returns its carry in another structure raises whatever the dtypes are (a variable
 # leaf without a counterpart in what the body returns crashed the analysis of 22 primer projects).
 def shortened(x):
