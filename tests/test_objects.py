@@ -667,3 +667,45 @@ def test_a_loop_gives_back_an_object_a_variable_holds_with_the_fields_its_body_r
     # What JAX traced of the field the loop received (a Python scalar there is a weak array now).
     assert found["state.skeletons.cooldown"] == (None, ["state.skeletons.cooldown"])
     assert found["state.zombies"] == (None, None)
+
+
+def _late_record_program(fillers: int) -> str:
+    """A function whose record counts last (a class it reads is made later in the file, so it is
+    recorded again) after ``fillers`` functions that spend the file's call budget."""
+    filler = "".join(f"\n\ndef filler{i}(x):\n    return grow(grow(grow(grow(x, {i}1), {i}2), {i}3), {i}4) + "
+                     f"grow(grow(grow(grow(x, {i}5), {i}6), {i}7), {i}8)\n" for i in range(1, fillers + 1))  # fmt: skip
+    return '''from typing import NamedTuple
+import jax
+import jax.numpy as jnp
+
+class Mobs(NamedTuple):
+    health: jax.Array
+
+def update(rng, mobs: Mobs, state, count):
+    first = mobs.health[0]
+    def move(carry, i):
+        rng, state = carry
+        zombies = state.zombies
+        zombies = zombies.replace(cooldown=zombies.cooldown.at[i].set(zombies.cooldown[i] - 1))
+        return (rng, state.replace(zombies=zombies)), None
+    (rng, state), _ = jax.lax.scan(move, (rng, state), jnp.arange(count))
+    return first, jax.lax.select(state.skeletons.health[0] > 0, 4, state.skeletons.cooldown[0] - 1)
+
+def grow(x, k):
+    return x * k + 1
+''' + filler + '''
+
+def spawn(n):
+    return Mobs(jnp.ones(n, jnp.int32))
+'''
+
+
+@pytest.mark.parametrize("fillers", [0, 24])
+def test_a_function_recorded_again_is_not_cut_shorter_than_its_first_record(fillers):
+    """craftax's `update_mobs` is recorded three times; its third record, after the rest of the
+    file spent the call budget, ran no scan body, and the select after the zombie scan (raising
+    for int32 skeleton cooldowns with x64 on, as at game_logic.py:1097) went unreported."""
+    from promolint.lint import lint_source
+
+    found = lint_source(_late_record_program(fillers).encode(), "mobs.py", Settings(x64="on"), frozenset({"PRM027"}))
+    assert [(d.line, d.code) for d in found] == [(16, "PRM027")]

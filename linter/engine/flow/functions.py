@@ -25,6 +25,9 @@ _MAX_CALL_DEPTH = 3
 # calls give unknown, which keeps modules of many mutually calling functions linear in size.
 _CALL_BUDGET_PER_DEFINITION = 4
 _CALL_BUDGET_BASE = 64
+# A function recorded again makes as many calls as its first record did, up to this many, whatever
+# the file's code before it spent (``_record``).
+_RECORD_AGAIN_CALLS = 16
 _MAX_FED_ROUNDS = 2
 
 
@@ -103,6 +106,8 @@ class Functions:
         self._index: dict[int, int] = {}
         self._memo: dict[tuple, Value] = {}
         self._calls_left = _CALL_BUDGET_BASE
+        self._calls_made = 0  # the calls charged to the budget so far
+        self._spent: dict[int, int] = {}  # the calls each function's first record made
         self._depth = 0
         self._active: set[tuple] = set()
         self._callers_run: set[int] | None = None  # while the callers run: the definitions they ran
@@ -318,6 +323,7 @@ class Functions:
             if self._calls_left <= 0:
                 return UNKNOWN
             self._calls_left -= 1
+            self._calls_made += 1
         if self._callers_run is not None:
             self._callers_run.add(key)
         self._active.add(memo_key)
@@ -419,6 +425,14 @@ class Functions:
                 continue
             seeds = self._seeded[key] = self._seeds(definition, flow.final_ctx)
             self._read[key], self.recorded = {}, key
+            # A function recorded again (a later round) may make as many calls as its first record
+            # did (up to _RECORD_AGAIN_CALLS), whatever the file's code before it spent: else the
+            # record that counts is cut shorter than the first (craftax's `update_mobs`, its third
+            # record, ran no scan body).  The calls past the budget left are not charged to it.
+            left, made = self._calls_left, self._calls_made
+            again = self._spent.get(key)
+            if again is not None:
+                self._calls_left = max(left, min(again, _RECORD_AGAIN_CALLS))
             try:
                 self.invoke(key, seeds, flow.final_ctx, record=True)
                 for ctx in sorted(definition.call_modes - {flow.final_ctx}, key=repr):
@@ -428,6 +442,10 @@ class Functions:
                 flow.failures.append(definition.handle)
             finally:
                 self.recorded = None
+                if again is None:
+                    self._spent[key] = self._calls_made - made
+                else:
+                    self._calls_left = min(left, self._calls_left)
 
     def _seeds(self, definition: Definition, ctx: Context) -> dict[str, Value]:
         """A definition's parameters in modes ``ctx``: from the analysis's seeds, else the
