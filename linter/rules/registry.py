@@ -67,7 +67,7 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "(opt-in: the primer has no finding yet to measure its precision on)", opt_in=True),
     RuleInfo("PRM027", "lax-literal-x64", "lax_literal_x64",
              "A jax.lax call, conditional or loop mixing a 64-bit scalar with an array of unknown dtype that "
-             "raises for every int32 (float32) array with x64 on (opt-in: 18 of its 61 primer findings are bugs; "
+             "raises for every int32 (float32) array with x64 on (opt-in: 19 of its 62 primer findings are bugs; "
              "in the others the project's own arrays are 64-bit under x64)", opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
