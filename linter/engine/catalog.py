@@ -573,6 +573,8 @@ NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition"
 # Methods that copy an object with some fields replaced, by the kind of its class: NamedTuple's
 # ``_replace``; flax.struct's (and its copies') ``replace`` (a dataclass without one raises).
 COPY_METHODS = {"namedtuple": ("_replace",), "dataclass": ("replace",)}
+# The same, whatever the class's kind (an object a variable holds: its class is unknown).
+REPLACE_METHODS = frozenset(method for methods in COPY_METHODS.values() for method in methods)
 # Methods of Python lists that change them in place: a list they are called on is no longer followed.
 LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
 # Every public attribute of arrays and numbers: NumPy's ndarray and scalars (numpy 2.4.6), JAX's

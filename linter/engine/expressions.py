@@ -9,7 +9,6 @@ from dataclasses import replace
 from promolint.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.calls.conversions import out_of_bounds
-from promolint.engine.catalog import COPY_METHODS
 from promolint.engine.calls.python_functions import element_of
 from promolint.engine.context import Context
 from promolint.engine.records import Operation
@@ -169,10 +168,6 @@ def unpacked_key(value: object) -> tuple | None:
     if starred or type(source) is not Symbolic or source.variable is None:
         return None
     return extended_key(source.variable.key, f"[{position}]")
-
-
-# The methods that copy an object with some fields replaced, whatever its class's kind.
-REPLACE_METHODS = frozenset(method for methods in COPY_METHODS.values() for method in methods)
 
 
 def extend_chain(inner: Operation, right: Value, inner_texts: tuple[str, str], right_text: str

@@ -13,7 +13,7 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.objects import Objects
 from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, expressions, sources, symbolic
-from promolint.engine.catalog import NUMBER_ATTRIBUTES
+from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
@@ -134,7 +134,7 @@ class Flow:
         result = self.objects.call(func, args, kwargs, frame.ctx)
         if result is not None:
             return result
-        if (type(func) is Bound and func.method in expressions.REPLACE_METHODS and type(func.receiver) is Symbolic
+        if (type(func) is Bound and func.method in REPLACE_METHODS and type(func.receiver) is Symbolic
                 and not args and kwargs and not open_keywords):  # fmt: skip
             return calls.replaced(func.receiver, kwargs)
         if isinstance(func, Returns):
@@ -231,7 +231,7 @@ class Flow:
             return sources.anchored(self.modules.attribute(base.qualname, name), handle, self.modules.here)
         parts = calls.replaced_parts(base)
         owner = _owner(base) if type(base) is Symbolic else None
-        if name in expressions.REPLACE_METHODS and (owner is not None or parts is not None):
+        if name in REPLACE_METHODS and (owner is not None or parts is not None):
             return Bound(base, name)
         if parts is not None:  # `state.replace(cows=...)`: the field replaced, or the receiver's
             receiver, fields = parts
