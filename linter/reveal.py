@@ -143,11 +143,16 @@ def _records(source: Source, sites, origins: dict[int, str] | None = None) -> li
 
 
 def format_text(path: str, records: list[dict]) -> str:
+    """One line per record.  A refusal's text (JAX's message, often 200 characters) is printed
+    in full where it first appears; the lines after it that repeat it refer to that line."""
     lines = []
+    first_told: dict[tuple[str, str], str] = {}  # (error, message) -> where it was printed in full
     for r in records:
         depends = ", ".join(r.get("depends", ()))
         if r["error"]:
-            what = f"{r['error']}: {r['message']}"
+            key = (r["error"], r["message"])
+            what = f"{r['error']} (refused: see {first_told[key]})" if key in first_told else f"{r['error']}: {r['message']}"
+            first_told.setdefault(key, _where(r))
             what += f" (whatever {depends} is)" if depends else ""
         elif r.get("variable") and r["weak"] is None:
             what = f"the dtype of {r['variable']} (as {r['variable']} is)"
@@ -167,3 +172,9 @@ def format_text(path: str, records: list[dict]) -> str:
         cell = f"cell {r['cell']}:" if "cell" in r else ""
         lines.append(f"{path}:{cell}{r['line']}:{r['column']}: {text!s}: {what}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _where(record: dict) -> str:
+    """A record's position as a later line refers to it: ``line 4``, ``cell 2 line 4``."""
+    cell = f"cell {record['cell']} " if "cell" in record else ""
+    return f"{cell}line {record['line']}"

@@ -32,6 +32,27 @@ def describe(value: Value) -> dict:
     }
 
 
+def spelled(value: Value) -> str:
+    """The value as a message names it, from what ``describe`` (and so ``reveal``) knows of it:
+    ``float32``, ``weak float32``, ``weak or strong bool`` (a symbolic value whose flag follows a
+    variable's), ``Python int``, ``the dtype of `x```; empty for what is no array or scalar."""
+    if not isinstance(value, (Array, Symbolic)):
+        return ""
+    record = describe(value)
+    if record["error"]:
+        return ""
+    if record.get("variable"):
+        dtype = f"the dtype of `{record['variable']}`"
+        return dtype if record["weak"] is None else f"a {'weak' if record['weak'] else 'strong'} value of {dtype}"
+    if record["dtype"] is None:
+        library = record["library"]
+        return f"a {library} value of unknown dtype" if library else "a value of unknown dtype"
+    if record["library"] == Library.PYTHON.value:
+        return f"Python {record['dtype']}"
+    weak = "weak " if record["weak"] else "weak or strong " if record["weak"] is None else ""
+    return f"{weak}{record['dtype']}"
+
+
 def _symbolic(value: Symbolic) -> dict:
     depends = sorted(v.name for v in value.variables)
     outcomes = value.outcomes(MAX_ASSIGNMENTS)

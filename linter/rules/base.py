@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
+from promolint.engine.describe import spelled
 from promolint.engine.records import Module, Operation
 from promolint.engine.values import Array, DTypeRef, Items, Value
 from promolint.rules import registry
@@ -190,8 +191,18 @@ def describe_operands(operation: Operation) -> str:
     """The operands' types as a message lists them: arrays, the items of a sequence operand
     (``jnp.stack([a, b])``) and dtypes or Python types given as operands
     (``jnp.result_type(x, int)``)."""
-    described = [_described(v) for v in _flattened(operation.operands)]
+    described = [_described(v) for v in _flattened(as_revealed(operation))]
     return ", ".join(d for d in described if d) or "its operands"
+
+
+def as_revealed(operation: Operation) -> tuple[Value, ...]:
+    """The operands as ``reveal`` knows them: where what holds at every member of the variables
+    is unknown, the symbolic value computed (``x > 0`` is a bool whatever ``x`` is)."""
+    symbolic = operation.symbolic_operands
+    if len(symbolic) != len(operation.operands):
+        return operation.operands
+    return tuple(s if not (isinstance(v, Array) and v.dtypes) and s is not None else v
+                 for v, s in zip(operation.operands, symbolic))  # fmt: skip
 
 
 def _flattened(values) -> Iterator[Value]:
@@ -203,8 +214,6 @@ def _flattened(values) -> Iterator[Value]:
 
 
 def _described(value: Value) -> str:
-    if isinstance(value, Array):
-        return value.describe()
     if isinstance(value, DTypeRef):
         return f"Python type {_BUILTIN_TYPES.get(value.name, value.name)}" if value.builtin else f"dtype {value.name}"
-    return ""
+    return spelled(value)

@@ -19,7 +19,7 @@ from promolint.engine import operations
 from promolint.engine.context import X64_BY_USER
 from promolint.engine.records import Evaluation, Module, Operation
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value
-from promolint.rules.base import Edit, Finding, Fix, OtherMode, exact
+from promolint.rules.base import Edit, Finding, Fix, OtherMode, describe_operands, exact
 from promolint.rules.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype
 from promolint.systems.base import Reason
 
@@ -73,7 +73,7 @@ class Calls:
                 syntax = invocation.syntax
                 where = (f" in {first.module}" if first.module else
                          f" at line {syntax.line(first.node)} (`{_short(syntax.text(first.node))}`)" if syntax else "")
-                described = ", ".join(v.describe() for v in first.operands if isinstance(v, Array)) or "its operands"
+                described = describe_operands(first)
                 yield Finding(rule.code, f"This call raises TypePromotionError under strict promotion{where}: "
                               f"{described} have no implicit promotion path. Cast the arguments explicitly, e.g. "
                               "`.astype(...)`.", invocation.node, fix)  # fmt: skip
