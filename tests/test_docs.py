@@ -1,16 +1,26 @@
-"""The docs say what the code does: docs/rules.md is generated from the rules, and the settings
-example in docs/ci.md is a configuration promolint accepts."""
+"""The docs say what the code does: docs/rules.md is generated from the rules, the README's command
+outputs and the figures of README.md and docs/ from where they are kept (tests/update_docs.py),
+and the settings example in docs/ci.md is a configuration promolint accepts."""
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 from promolint.rules import RULES
 from promolint.cli import main
 from promolint.docs import RULES_MD, rules_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+README = DOCS.parent / "README.md"
+sys.path.insert(0, str(DOCS.parent / "tests"))
+import update_docs  # noqa: E402
+from _ledger import Verdict  # noqa: E402  (tests/primer, which update_docs puts on the path)
+
+from promolint.rules.registry import REGISTRY  # noqa: E402
 
 
 def test_rules_md_is_up_to_date() -> None:
@@ -35,10 +45,49 @@ def test_ci_md_configuration_example_is_accepted(tmp_path, capsys) -> None:
     assert 'per-file-ignores = {"tests/*" = ["PRM006"]}  # pyproject.toml' in out
 
 
-def test_readme_shows_what_check_prints_on_its_example(capsys, monkeypatch) -> None:
-    root = DOCS.parent
-    (shown,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: PRM.*?)```",
-                          (root / "README.md").read_text(encoding="utf-8"), re.DOTALL)  # fmt: skip
-    monkeypatch.chdir(root)
-    status = main(["check", "fixtures/readme_example.py", "--no-cache", "--x64", "off"])
-    assert status == 1 and capsys.readouterr().out == shown
+@pytest.mark.parametrize("path", [p for p in update_docs.DOCUMENTS if p != RULES_MD], ids=lambda p: p.name)
+def test_generated_parts_are_what_promolint_and_the_figures_give_now(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert update_docs.generated(text) == text, f"{path.name} is stale: run `python tests/update_docs.py`"
+
+
+def test_readme_quick_start_shows_the_output_of_its_commands() -> None:
+    text = README.read_text(encoding="utf-8")
+    quick_start = text[text.index("## Quick start"):text.index("\n## ", text.index("## Quick start") + 1)]
+    blocks = re.findall(r"```console\n(.*?)```", quick_start, re.DOTALL)
+    assert [block.splitlines()[0] for block in blocks] == [
+        "$ promolint check fixtures/readme_example.py", "$ promolint check fixtures/readme_example.py --x64 off"]
+    for block in blocks:
+        command, *shown = block.splitlines(keepends=True)
+        assert "".join(shown) == update_docs.command_output(command[2:].strip())
+        assert re.search(r"^Found \d+ findings?\.$", "".join(shown), re.MULTILINE), block
+
+
+def test_readme_reveal_excerpt_is_part_of_what_reveal_prints() -> None:
+    (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```",
+                            README.read_text(encoding="utf-8"), re.DOTALL)  # fmt: skip
+    printed = update_docs.command_output("promolint reveal fixtures/readme_example.py").splitlines()
+    assert set(excerpt.splitlines()) <= set(printed)
+
+
+def test_a_ledger_change_makes_the_generated_figures_stale(monkeypatch) -> None:
+    ledger = update_docs.read_ledger()
+    noise = next(key for key, verdict in ledger.items() if key.rule == "PRM027" and verdict.verdict == "noise")
+    judged_again = {**ledger, noise: Verdict("bug", "judged again")}
+    monkeypatch.setattr(update_docs, "read_ledger", lambda: judged_again)
+    stale = {path.name for path, _ in update_docs.stale_documents()}
+    assert {"README.md", "primer.md"} <= stale
+
+
+def test_a_bench_run_makes_the_speed_figures_stale(monkeypatch, tmp_path: Path) -> None:
+    run = update_docs.json.loads(update_docs.LAST_BENCH_RUN.read_text(encoding="utf-8"))
+    (tmp_path / "last_run.json").write_text(update_docs.json.dumps({**run, "cold_all_cores_s": 1.0}))
+    monkeypatch.setattr(update_docs, "LAST_BENCH_RUN", tmp_path / "last_run.json")
+    assert "README.md" in {path.name for path, _ in update_docs.stale_documents()}
+
+
+def test_rule_titles_carry_no_measured_figures() -> None:
+    """Primer counts and precisions live in the ledger and the docs generated from it, never typed
+    into the titles `promolint rules` and mypy print."""
+    for info in REGISTRY:
+        assert not re.search(r"\d+ of (?:its )?\d+|\d+%|none of its", info.title), info.code

@@ -131,14 +131,3 @@ def test_every_default_rule_is_precise_on_the_primer() -> None:
             assert value >= 0.9, f"{rule} is on by default at {value:.0%} primer precision: make it opt-in"
     assert set(MEASURED_OPT_IN) <= set(SELECTED) and all(BY_CODE[code].opt_in for code in MEASURED_OPT_IN)
 
-
-def test_opt_in_rules_titles_give_the_ledgers_counts() -> None:
-    """The registry's titles, which `explain` and the docs print, say how many of a measured
-    opt-in rule's primer findings are bugs: the ledger's counts, kept by hand, checked here."""
-    counts = _verdicts_per_rule()
-    for code in MEASURED_OPT_IN:
-        said = re.search(r"(\d+|none) of its (\d+) primer findings (?:are bugs|is a bug)", BY_CODE[code].title)
-        assert said is not None, code
-        bugs = 0 if said[1] == "none" else int(said[1])
-        judged = counts[code]["bug"] + counts[code]["noise"] + counts[code]["wrong"]
-        assert (bugs, int(said[2])) == (counts[code]["bug"], judged), code

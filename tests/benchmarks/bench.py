@@ -8,7 +8,9 @@ the floor of a run on all of them), flake8 over the same tree, `promolint check`
 worker and with all cores, warm (cache hit, nothing changed) and after touching one file; a
 pre-commit style run on one ~500-line file with interpreter start; peak memory per worker, on the
 whole corpus and on its largest file alone.
-Prints figures and same-run ratios.
+Prints figures and same-run ratios; a full run (not --quick) also writes them to last_run.json
+beside this script, with the revision and date, which the README's speed figures are generated
+from (``python tests/update_docs.py``).
 
 Needs flake8 (``pip install -e ".[bench]"``).  Child processes run without
 PYTHONDONTWRITEBYTECODE, as an installed promolint does: else every start recompiles the linter.
@@ -17,7 +19,9 @@ PYTHONDONTWRITEBYTECODE, as an installed promolint does: else every start recomp
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -29,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
+
+LAST_RUN = Path(__file__).resolve().parent / "last_run.json"
 
 # argv: TREE PARSER, the parser "libcst" or "ast".
 PARSE_ONLY = """
@@ -177,7 +183,25 @@ def main() -> int:
     print(f"peak memory, largest file alone:     {largest_peak:8.0f} MiB ({largest.name}; whole corpus, 1 worker = "
           f"{one_peak / largest_peak:.2f}x)")  # fmt: skip
     shutil.rmtree(work, ignore_errors=True)
+    if not args.quick:
+        record_last_run({
+            "cores": cores, "corpus_files": len(files), "corpus_lines": lines, "libcst_parse_s": parse_s,
+            "ast_floor_s": floor, "flake8_s": flake8_s, "cold_one_worker_s": median(one_wall),
+            "cold_one_worker_cpu_s": median(one_cpu), "cold_all_cores_s": median(all_wall), "warm_s": median(warm),
+            "touched_s": median(touched), "precommit_s": median(latency), "peak_mib_one_worker": one_peak,
+            "peak_mib_all_cores": all_peak, "peak_mib_largest_file": largest_peak, "repeat": args.repeat,
+        })  # fmt: skip
     return 0
+
+
+def record_last_run(figures: dict[str, float]) -> None:
+    """Write the run's figures, rounded as printed, with the revision measured and today's date."""
+    head = subprocess.run(["git", "-C", str(LAST_RUN.parent), "describe", "--always", "--dirty", "--abbrev=7"],
+                          capture_output=True, text=True).stdout.strip() or "unknown"  # fmt: skip
+    rounded = {name: round(value, 2) if isinstance(value, float) else value for name, value in figures.items()}
+    record = {"revision": head, "date": datetime.date.today().isoformat(), **rounded}
+    LAST_RUN.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {LAST_RUN}")
 
 
 if __name__ == "__main__":

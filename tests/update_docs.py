@@ -1,0 +1,203 @@
+"""The generated parts of README.md and docs/*.md, each made from the one place its facts live.
+
+    python tests/update_docs.py           # rewrite every generated part (docs/rules.md included)
+    python tests/update_docs.py --check   # exit 1, naming each part that is stale
+
+Two kinds of part:
+
+- a ```` ```console ```` block: each line ``$ promolint ...`` is a command and the lines after it,
+  up to the next ``$``, are what it prints on stdout, run in-process from a scratch copy of
+  ``fixtures/`` (so no cache of the checkout is read or written);
+- the lines between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``: what
+  ``FIGURES[NAME]`` makes of the primer's ledger (tests/primer/ledger.toml), the keys the last
+  primer run produced (tests/primer/produced.toml), the pinned projects, or the bench's last run
+  (tests/benchmarks/last_run.json, written by ``tests/benchmarks/bench.py``).
+
+tests/test_docs.py fails while any part differs from what this makes now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "primer"))
+from _ledger import UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
+from _projects import load_projects  # noqa: E402
+
+from promolint import docs as rules_docs  # noqa: E402
+from promolint.cli import main as promolint_main  # noqa: E402
+from promolint.rules.registry import BY_CODE  # noqa: E402
+
+DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+LAST_BENCH_RUN = ROOT / "tests" / "benchmarks" / "last_run.json"
+PROMPT = "$ "
+_CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
+_GENERATED = re.compile(r"^<!-- generated: ([\w-]+) -->\n(.*?)^<!-- end generated: \1 -->$", re.DOTALL | re.MULTILINE)
+
+
+class DocsError(Exception):
+    """A generated part that cannot be made: a console line that is no promolint command, an
+    unknown figure's name."""
+
+
+@contextlib.contextmanager
+def _inside(directory: str) -> Iterator[None]:
+    """The working directory ``directory`` for the block (contextlib.chdir is Python 3.11's)."""
+    before = os.getcwd()
+    os.chdir(directory)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def command_output(command: str) -> str:
+    """What ``promolint ARGS`` prints on stdout, run from a scratch copy of fixtures/."""
+    argv = shlex.split(command)
+    if argv[:1] != ["promolint"]:
+        raise DocsError(f"`{command}`: a console block runs promolint commands only")
+    with tempfile.TemporaryDirectory(prefix="promolint-docs-") as scratch:
+        shutil.copytree(ROOT / "fixtures", Path(scratch) / "fixtures")
+        out = io.StringIO()
+        with _inside(scratch), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                promolint_main(argv[1:])
+            except SystemExit:  # argparse's own exits: the usage text is on stderr, not shown
+                pass
+    return out.getvalue()
+
+
+def console_block(block: str) -> str:
+    """``block`` with the output of each of its commands made again."""
+    commands = [line[len(PROMPT):] for line in block.splitlines() if line.startswith(PROMPT)]
+    if not commands:
+        raise DocsError(f"a console block has no `{PROMPT}promolint ...` line:\n{block}")
+    return "".join(f"{PROMPT}{command}\n{command_output(command)}" for command in commands)
+
+
+def _verdicts_per_rule() -> dict[str, Counter]:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for key, verdict in read_ledger().items():
+        counts[key.rule][verdict.verdict] += 1
+    return counts
+
+
+def _judged(counts: Counter) -> int:
+    return sum(counts[verdict] for verdict in VERDICTS)
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
+def primer_precision() -> str:
+    """One sentence per rule group: how many of each measured rule's judged primer findings are bugs."""
+    counts = _verdicts_per_rule()
+    opt_in = [rule for rule in sorted(counts) if BY_CODE[rule].opt_in]
+    default = [rule for rule in sorted(counts) if not BY_CODE[rule].opt_in]
+
+    def said(rule: str) -> str:
+        return f"{rule} {counts[rule]['bug']} of {_judged(counts[rule])} ({_percent(precision(counts[rule]))})"
+
+    return (f"Bugs among the judged primer findings ({len(load_projects())} pinned projects, "
+            f"tests/primer/ledger.toml): on by default, {', '.join(map(said, default))}; "
+            f"opt-in, {', '.join(map(said, opt_in))}.\n")  # fmt: skip
+
+
+def primer_triage() -> str:
+    """The ledger's verdicts per rule, with the findings per mode of the last primer run."""
+    counts = _verdicts_per_rule()
+    per_mode: dict[str, Counter] = defaultdict(Counter)
+    for key, produced in read_produced().items():
+        per_mode[key.rule].update(produced.modes)
+    rows = ["| rule | on by default | default findings | x64 findings | bug | noise | wrong | untriaged | precision |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    total: Counter = Counter()
+    for rule in sorted(set(counts) | set(per_mode)):
+        total.update(counts[rule])
+        rows.append(f"| {rule} | {'no' if BY_CODE[rule].opt_in else 'yes'} | {per_mode[rule]['default']} | "
+                    f"{per_mode[rule]['x64']} | " + " | ".join(str(counts[rule][v]) for v in (*VERDICTS, UNTRIAGED))
+                    + f" | {_percent(precision(counts[rule]))} |")  # fmt: skip
+    rows.append(f"| **all** | | {sum(c['default'] for c in per_mode.values())} | "
+                f"{sum(c['x64'] for c in per_mode.values())} | "
+                + " | ".join(str(total[v]) for v in (*VERDICTS, UNTRIAGED)) + f" | {_percent(precision(total))} |")
+    return "\n".join(rows) + "\n"  # fmt: skip
+
+
+def bench_speed() -> str:
+    """Today's speed: the figures of the bench's last run, with its revision and date."""
+    run = json.loads(LAST_BENCH_RUN.read_text(encoding="utf-8"))
+    cores = run["cores"]
+    return (f"`promolint check` lints the {run['corpus_lines'] / 1000:.0f}k lines of the bench corpus (jax, flax, "
+            f"optax, equinox and nine more JAX libraries, pinned) in {run['cold_all_cores_s']:.1f} s on {cores} "
+            f"cores, {run['cold_all_cores_s'] / run['flake8_s']:.2f}x flake8's {run['flake8_s']:.1f} s in the "
+            f"same run, and in {run['cold_one_worker_s']:.1f} s with one worker "
+            f"({run['cold_one_worker_s'] / run['libcst_parse_s']:.2f}x libcst's parse of the same files alone). "
+            f"A run with nothing changed answers from the cache in {run['warm_s']:.2f} s; one file for "
+            f"pre-commit takes {run['precommit_s']:.2f} s, interpreter start included. Peak memory: "
+            f"{run['peak_mib_one_worker']:.0f} MiB for one worker. (`python tests/benchmarks/bench.py` at "
+            f"{run['revision']}, {run['date']}.)\n")  # fmt: skip
+
+
+FIGURES: dict[str, Callable[[], str]] = {
+    "primer-precision": primer_precision,
+    "primer-triage": primer_triage,
+    "bench-speed": bench_speed,
+}
+
+
+def generated(text: str) -> str:
+    """``text`` with every console block and marked part made again."""
+
+    def figures(match: re.Match) -> str:
+        name = match[1]
+        if name not in FIGURES:
+            raise DocsError(f"unknown generated part {name!r}; known: {', '.join(FIGURES)}")
+        return f"<!-- generated: {name} -->\n{FIGURES[name]()}<!-- end generated: {name} -->"
+
+    text = _CONSOLE.sub(lambda match: f"```console\n{console_block(match[1])}```", text)
+    return _GENERATED.sub(figures, text)
+
+
+def stale_documents() -> list[tuple[Path, str]]:
+    """The documents whose generated parts differ from what they would be now, with that text."""
+    out = []
+    for path in DOCUMENTS:
+        text = path.read_text(encoding="utf-8")
+        wanted = rules_docs.rules_markdown() if path == rules_docs.RULES_MD else generated(text)
+        if wanted != text:
+            out.append((path, wanted))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="name the stale documents; rewrite nothing")
+    args = parser.parse_args(argv)
+    try:
+        stale = stale_documents()
+    except DocsError as error:
+        print(f"update_docs: {error}", file=sys.stderr)
+        return 2
+    for path, text in stale:
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+        print(f"{'stale' if args.check else 'wrote'} {path.relative_to(ROOT)}", file=sys.stderr)
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
