@@ -35,7 +35,9 @@ DEFAULT_TEST_FILES = ("test_*.py", "*_test.py", "*_tests.py", "conftest.py", "te
                       "*/test/*", "testing/*", "*/testing/*")  # fmt: skip
 _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force-exclude")
 _PATH_KEYS = ("cache-dir", "baseline")
-KEYS = (*_CODE_KEYS, *MODES, *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
+# The Pythons code may be written for, as ruff spells them: syntax a later one added is an error.
+TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 15))
+KEYS = (*_CODE_KEYS, *MODES, "target-version", *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
         *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
@@ -51,6 +53,7 @@ class Config:
     extend_select: tuple[str, ...] = ()
     x64: str = "auto"
     promotion: str = "auto"
+    target_version: str = ""  # "" for the grammar of the Python promolint runs on
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     report_unused_noqa: bool = False
@@ -78,6 +81,11 @@ class Config:
         switched = ((UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
                     + (NUMPY1_COMPAT,) * self.numpy1_compat)
         return _enabled(self.select + self.extend_select + switched, ignored)
+
+    @property
+    def python(self) -> tuple[int, int] | None:
+        """``target_version`` as ``ast.parse``'s ``feature_version``; None for the running Python's."""
+        return (3, int(self.target_version[3:])) if self.target_version else None
 
     def excluded(self, path: Path) -> bool:
         return self.excluded_relative(_relative(path, self.root))
@@ -174,6 +182,10 @@ def _parse(key: str, value, label: str):
     if key in MODES:
         if value not in MODES[key]:
             raise ConfigError(f"{label} = {value!r} is not one of {', '.join(MODES[key])}")
+        return value
+    if key == "target-version":
+        if value not in TARGET_VERSIONS:
+            raise ConfigError(f"{label} = {value!r} is not one of {', '.join(TARGET_VERSIONS)}")
         return value
     if key in _SWITCH_KEYS:
         if not isinstance(value, bool):

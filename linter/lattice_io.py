@@ -206,7 +206,11 @@ def check_table(table: PromotionTable) -> TableReport:
 
 def check_file(path: str | Path) -> tuple[str, bool]:
     """A report on the lattice file ``path``, and whether it describes a lattice."""
-    loaded = load(path)
+    return check_loaded(str(path), load(path))
+
+
+def check_loaded(path: str, loaded: FileLattice | PromotionTable) -> tuple[str, bool]:
+    """A report on a lattice or a table (``path`` names it), and whether it describes a lattice."""
     if isinstance(loaded, FileLattice):
         operation = check_operation(loaded.nodes, loaded.join)
         edges = sum(map(len, loaded.edges.values()))
