@@ -69,7 +69,8 @@ def _from_script(tb, script: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="promolint run", description=__doc__.splitlines()[0])
+    summary, exit_status = (" ".join(part.replace("``", "").split()) for part in __doc__.split("\n\n")[:2])
+    parser = argparse.ArgumentParser(prog="promolint run", description=summary, epilog=exit_status)
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
