@@ -1,16 +1,22 @@
 """NumPy 2's promotion (NEP 50) as its operators apply it, ml_dtypes' types included.
 
-NumPy's promotion is a table, not a lattice, so this system is data: which dtype casts safely to
-which (``np.can_cast(a, b, "safe")``), the order of the ufunc loops, and what a Python scalar does
-beside a dtype of a lower kind.  Everything was measured on NumPy 2.4.6 with ml_dtypes 0.6.0 and is
-checked against them by ``tests/oracle/test_numpy_system.py``.  NumPy itself is not imported: the
-linter must start fast.
+NumPy's promotion is a table, not a lattice, so this system is data: the tables of
+``promolint.systems.numpy_facts``, measured on the installed NumPy and ml_dtypes (how NumPy's
+operators promote ml_dtypes' types changes with ml_dtypes' version).  The data and rules below are
+the shipped facts, measured on NumPy 2.4.6 with ml_dtypes 0.6.0, which stand in where the installed
+libraries cannot be measured: which dtype casts safely to which (``np.can_cast(a, b, "safe")``),
+the order of the ufunc loops, and what a Python scalar does beside a dtype of a lower kind.
+``tests/oracle/test_numpy_system.py`` checks the system against the installed libraries.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
 from promolint.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, INTN, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
 from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
+from promolint.systems.numpy_facts import NO_RESULT, SHIPPED, NumpyFacts, installed_facts
 
 _BY_SHORT = {dtype.short: name for name, dtype in DTYPES.items()}
 
@@ -222,10 +228,96 @@ ML_WITH_PYTHON = {
 }
 
 
+def _shipped_result_type(*operands: Operand) -> Result:
+    """A ufunc of ``operands`` as NumPy 2.4.6 with ml_dtypes 0.6.0 resolves it (see ``NumpySystem.result_type``)."""
+    nodes = [op.node for op in operands]
+    strong = [node for node in nodes if node not in WEAK_NODE_KIND]
+    if any(node not in NUMPY_NATIVE for node in strong):
+        # The legacy resolver tries each ml_dtypes operand's own loop first, in operand order.
+        own_loops = dict.fromkeys(node for node in strong if node not in NUMPY_NATIVE)
+        return Promoted(_first_loop(nodes, (*own_loops, *LOOPS)))
+    return Promoted(_nep50(nodes, SAFE_CASTS, LOOPS))
+
+
+def _nep50(nodes: list[str], safe_casts: Mapping[str, frozenset[str]], loops: tuple[str, ...]) -> str:
+    """NEP 50 on NumPy's own dtypes: the strong operands pick the first loop they all cast to
+    safely, then each Python scalar of a higher kind lifts it."""
+
+    def first_loop(dtypes: list[str]) -> str:
+        return next(loop for loop in loops if all(loop in safe_casts[dtype] for dtype in dtypes))
+
+    dtype = first_loop([node for node in nodes if node not in WEAK_NODE_KIND])
+    for weak in dict.fromkeys(node for node in nodes if node in WEAK_NODE_KIND):
+        stand_in = _WEAK_STAND_INS[weak].get(DTYPES[dtype].kind)
+        if stand_in:
+            dtype = first_loop([dtype, stand_in])
+    return dtype
+
+
+def _shipped_true_divide_type(*operands: Operand) -> Result:
+    """``a / b`` as NumPy 2.4.6 with ml_dtypes 0.6.0 resolves it: true_divide has inexact loops
+    only, none of them ml_dtypes'; with a narrow int (int4) the legacy resolver takes the first
+    every operand casts or fits to (``int4 / 2`` and ``int4 / np.int8(2)`` are float16,
+    ``int4 / np.int16(2)`` float32).  Otherwise NumPy's own integers promote, then divide in
+    float64 (the caller's step)."""
+    nodes = [op.node for op in operands]
+    # An ml_dtypes float brings its own true_divide loop, which the resolver tries first.
+    if any(node in INTN for node in nodes) and not any(node in CUSTOM_FLOATS for node in nodes):
+        return Promoted(_first_loop(nodes, _TRUE_DIVIDE_LOOPS))
+    return _shipped_result_type(*operands)
+
+
+def _shipped_promote_types(a: str, b: str) -> str | Refused:
+    """``np.promote_types(a, b)`` with ml_dtypes 0.6.0: where exactly one of the two casts safely
+    to the other, that one (measured: all 372 such pairs); where both or neither do, the measured
+    pair (one of them, a third dtype, or Refused: DTypePromotionError)."""
+    if a == b:
+        return a
+    if a in NUMPY_NATIVE and b in NUMPY_NATIVE:
+        return _first_loop([a, b])
+    a_to_b, b_to_a = b in SAFE_CASTS[a], a in SAFE_CASTS[b]
+    if a_to_b != b_to_a:
+        return b if a_to_b else a
+    measured = ML_PAIRS[a, b]
+    if measured == _NO_COMMON_DTYPE:
+        return Refused(Reason.NO_PATH, f"no common DType exists for {a} and {b}", (a, b))
+    return measured
+
+
+def shipped_facts() -> NumpyFacts:
+    """The facts measured on NumPy 2.4.6 with ml_dtypes 0.6.0, tabulated from the data above."""
+    dtypes = [name for name in DTYPES if name in SAFE_CASTS]
+    operand_pairs = [(a, b) for a, b in itertools.product([*dtypes, *WEAK_NODE_KIND], repeat=2)
+                     if a in SAFE_CASTS or b in SAFE_CASTS]  # fmt: skip
+
+    def cell(result: Result | str) -> str:
+        if isinstance(result, Refused):
+            return NO_RESULT
+        return result if isinstance(result, str) else result.dtype
+
+    return NumpyFacts(
+        "2.4.6", "0.6.0", SAFE_CASTS, LOOPS,
+        {(a, b): cell(_shipped_result_type(_table_operand(a), _table_operand(b))) for a, b in operand_pairs},
+        {(a, b): _divided(cell(_shipped_true_divide_type(_table_operand(a), _table_operand(b))))
+         for a, b in operand_pairs},
+        {(a, b): cell(_shipped_promote_types(a, b)) for a, b in itertools.product(dtypes, repeat=2)},
+        ML_WITH_PYTHON, SHIPPED,
+    )  # fmt: skip
+
+
+def _divided(promoted: str) -> str:
+    """The dtype NumPy's own integers (and bools) divide in, once promoted: float64."""
+    return "float64" if promoted in NUMPY_NATIVE and DTYPES[promoted].kind in "biu" else promoted
+
+
 class NumpySystem(PromotionSystem):
     name = "numpy"
     description = "NumPy 2 (NEP 50) with ml_dtypes: the dtype of an operator or ufunc on arrays and scalars"
     lattice = None
+
+    def __init__(self, facts: NumpyFacts | None = None):
+        """``facts``: the installed NumPy's and ml_dtypes' (cached) where not given."""
+        self.facts = facts if facts is not None else installed_facts(shipped_facts)
 
     def result_type(self, *operands: Operand) -> Result:
         """The dtype of a NumPy ufunc (``a + b``, ``np.add(a, b)``) on ``operands``.
@@ -238,16 +330,17 @@ class NumpySystem(PromotionSystem):
         the caller evaluates it pair by pair, which is where NumPy's order dependence shows:
         ``(int8 + uint8) + float16`` is float32, ``int8 + (uint8 + float16)`` is float16.
 
-        With an ml_dtypes operand NumPy resolves the loop the legacy way, and the result can depend on
-        the operands' order (``uint1 + float4_e2m1fn`` is uint1, the reverse float4_e2m1fn); there
-        ``np.result_type`` disagrees with the operators or refuses, and is not what this models.
+        With an ml_dtypes operand the result can depend on the operands' order (with ml_dtypes 0.6,
+        ``uint1 + float4_e2m1fn`` is uint1, the reverse float4_e2m1fn); there ``np.result_type``
+        may disagree with the operators, and is not what this models.  Three operands or more with
+        one are combined pairwise, in order.
 
         Not modelled, as it depends on the value: a Python int out of range of the result's dtype
         raises ``OverflowError: Python integer 1000 out of bounds for int8``; the engine checks literals.
         """
         if not operands:
             raise ValueError("at least one operand is required")
-        unsupported = tuple(op.dtype for op in operands if op.dtype not in SAFE_CASTS)
+        unsupported = tuple(op.dtype for op in operands if op.dtype not in self.facts.safe_casts)
         if unsupported:
             return Refused(Reason.UNSUPPORTED, f"{', '.join(unsupported)}: not a NumPy dtype", unsupported)
         nodes = [op.node for op in operands]
@@ -255,56 +348,48 @@ class NumpySystem(PromotionSystem):
         if not strong:
             highest = max(nodes, key=list(WEAK_NODE_KIND).index)
             return Promoted(DEFAULT_DTYPE_X64[WEAK_NODE_KIND[highest]], weak=True)
-        if any(node not in NUMPY_NATIVE for node in strong):
-            # The legacy resolver tries each ml_dtypes operand's own loop first, in operand order.
-            own_loops = dict.fromkeys(node for node in strong if node not in NUMPY_NATIVE)
-            return Promoted(_first_loop(nodes, (*own_loops, *LOOPS)))
-        # NEP 50: the strong operands pick the dtype, then each Python scalar of a higher kind lifts it.
-        dtype = _first_loop(strong)
-        for weak in dict.fromkeys(node for node in nodes if node in WEAK_NODE_KIND):
-            stand_in = _WEAK_STAND_INS[weak].get(DTYPES[dtype].kind)
-            if stand_in:
-                dtype = _first_loop([dtype, stand_in])
-        return Promoted(dtype)
+        if len(nodes) == 1:
+            return Promoted(nodes[0])
+        if len(nodes) > 2 and all(node in NUMPY_NATIVE for node in strong):
+            return Promoted(_nep50(nodes, self.facts.safe_casts, self.facts.loops))
+        return self._pairwise(self.facts.add, nodes, "add")
 
     def true_divide_type(self, *operands: Operand) -> Result:
-        """``a / b``: NumPy's own integers promote, then divide in float64 (the caller's step).
-        true_divide has inexact loops only, none of them ml_dtypes': with a narrow int (int4) the
-        legacy resolver takes the first every operand casts or fits to (``int4 / 2`` and
-        ``int4 / np.int8(2)`` are float16, ``int4 / np.int16(2)`` float32; measured)."""
-        nodes = [op.node for op in operands]
-        # An ml_dtypes float brings its own true_divide loop, which the resolver tries first.
-        if any(node in INTN for node in nodes) and not any(node in CUSTOM_FLOATS for node in nodes) \
-                and all(node in _FITS for node in nodes):  # fmt: skip
-            return Promoted(_first_loop(nodes, _TRUE_DIVIDE_LOOPS))
-        return self.result_type(*operands)
+        """``a / b`` (as measured; float64 for NumPy's own integers); more operands as ``result_type``."""
+        if len(operands) != 2 or any(op.dtype not in self.facts.safe_casts for op in operands):
+            return self.result_type(*operands)
+        if all(op.node in WEAK_NODE_KIND for op in operands):
+            return self.result_type(*operands)
+        return self._pairwise(self.facts.true_divide, [op.node for op in operands], "true_divide")
+
+    def _pairwise(self, table: Mapping[tuple[str, str], str], nodes: list[str], ufunc: str) -> Result:
+        result = nodes[0]
+        for node in nodes[1:]:
+            cell = table[result, node]
+            if cell == NO_RESULT:
+                return Refused(Reason.NO_PATH, f"ufunc {ufunc!r} has no loop for {result} and {node}", (result, node))
+            result = cell
+        return Promoted(result)
 
     def promote_types(self, a: str, b: str) -> str | Refused | None:
         """``np.promote_types(a, b)``, which ``np.result_type`` of two dtypes answers too.  On
-        NumPy's own dtypes it is what the ufuncs give.  With an ml_dtypes type NumPy asks
-        ml_dtypes' own table instead: where exactly one of the two casts safely to the other,
-        that one (measured: all 372 such pairs); where both or neither do, the measured pair
-        (one of them, a third dtype, or Refused: DTypePromotionError); None for a dtype it
-        does not know."""
-        if a == b:
-            return a
-        if a in NUMPY_NATIVE and b in NUMPY_NATIVE:
-            return _first_loop([a, b])
-        a_to_b, b_to_a = b in SAFE_CASTS.get(a, ()), a in SAFE_CASTS.get(b, ())
-        if a_to_b != b_to_a:
-            return b if a_to_b else a
-        measured = ML_PAIRS.get((a, b))
-        if measured == _NO_COMMON_DTYPE:
+        NumPy's own dtypes it is what the ufuncs give; with an ml_dtypes type NumPy asks ml_dtypes'
+        own table, which can pick one of the two, a third dtype, or none (Refused:
+        DTypePromotionError).  None for a dtype it does not know."""
+        cell = self.facts.promote_types.get((a, b))
+        if cell == NO_RESULT:
             return Refused(Reason.NO_PATH, f"no common DType exists for {a} and {b}", (a, b))
-        return measured
+        return cell
 
     def ml_result_type_with_python(self, dtype: str, python: str) -> str | None:
         """``np.result_type`` of an ml_dtypes type and a Python value (``python``: int64 for an
-        int, float64 for a float, ...): measured, whatever the value; None for NumPy's own dtypes."""
-        return ML_WITH_PYTHON.get((dtype, python))
+        int, float64 for a float, ...): measured with one value of each kind; None for NumPy's
+        own dtypes, and where NumPy raises."""
+        cell = self.facts.with_python.get((dtype, python))
+        return None if cell == NO_RESULT else cell
 
     def table_nodes(self) -> list[str]:
-        return [*(name for name in DTYPES if name in SAFE_CASTS), *WEAK_NODE_KIND]
+        return [*self.facts.dtypes, *WEAK_NODE_KIND]
 
     def table_cell(self, a: str, b: str) -> str:
         """``a + b`` with ``a`` and ``b`` arrays of those dtypes or Python scalars (the weak nodes)."""

@@ -1,8 +1,13 @@
-"""The ``numpy`` system against real NumPy 2 and ml_dtypes: every expected value is computed by NumPy."""
+"""The ``numpy`` system against real NumPy 2 and ml_dtypes: every expected value is computed by NumPy.
+
+The system's facts are measured on the installed versions (``promolint.systems.numpy_facts``), so
+this suite holds for whichever NumPy and ml_dtypes run it: the pinned ones in ``.ci/run``, the
+newest in ``tests/newest_versions.py``."""
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
 import itertools
 
@@ -15,9 +20,11 @@ from promolint.cli import main
 from promolint.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.lattice import check_operation
 from promolint.systems import Operand, Promoted, Reason, Refused, get_system
-from promolint.systems.numpy import LOOPS, SAFE_CASTS
+from promolint.systems.numpy import NumpySystem, shipped_facts
+from promolint.systems.numpy_facts import CACHED, MEASURED, installed_facts
 
 SYSTEM = get_system("numpy")
+SAFE_CASTS, LOOPS = SYSTEM.facts.safe_casts, SYSTEM.facts.loops
 NAMES = [node for node in SYSTEM.table_nodes() if node in DTYPES]
 NATIVE = [name for name in NAMES if name in NUMPY_NATIVE]
 NP_DTYPES = {name: np.dtype(name if name in NUMPY_NATIVE else getattr(ml_dtypes, name)) for name in NAMES}
@@ -82,6 +89,57 @@ def test_safe_casts_are_numpys():
 def test_loops_are_np_add_loops_in_order():
     homogeneous = [np.dtype(t[0]).name for t in np.add.types if len(set(t.replace("->", ""))) == 1]
     assert tuple(dict.fromkeys(n for n in homogeneous if n in DTYPES)) == LOOPS
+
+
+def test_facts_are_the_installed_versions():
+    assert (SYSTEM.facts.numpy_version, SYSTEM.facts.ml_dtypes_version) == (np.__version__, ml_dtypes.__version__)
+
+
+def test_cli_table_is_the_installed_numpys_cell_by_cell():
+    """``promolint table --system numpy``: each cell is ``a + b`` as the installed NumPy and
+    ml_dtypes compute it (arrays, or Python scalars for the weak nodes), all 1,225 of them."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["table", "--system", "numpy", "--format", "csv"]) == 0
+    header, *rows = csv.reader(io.StringIO(out.getvalue()))
+    cases = []
+    for row in rows:
+        for column, cell in zip(header[1:], row[1:]):
+            x, y = node_value(row[0]), node_value(column)
+            if row[0] in PYTHON_VALUES and column in PYTHON_VALUES:
+                expected = {int: "i*", float: "f*", complex: "c*"}[type(x + y)]
+            else:
+                expected = numpy_says(lambda: x + y)
+            cases.append((f"{row[0]} + {column}", expected, cell))
+    assert len(cases) == len(NAMES + list(PYTHON_VALUES)) ** 2
+    assert_agree(cases)
+
+
+def test_facts_are_measured_once_then_read_from_the_cache(tmp_path):
+    measured = installed_facts(shipped_facts, tmp_path)
+    assert measured.source == MEASURED and len(list(tmp_path.iterdir())) == 1
+    cached = installed_facts(shipped_facts, tmp_path)
+    assert cached.source == CACHED and cached == measured
+
+
+def test_a_damaged_cache_is_measured_again(tmp_path):
+    installed_facts(shipped_facts, tmp_path)
+    (path,) = tmp_path.iterdir()
+    path.write_text("{not json", encoding="utf-8")
+    assert installed_facts(shipped_facts, tmp_path).source == MEASURED
+
+
+def test_shipped_facts_stand_in_where_numpy_cannot_be_measured(tmp_path, monkeypatch):
+    import promolint.systems.numpy_facts as numpy_facts
+
+    def broken():
+        raise ImportError("numpy is broken")
+
+    monkeypatch.setattr(numpy_facts, "measure", broken)
+    facts = installed_facts(shipped_facts, tmp_path)
+    assert facts == shipped_facts() and (facts.numpy_version, facts.ml_dtypes_version) == ("2.4.6", "0.6.0")
+    assert not list(tmp_path.iterdir())
+    assert NumpySystem(facts).table_cell("bfloat16", "f*") == "float32"  # measured on ml_dtypes 0.6.0
 
 
 def test_unknown_dtype_is_unsupported():
