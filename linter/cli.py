@@ -318,7 +318,7 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     config = _config(args, Path(stdin[0]).parent if stdin else paths[0])
     if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
         return 0
-    settings = Settings(x64=config.x64, promotion=config.promotion)
+    settings = Settings(x64=config.x64, promotion=config.promotion, python=config.python)
     notes: list[str] = []
     status, records_json, files = 0, [], [(Path(stdin[0]), stdin[1])] if stdin else []
     found = [] if stdin else list(iter_files(paths, config, notes))

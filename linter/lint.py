@@ -61,7 +61,7 @@ def _in_cell(notebook: Notebook, related: RelatedLocation) -> RelatedLocation:
 
 def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
                 external: tuple[str, ...] = ()) -> list[Diagnostic]:  # fmt: skip
-    source = parse_bytes(data)
+    source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         if PARSE_ERROR not in codes:
             return []
@@ -208,7 +208,7 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
     diagnostics left."""
     from promolint.frontend.fix import apply_fixes  # loads libcst: only fixes need it
 
-    source = parse_bytes(data)
+    source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         return data, 0, lint_source(data, path, settings, codes, external)
     applied = 0
@@ -286,7 +286,7 @@ def lint_with_fixes(data: bytes, path: str, settings: Settings,
     """``lint_source``'s diagnostics, each with the fix its rule offers, and the parsed file the
     fixes' nodes belong to: for front ends that offer fixes one at a time (the language server,
     Fixit)."""
-    source = parse_bytes(data)
+    source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         return source, dict.fromkeys(lint_source(data, path, settings, codes))
     return source, _lint_source(source, data, path, settings, codes)

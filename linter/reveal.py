@@ -54,7 +54,7 @@ def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure
 def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[dict]] | ParseFailure:
     """``reveal_records`` under several settings at once: the file is parsed once (the oracle
     tests reveal every snippet in three modes)."""
-    source = parse_bytes(data)
+    source = parse_bytes(data, settings[0].python if settings else None)
     if isinstance(source, ParseFailure):
         return source
     analyses = [analyze(source, one) for one in settings]
@@ -89,7 +89,7 @@ def symbolic_share(records: Iterable[Mapping]) -> int:
 def reveal_with_origins(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
     """``reveal_records``, where a name holds a value computed elsewhere (``y = np.sqrt(n)``,
     then ``y``) with that code under "origin": what an editor's hover shows."""
-    source = parse_bytes(data)
+    source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         return source
     sites = analyze(source, settings).sites.values()

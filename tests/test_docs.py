@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from promolint.rules import RULES
-from promolint.cli import main
+from promolint.cli import _normalized, build_parser, main
 from promolint.docs import RULES_MD, rules_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+COMMANDS = ("check", "config", "run", "explain", "rules", "reveal", "server", "table", "join", "lattice")
 README = DOCS.parent / "README.md"
 sys.path.insert(0, str(DOCS.parent / "tests"))
 import update_docs  # noqa: E402
@@ -91,3 +92,28 @@ def test_rule_titles_carry_no_measured_figures() -> None:
     into the titles `promolint rules` and mypy print."""
     for info in REGISTRY:
         assert not re.search(r"\d+ of (?:its )?\d+|\d+%|none of its", info.title), info.code
+
+
+def _documented_commands() -> list[str]:
+    """Every `promolint ...` the docs write out with arguments, as code or in a code block; the ones
+    with placeholders (`CODE`, `[FLAGS]`, `on|off`, `...`) and `promolint run`'s script lines left out."""
+    commands = set()
+    for path in update_docs.DOCUMENTS:
+        text = path.read_text(encoding="utf-8")
+        blocks = "\n".join(re.findall(r"^```\w*\n(.*?)^```", text, re.DOTALL | re.MULTILINE))
+        spans = re.findall(r"`(promolint [^`]+)`", text) + re.findall(r"^(?:\$ )?(promolint .+)$", blocks, re.M)
+        for span in spans:
+            command = " ".join(re.split(r"\s+#|\s+<\s", span)[0].split())
+            words = command.split()
+            if len(words) > 2 and words[1] != "run" and not re.search(r"[|\[]|\.\.\.|\b[A-Z]{1,8}\b", command):
+                commands.add(command)
+    return sorted(commands)
+
+
+@pytest.mark.parametrize("command", _documented_commands())
+def test_documented_commands_are_ones_promolint_accepts(command: str, capsys) -> None:
+    argv = update_docs.shlex.split(command)[1:]
+    try:
+        build_parser().parse_args(_normalized(argv, list(COMMANDS)))
+    except SystemExit:
+        pytest.fail(f"`{command}` is refused: {capsys.readouterr().err.strip()}")

@@ -2,7 +2,8 @@
 
 Analysis reads Python's own ``ast``, which parses ten times faster than libcst (the libcst tree
 is built only to apply fixes).  Like flake8 and mypy, it therefore reads the grammar of the
-Python that runs promolint."""
+Python that runs promolint, or of an older target version (``python``); a construct of a later
+Python is reported as needing it (``promolint.frontend.newer_syntax``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 from promolint.engine.records import Span
 from promolint.frontend.deep import deeply
+from promolint.frontend.newer_syntax import RUNNING, syntax_error_message
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the tokenizer counts as a line break, and nothing else
 
@@ -63,7 +65,9 @@ class Source:
         return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
 
 
-def parse_bytes(data: bytes) -> Source | ParseFailure:
+def parse_bytes(data: bytes, python: tuple[int, int] | None = None) -> Source | ParseFailure:
+    """``data`` decoded and parsed with the grammar of Python ``python`` (the target version;
+    None for the running Python's)."""
     if b"\x00" in data:
         return ParseFailure("file contains NUL bytes; not Python source")
     try:
@@ -75,25 +79,26 @@ def parse_bytes(data: bytes) -> Source | ParseFailure:
                             column)  # fmt: skip
     except (SyntaxError, LookupError) as error:
         return ParseFailure(f"cannot decode the file: {_first_line(error)}")
-    return parse_text(text.removeprefix("\ufeff"))
+    return parse_text(text.removeprefix("\ufeff"), python)
 
 
-def parse_text(text: str) -> Source | ParseFailure:
+def parse_text(text: str, python: tuple[int, int] | None = None) -> Source | ParseFailure:
+    grammar = python if python is not None and python < RUNNING else None  # a later one's is not at hand
     try:
         try:
-            return Source(text, _parse(text))
+            return Source(text, _parse(text, grammar))
         except RecursionError:  # nested deeper than the default limit allows: as deep as CPython compiles
-            return Source(text, deeply(lambda: _parse(text)))
+            return Source(text, deeply(lambda: _parse(text, grammar)))
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, error.offset or 1)
+        return ParseFailure(syntax_error_message(text, error, python), error.lineno or 1, error.offset or 1)
     except (ValueError, RecursionError, MemoryError) as error:
         return ParseFailure(f"cannot parse the file: {_first_line(error)}")
 
 
-def _parse(text: str) -> ast.Module:
+def _parse(text: str, grammar: tuple[int, int] | None) -> ast.Module:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # invalid escape sequences and the like: not ours to report
-        return ast.parse(text)
+        return ast.parse(text, feature_version=grammar)
 
 
 def _declared_encoding(data: bytes) -> str:

@@ -33,6 +33,7 @@ class Settings:
     x64: str = "auto"
     promotion: str = "auto"
     facts: ProjectFacts = ProjectFacts()
+    python: tuple[int, int] | None = None  # the grammar of the target version; None: the running Python's
 
     def initial(self) -> Context:
         strict = self.promotion == "strict"
