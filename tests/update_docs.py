@@ -28,12 +28,14 @@ import shlex
 import shutil
 import sys
 import tempfile
+import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "primer"))
+sys.path[:0] = [str(ROOT / "tests" / "primer"), str(ROOT / "tests" / "benchmarks")]
+from _corpus import WHEELS  # noqa: E402
 from _ledger import UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
 from _projects import load_projects  # noqa: E402
 
@@ -45,6 +47,7 @@ DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 LAST_BENCH_RUN = ROOT / "tests" / "benchmarks" / "last_run.json"
 PROMPT = "$ "
 _CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
+WIDTH = 100  # the docs' line length for prose
 _GENERATED = re.compile(r"^<!-- generated: ([\w-]+) -->\n(.*?)^<!-- end generated: \1 -->$", re.DOTALL | re.MULTILINE)
 
 
@@ -88,6 +91,10 @@ def console_block(block: str) -> str:
     return "".join(f"{PROMPT}{command}\n{command_output(command)}" for command in commands)
 
 
+def _prose(text: str) -> str:
+    return textwrap.fill(text, WIDTH, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
 def _verdicts_per_rule() -> dict[str, Counter]:
     counts: dict[str, Counter] = defaultdict(Counter)
     for key, verdict in read_ledger().items():
@@ -112,9 +119,9 @@ def primer_precision() -> str:
     def said(rule: str) -> str:
         return f"{rule} {counts[rule]['bug']} of {_judged(counts[rule])} ({_percent(precision(counts[rule]))})"
 
-    return (f"Bugs among the judged primer findings ({len(load_projects())} pinned projects, "
-            f"tests/primer/ledger.toml): on by default, {', '.join(map(said, default))}; "
-            f"opt-in, {', '.join(map(said, opt_in))}.\n")  # fmt: skip
+    return _prose(f"Bugs among the judged primer findings ({len(load_projects())} pinned projects, "
+                  f"tests/primer/ledger.toml): on by default, {', '.join(map(said, default))}; "
+                  f"opt-in, {', '.join(map(said, opt_in))}.")  # fmt: skip
 
 
 def primer_triage() -> str:
@@ -140,16 +147,17 @@ def primer_triage() -> str:
 def bench_speed() -> str:
     """Today's speed: the figures of the bench's last run, with its revision and date."""
     run = json.loads(LAST_BENCH_RUN.read_text(encoding="utf-8"))
-    cores = run["cores"]
-    return (f"`promolint check` lints the {run['corpus_lines'] / 1000:.0f}k lines of the bench corpus (jax, flax, "
-            f"optax, equinox and nine more JAX libraries, pinned) in {run['cold_all_cores_s']:.1f} s on {cores} "
-            f"cores, {run['cold_all_cores_s'] / run['flake8_s']:.2f}x flake8's {run['flake8_s']:.1f} s in the "
-            f"same run, and in {run['cold_one_worker_s']:.1f} s with one worker "
-            f"({run['cold_one_worker_s'] / run['libcst_parse_s']:.2f}x libcst's parse of the same files alone). "
-            f"A run with nothing changed answers from the cache in {run['warm_s']:.2f} s; one file for "
-            f"pre-commit takes {run['precommit_s']:.2f} s, interpreter start included. Peak memory: "
-            f"{run['peak_mib_one_worker']:.0f} MiB for one worker. (`python tests/benchmarks/bench.py` at "
-            f"{run['revision']}, {run['date']}.)\n")  # fmt: skip
+    first, others = list(WHEELS)[:4], len(WHEELS) - 4
+    return _prose(
+        f"`promolint check` lints the {run['corpus_lines'] / 1000:.0f}k lines of the bench corpus "
+        f"({', '.join(first)} and {others} more JAX libraries, pinned) in {run['cold_all_cores_s']:.1f} s on "
+        f"{run['cores']} cores, {run['cold_all_cores_s'] / run['flake8_s']:.2f}x flake8's {run['flake8_s']:.1f} s "
+        f"in the same run, and in {run['cold_one_worker_s']:.1f} s with one worker "
+        f"({run['cold_one_worker_s'] / run['libcst_parse_s']:.2f}x libcst's parse of the same files alone). "
+        f"A run with nothing changed answers from the cache in {run['warm_s']:.2f} s; one file for pre-commit "
+        f"takes {run['precommit_s']:.2f} s, interpreter start included. Peak memory: "
+        f"{run['peak_mib_one_worker']:.0f} MiB for one worker. (`python tests/benchmarks/bench.py` at "
+        f"{run['revision']}, {run['date']}.)")
 
 
 FIGURES: dict[str, Callable[[], str]] = {
