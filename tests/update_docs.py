@@ -52,8 +52,8 @@ _GENERATED = re.compile(r"^<!-- generated: ([\w-]+) -->\n(.*?)^<!-- end generate
 
 
 class DocsError(Exception):
-    """A generated part that cannot be made: a console line that is no promolint command, an
-    unknown figure's name."""
+    """A generated part that cannot be made: a console line that is no promolint command or one
+    that promolint refuses, an unknown figure's name."""
 
 
 @contextlib.contextmanager
@@ -74,12 +74,14 @@ def command_output(command: str) -> str:
         raise DocsError(f"`{command}`: a console block runs promolint commands only")
     with tempfile.TemporaryDirectory(prefix="promolint-docs-") as scratch:
         shutil.copytree(ROOT / "fixtures", Path(scratch) / "fixtures")
-        out = io.StringIO()
-        with _inside(scratch), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        out, err = io.StringIO(), io.StringIO()
+        with _inside(scratch), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                promolint_main(argv[1:])
-            except SystemExit:  # argparse's own exits: the usage text is on stderr, not shown
-                pass
+                status = promolint_main(argv[1:])
+            except SystemExit as refused:  # argparse refuses a flag by exiting
+                status = refused.code
+    if status not in (0, 1, None):  # 1: findings; 2: a bad flag, file or configuration
+        raise DocsError(f"`{command}` exits {status}: {err.getvalue().strip()}")
     return out.getvalue()
 
 
