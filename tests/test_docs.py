@@ -119,7 +119,8 @@ def test_documented_commands_are_ones_promolint_accepts(command: str, capsys) ->
         pytest.fail(f"`{command}` is refused: {capsys.readouterr().err.strip()}")
 
 
-@pytest.mark.parametrize("block", ["$ promolint check --x33 fixtures/readme_example.py\n", "$ pip install .\n", "no command\n"])
+@pytest.mark.parametrize("block", ["$ promolint check --x33 fixtures/readme_example.py\n", "$ pip install .\n",
+                                   "no command\n"])
 def test_a_console_block_that_cannot_be_made_is_named(block: str) -> None:
     with pytest.raises(update_docs.DocsError):
         update_docs.console_block(block)
