@@ -64,13 +64,6 @@ def test_readme_quick_start_shows_the_output_of_its_commands() -> None:
         assert re.search(r"^Found \d+ findings?\.$", "".join(shown), re.MULTILINE), block
 
 
-def test_readme_reveal_excerpt_is_part_of_what_reveal_prints() -> None:
-    (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```",
-                            README.read_text(encoding="utf-8"), re.DOTALL)  # fmt: skip
-    printed = update_docs.command_output("promolint reveal fixtures/readme_example.py").splitlines()
-    assert set(excerpt.splitlines()) <= set(printed)
-
-
 def test_a_ledger_change_makes_the_generated_figures_stale(monkeypatch) -> None:
     ledger = update_docs.read_ledger()
     noise = next(key for key, verdict in ledger.items() if key.rule == "PRM027" and verdict.verdict == "noise")
