@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from promolint.diagnostics import Diagnostic
+from promolint.files import write_atomically
 from promolint.notebook import Notebook, NotebookError, is_notebook
 
 _FORMAT = 1
@@ -50,8 +51,8 @@ def write(path: Path, diagnostics: Iterable[Diagnostic], root: Path, read: Calla
     findings = [{"path": p, "code": c, "text": t, "count": n} for (p, c, t), n in sorted(counts.items())]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"promolint-baseline": _FORMAT, "findings": findings}, indent=1,
-                                   ensure_ascii=False) + "\n", encoding="utf-8")  # fmt: skip
+        write_atomically(path, json.dumps({"promolint-baseline": _FORMAT, "findings": findings}, indent=1,
+                                          ensure_ascii=False) + "\n")  # fmt: skip
     except OSError as error:
         raise BaselineError(f"cannot write the baseline {path}: {error.strerror}") from None
     return sum(counts.values())

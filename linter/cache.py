@@ -2,8 +2,8 @@
 
 Entries are keyed by the SHA-256 of the file's bytes; one cache file holds the entries of one
 (promolint version, effective settings) pair, so any change of version or configuration starts
-a fresh file.  Writes go to a temporary file renamed into place, so concurrent runs never see a
-torn file (the last writer wins; a lost entry only costs a re-lint).
+a fresh file.  Writes are atomic (``promolint.files``), so concurrent or interrupted runs never
+leave a torn file (the last writer wins; a lost entry only costs a re-lint).
 
 The same file holds an index of the last run's files, as git's index does: each path's status
 (modification and change times, size, inode) when it was read, and the key of its entry.  A run
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from promolint import __version__
+from promolint.files import write_atomically
 
 CACHE_DIR_NAME = ".promolint_cache"
 _PARTS = ("results", "files", "run")  # of a cache file: entries, the index of files, the index's run
@@ -83,13 +82,10 @@ class ResultCache:
             self.directory.mkdir(parents=True, exist_ok=True)
             ignore = self.directory / ".gitignore"
             if not ignore.exists():
-                ignore.write_text("# Automatically created by promolint.\n*\n", encoding="utf-8")
-            handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+                write_atomically(ignore, "# Automatically created by promolint.\n*\n")
             # dumps, not dump: dump encodes a file in Python, 2.5x slower than dumps' C encoder
-            text = json.dumps({"results": self._entries, "files": self.files, "run": self.run}, separators=(",", ":"))
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, self.path)
+            write_atomically(self.path, json.dumps({"results": self._entries, "files": self.files, "run": self.run},
+                                                   separators=(",", ":")))  # fmt: skip
         except OSError:
             pass  # a read-only tree lints fine without a cache
         self._dirty = False

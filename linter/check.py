@@ -12,12 +12,15 @@ from pathlib import Path
 
 from promolint.config import Config
 from promolint.diagnostics import Diagnostic
+from promolint.discovery import is_unreadable, iter_files, unreadable_entry
+from promolint.files import write_atomically
 from promolint.project_facts import ProjectFacts
 from promolint.frontend.analysis import Settings
-from promolint.lint import fix_file
+from promolint.lint import fix_file, lint_file
 from promolint.notebook import is_notebook
 from promolint.project import project_facts
-from promolint.runner import internal_error, iter_files, parallel_map, run_check
+from promolint.progress import Progress
+from promolint.runner import internal_error, parallel_map, run_check
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
@@ -27,7 +30,8 @@ def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> l
 @dataclass
 class FixReport:
     """What `promolint check --fix` (or `--diff`) did: the diagnostics left, the number of fixes
-    applied, a unified diff per changed file, and for standard input the fixed bytes."""
+    applied, a unified diff per changed file, for standard input the fixed bytes, and with
+    `--diff`, which reports no diagnostics, the entries that could not be read as notes."""
 
     diagnostics: list[Diagnostic]
     fixed: int
@@ -53,7 +57,7 @@ def _fix_path(job: _FixJob) -> tuple[list[Diagnostic], int, str, bytes]:
         try:
             data = Path(job.path).read_bytes()
         except OSError as error:
-            return [Diagnostic(job.path, 1, 1, "PRM000", f"cannot read file: {error.strerror}")], 0, "", b""
+            return [unreadable_entry(job.path, f"cannot read file: {error.strerror}")], 0, "", b""
     try:
         fixed, count, diagnostics = fix_file(data, job.path, job.settings, job.codes, job.unsafe, job.external)
     except Exception as error:  # one file's internal error must not end the run
@@ -61,7 +65,11 @@ def _fix_path(job: _FixJob) -> tuple[list[Diagnostic], int, str, bytes]:
     if fixed == data:
         return diagnostics, 0, "", data
     if job.write and job.data is None:
-        Path(job.path).write_bytes(fixed)
+        try:
+            write_atomically(job.path, fixed)
+        except OSError as error:  # the file stays as it was, with its findings; the others are fixed
+            unwritten = Diagnostic(job.path, 1, 1, "PRM000", f"cannot write the fixes: {error.strerror}")
+            return [unwritten, *lint_file(data, job.path, job.settings, job.codes, job.external)], 0, "", data
     return diagnostics, count, _unified_diff(data, fixed, job.path), fixed
 
 
@@ -71,17 +79,23 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
     would change; with ``stdin`` (a name and the bytes read), fix those bytes instead and keep the
     result in the report's ``output``."""
     settings = Settings(x64=config.x64, promotion=config.promotion)
-    notes: list[str] = []
+    unreadable: list[Diagnostic] = []
     if stdin:
         named = [(stdin[0], stdin[1])]
     else:
-        named = [(str(p), None) for p in iter_files(paths, config, notes)]
-    facts = _project_facts(named, config.x64 == "auto")
-    work = [_FixJob(path, replace(settings, facts=facts.get(path, ProjectFacts())), config.enabled_codes(Path(path)),
-                    unsafe, write, config.external, data) for path, data in named]  # fmt: skip
-    results = list(parallel_map(_fix_path, work, jobs))
-    return FixReport(sorted(d for diagnostics, *_ in results for d in diagnostics), sum(r[1] for r in results),
-                     [diff for _, _, diff, _ in results if diff], notes,
+        named = [(str(p), None) for p in iter_files(paths, config, unreadable)]
+    results = []
+    with Progress(0 if stdin else len(named)) as progress:
+        facts = _project_facts(named, config.x64 == "auto")
+        work = [_FixJob(path, replace(settings, facts=facts.get(path, ProjectFacts())),
+                        config.enabled_codes(Path(path)), unsafe, write, config.external, data)
+                for path, data in named]  # fmt: skip
+        for result in parallel_map(_fix_path, work, jobs):
+            results.append(result)
+            progress.advance()
+    diagnostics = sorted([*unreadable, *(d for found, *_ in results for d in found)])
+    notes = [] if write else [f"{d.path}: {d.message}" for d in diagnostics if is_unreadable(d)]
+    return FixReport(diagnostics, sum(r[1] for r in results), [diff for _, _, diff, _ in results if diff], notes,
                      results[0][3] if stdin and results else None)  # fmt: skip
 
 

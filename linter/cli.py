@@ -176,9 +176,10 @@ def _refuse_conflicts(args: argparse.Namespace) -> None:
 
 def _warn_if_empty(paths: list[Path], config) -> bool:
     """True, having said so on stderr as ruff does, when ``paths`` hold no file to check."""
-    from promolint.runner import iter_files
+    from promolint.discovery import iter_files
 
-    if next(iter(iter_files(paths, config)), None) is not None:
+    unreadable: list = []  # an entry that cannot be read is a finding, not an empty tree
+    if next(iter(iter_files(paths, config, unreadable)), None) is not None or unreadable:
         return False
     print(NO_FILES_WARNING, file=sys.stderr)
     return True
@@ -308,10 +309,12 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     import json
     from dataclasses import replace
 
+    from promolint.discovery import iter_files, unreadable_entry
     from promolint.frontend.analysis import Settings
+    from promolint.progress import Progress
     from promolint.project_facts import ProjectFacts
     from promolint.reveal import format_text, reveal_job
-    from promolint.runner import iter_files, parallel_map, run_facts
+    from promolint.runner import parallel_map, run_facts
 
     stdin = _stdin_input(args)
     paths = [] if stdin else _existing_paths(args.paths or ["."])
@@ -319,32 +322,37 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
         return 0
     settings = Settings(x64=config.x64, promotion=config.promotion, python=config.python)
-    notes: list[str] = []
+    unreadable: list = []
     status, records_json, files = 0, [], [(Path(stdin[0]), stdin[1])] if stdin else []
-    found = [] if stdin else list(iter_files(paths, config, notes))
-    if not stdin and not found:
+    found = [] if stdin else list(iter_files(paths, config, unreadable))
+    if not stdin and not found and not unreadable:
         print(NO_FILES_WARNING, file=sys.stderr)
     for path in found:
         try:
             files.append((path, path.read_bytes()))
         except OSError as error:
-            print(f"{path}: cannot read file: {error.strerror}", file=sys.stderr)
-            status = max(status, 1)
-    _notes(notes)
-    facts = run_facts(files, config.x64 == "auto")
-    work = [(data, str(path), replace(settings, facts=facts.get(str(path), ProjectFacts()))) for path, data in files]
-    for (path, _), records in zip(files, parallel_map(reveal_job, work, args.jobs or 1)):
-        if isinstance(records, Exception):  # one file's internal error must not end the run, nor print a traceback
-            print(f"{path}:1:1: promolint could not analyze this file: internal error {type(records).__name__}: "
-                  f"{records} (please report it)", file=sys.stderr)  # fmt: skip
-            status = 2
-        elif isinstance(records, str):
-            print(f"{path}:{records}", file=sys.stderr)
-            status = max(status, 1)
-        elif args.format == "json":
-            records_json += [{"path": str(path), **r} for r in records]
-        else:
-            sys.stdout.write(format_text(str(path), records))
+            unreadable.append(unreadable_entry(str(path), f"cannot read file: {error.strerror}"))
+    for entry in unreadable:  # each a line, and the run goes on
+        print(f"{entry.path}: {entry.message}", file=sys.stderr)
+        status = 1
+    with Progress(len(found), done=len(found) - len(files)) as progress:
+        facts = run_facts(files, config.x64 == "auto")
+        work = [(data, str(path), replace(settings, facts=facts.get(str(path), ProjectFacts())))
+                for path, data in files]  # fmt: skip
+        for (path, _), records in zip(files, parallel_map(reveal_job, work, args.jobs or 1)):
+            progress.clear()  # the records may go to the same terminal
+            if isinstance(records, Exception):  # one file's internal error must not end the run, nor print a traceback
+                print(f"{path}:1:1: promolint could not analyze this file: internal error {type(records).__name__}: "
+                      f"{records} (please report it)", file=sys.stderr)  # fmt: skip
+                status = 2
+            elif isinstance(records, str):
+                print(f"{path}:{records}", file=sys.stderr)
+                status = max(status, 1)
+            elif args.format == "json":
+                records_json += [{"path": str(path), **r} for r in records]
+            else:
+                sys.stdout.write(format_text(str(path), records))
+            progress.advance()
     if args.format == "json":
         print(json.dumps(records_json, indent=1))
     return status

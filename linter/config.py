@@ -214,6 +214,22 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+def project_root(start: Path) -> Path:
+    """The root of a project without [tool.promolint], where its cache goes, as ruff finds it: the
+    nearest folder above ``start`` with a pyproject.toml, setup.cfg or .git; else the working
+    folder, unless ``start`` lies outside it (then its own: the excludes read the path below it)."""
+    directory = start.resolve()
+    directory = directory if directory.is_dir() else directory.parent
+    for folder in (directory, *directory.parents):
+        if any(os.path.exists(folder / marker) for marker in PROJECT_MARKERS):
+            return folder
+    working = Path.cwd().resolve()
+    return working if directory == working or working in directory.parents else directory
+
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
+
+
 def _read_toml(path: Path) -> dict:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -224,7 +240,7 @@ def _read_toml(path: Path) -> dict:
 def load_config(start: Path) -> Config:
     pyproject = find_pyproject(start)
     if pyproject is None:
-        return Config(root=(start if start.is_dir() else start.parent).resolve())
+        return Config(root=project_root(start))
     return parse_table(_read_toml(pyproject)["tool"]["promolint"], pyproject)
 
 

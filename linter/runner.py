@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import gc
 import os
-import stat
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
 from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
+from promolint.discovery import NOTEBOOK_SUFFIX, file_names, unreadable_entry
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, may_switch_x64, parses
+from promolint.progress import Progress
 from promolint.project_facts import ProjectFacts
 
 if TYPE_CHECKING:
@@ -27,79 +29,6 @@ if TYPE_CHECKING:
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 _BATCHES_PER_WORKER = 16  # enough that the last ones are short; few enough that sending them costs little
-
-
-NOTEBOOK_SUFFIX = ".ipynb"  # promolint.notebook reads them; not imported here, where a cached run needs no parser
-LINTED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)  # what a directory contributes, notebooks included as ruff does
-
-
-def iter_files(paths: Iterable[Path], config: Config, notes: list[str] | None = None) -> Iterator[Path]:
-    """Python files and notebooks under ``paths``, minus excluded ones; files named explicitly count
-    unless ``force_exclude`` (pre-commit names every file, and the project's excludes must still
-    hold).  Only regular files are read: a FIFO, socket or device (which could block a read
-    forever) is skipped with a note in ``notes``."""
-    return map(Path, _file_names(paths, config, notes))
-
-
-def _file_names(paths: Iterable[Path], config: Config, notes: list[str] | None) -> Iterator[str]:
-    """``iter_files`` as the names ``str(path)`` gives (pathlib costs more than the walk)."""
-    for path in paths:
-        if path.is_dir():
-            yield from _walk(str(path), config, notes)
-        elif _is_regular(path, notes):
-            if not (config.force_exclude and config.excluded(path)):
-                yield str(path)
-
-
-def _walk(directory: str, config: Config, notes: list[str] | None, relative: str | None = None) -> Iterator[str]:
-    """The files under ``directory``; ``relative``: its path as the excludes read it."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-    except OSError as error:
-        if notes is not None:
-            notes.append(f"skipped {directory}: cannot list it ({error.strerror})")
-        return
-    if relative is None:
-        relative = config.relative(Path(directory))
-    prefix = "" if relative == "." else relative + "/"  # what Config.relative gives each entry
-    folder = "" if directory == "." else os.path.join(directory, "")  # as Path(directory) / name is written
-    subdirectories = []
-    for entry in entries:
-        if _entry_is_dir(entry):
-            subdirectories.append(entry.name)
-        elif entry.name.endswith(LINTED_SUFFIXES) and not config.excluded_relative(prefix + entry.name):
-            # is_file: no system call where the directory listing gives the type
-            if entry.is_file() or _is_regular(Path(folder + entry.name), notes):
-                yield folder + entry.name
-    for name in subdirectories:  # files first, then subdirectories: os.walk's order
-        if not config.excluded_relative(prefix + name):
-            yield from _walk(folder + name, config, notes, prefix + name)
-
-
-def _entry_is_dir(entry: os.DirEntry) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)  # like os.walk: symlinked directories are not followed
-    except OSError:
-        return False
-
-
-def _is_regular(path: Path, notes: list[str] | None) -> bool:
-    try:
-        mode = path.stat().st_mode
-    except OSError as error:
-        if notes is not None:
-            notes.append(f"skipped {path}: {error.strerror}")
-        return False
-    if stat.S_ISREG(mode):
-        return True
-    if notes is not None:
-        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "not a regular file")
-        notes.append(f"skipped {path}: not a regular file ({kind})")
-    return False
-
-
-_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                  (stat.S_ISBLK, "a block device"))  # fmt: skip
 
 
 @dataclass
@@ -110,7 +39,6 @@ class CheckRun:
     files: int = 0
     skipped: int = 0  # provably finding-free: only checked for syntax errors, not analyzed
     cached: int = 0
-    notes: list[str] = field(default_factory=list)  # files not read, and why
 
     @property
     def internal_errors(self) -> int:
@@ -219,21 +147,32 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
               stdin: tuple[str, bytes] | None = None) -> CheckRun:  # fmt: skip
     """Lint ``paths`` (or, with ``stdin``, one file's name and bytes read from standard input);
     unchanged files come from the content-hash cache unless ``cache`` is off, and files the
-    cache's index finds as they were are not even read."""
-    settings = (config.x64, config.promotion)
+    cache's index finds as they were are not even read.  On a terminal, the files done show."""
     store = open_cache(config) if cache else None
     run = CheckRun([])
+    found = [] if stdin else list(file_names(paths, config, run.diagnostics))
+    run.files += len(run.diagnostics)  # the entries that could not be read
+    with Progress(len(found)) as progress:
+        _check(run, found, config, store, jobs, stdin, progress)
+    run.diagnostics.sort()
+    return run
+
+
+def _check(run: CheckRun, found: list[str], config: Config, store: ResultCache | None, jobs: int | None,
+           stdin: tuple[str, bytes] | None, progress: Progress) -> None:  # fmt: skip
+    """``run_check`` over the files ``found``, or standard input's."""
+    settings = (config.x64, config.promotion)
     index, facts = None, None
     if stdin:
         files = [(Path(stdin[0]), stdin[1])]
     else:
-        found = list(_file_names(paths, config, run.notes))
         index = _RunIndex(store, found, config) if store else None
         read = dict(_read(index.changed if index else found, run))
         if index:
             facts = index.facts(read)
             # None: they may have changed, and with them the unchanged files' keys
             read.update(_read(index.take_unchanged() if facts is None else index.take_stale(), run))
+        progress.advance(len(found) - len(read))  # from the index, or not readable
         files = [(Path(path), read[path]) for path in found if path in read]
     if facts is None:
         facts, graph = project_pass(files, config.x64 == "auto")
@@ -255,6 +194,7 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
         if cached is not None:
             run.cached += 1
             run.diagnostics += cached
+            progress.advance()
             continue
         keys[path] = key
         work.append(LintJob(path, data, settings, codes, config.external, found_facts))
@@ -262,12 +202,11 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
         run.skipped += skipped
         run.diagnostics += diagnostics
         to_cache(store, keys[job.path], diagnostics)
+        progress.advance()
     if store:
         if index:
             index.save()
         store.save()
-    run.diagnostics.sort()
-    return run
 
 
 # A file modified this close before a run may be modified again within one tick of the file
@@ -525,7 +464,7 @@ def _read(paths: Iterable[str], run: CheckRun) -> Iterator[tuple[str, bytes]]:
                 data = file.read()
         except OSError as error:
             run.files += 1
-            run.diagnostics.append(Diagnostic(path, 1, 1, PARSE_ERROR, f"cannot read file: {error.strerror}"))
+            run.diagnostics.append(unreadable_entry(path, f"cannot read file: {error.strerror}"))
             continue
         yield path, data
 
@@ -534,18 +473,22 @@ def _file_size(job: LintJob) -> int:
     return len(job.data)
 
 
-def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callable | None = None) -> Iterable:
-    """``map(function, work)`` over worker processes, results in ``work``'s order.
+def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callable | None = None) -> Iterator:
+    """``map(function, work)`` over worker processes, results in ``work``'s order as they come.
 
     With ``cost`` (an estimate per item), items go in batches of similar cost, each a run of
     neighbours in ``work`` (files of one package, in the order the tree is walked), sent in that
     order: a file's analysis reads the modules its package imports, which a worker keeps parsed
     (``promolint.frontend.top_level``), so a worker that goes through a package in order reads
     them once, where one handed files scattered over the tree, largest first, read them again
-    and again (a third more time on the benchmark's corpus)."""
+    and again (a third more time on the benchmark's corpus).
+
+    Ctrl-C reaches the workers too (the terminal signals the whole process group): they ignore
+    it, and the caller, interrupted, ends them at once instead of waiting for their batches."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
-        return map(function, work)
+        yield from map(function, work)
+        return
     import multiprocessing  # here: a run served from the cache, or of one file, starts no pool
     from concurrent.futures import ProcessPoolExecutor
 
@@ -554,18 +497,30 @@ def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callabl
     # that has imported JAX (the pytest plugin, the runtime shim) can deadlock.
     context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                           else "spawn")  # fmt: skip
-    results = [None] * len(work)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        done = pool.map(_apply, [(function, [work[i] for i in batch]) for batch in batches])
-        for batch, outputs in zip(batches, done):
-            for index, output in zip(batch, outputs):
-                results[index] = output
-    return results
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts) as pool:
+        try:
+            for outputs in pool.map(_apply, [(function, [work[i] for i in batch]) for batch in batches]):
+                yield from outputs
+        except BaseException:  # an interrupt, or a caller that stops early: no batch is waited for
+            _terminate(pool)
+            raise
 
 
 def _apply(batch: tuple[Callable, list]) -> list:
     function, items = batch
     return [function(item) for item in items]
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate(pool) -> None:
+    """End ``pool``'s workers now (``ProcessPoolExecutor.terminate_workers`` from Python 3.14)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _batches(costs: list[float], count: int) -> list[list[int]]:
