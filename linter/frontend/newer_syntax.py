@@ -43,7 +43,8 @@ _FSTRING_MESSAGES = {
 _UNPARENTHESIZED_EXCEPT = "multiple exception types must be parenthesized"
 _TARGET_REFUSES = re.compile(r"(.+?) (?:is|are) only supported in Python (\d+)\.(\d+) and greater")
 # How CPython's refusals name a construct, where ours says more.
-_CPYTHON_NAMES = {"Pattern matching": "`match` statements", "Exception groups": "`except*` clauses"}
+_CPYTHON_NAMES = {"Pattern matching": "`match` statements", "Exception groups": "`except*` clauses",
+                  "Type statement": "`type` statements"}  # fmt: skip
 _TEMPLATE_PREFIXES = frozenset({"t", "tr", "rt"})
 
 
