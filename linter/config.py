@@ -184,8 +184,9 @@ def _parse(key: str, value, label: str):
             raise ConfigError(f"{label} = {value!r} is not one of {', '.join(MODES[key])}")
         return value
     if key == "target-version":
-        if value not in TARGET_VERSIONS:
-            raise ConfigError(f"{label} = {value!r} is not one of {', '.join(TARGET_VERSIONS)}")
+        if value != "" and value not in TARGET_VERSIONS:
+            raise ConfigError(f"{label} = {value!r} is not one of {', '.join(TARGET_VERSIONS)} "
+                              "(\"\" for the Python promolint runs on)")  # fmt: skip
         return value
     if key in _SWITCH_KEYS:
         if not isinstance(value, bool):

@@ -48,6 +48,14 @@ def test_config_prints_the_effective_settings_as_toml_with_their_origin(tmp_path
     assert lines[-1] == "# enabled: PRM000 PRM004 PRM005 PRM006 PRM007 PRM008 PRM009 PRM021 PRM022 PRM025"
 
 
+def test_config_shows_the_target_version_and_where_it_came_from(tmp_path, capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\ntarget-version = "py310"\n')
+    assert 'target-version = "py310"  # pyproject.toml' in run(capsys, "config", str(tmp_path))[1].splitlines()
+    out = run(capsys, "config", str(tmp_path), "--target-version", "py312")[1]
+    assert 'target-version = "py312"  # --target-version' in out.splitlines()
+    assert tomllib.loads(out)["tool"]["promolint"]["target-version"] == "py312"
+
+
 def test_config_without_a_table_shows_the_defaults(tmp_path, capsys) -> None:
     status, out, _ = run(capsys, "config", str(tmp_path))
     settings = tomllib.loads(out)["tool"]["promolint"]
@@ -155,6 +163,7 @@ def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeyp
         ('select = "PRM001"', "select must be a list of rule codes"),
         ('x64 = "sometimes"', "x64 = 'sometimes' is not one of on, off, auto"),
         ('promotion = "loose"', "promotion = 'loose' is not one of standard, strict, auto"),
+        ('target-version = "3.12"', "target-version = '3.12' is not one of py37, py38,"),
         ('report-unused-noqa = "yes"', "report-unused-noqa = 'yes' is not one of true, false"),
         ("force-exclude = 1", "force-exclude = 1 is not one of true, false"),
         ("exclude = [1]", "exclude must be a list of glob patterns"),
