@@ -93,7 +93,7 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
-    findings = _confirmed_in_other_modes(analysis, findings)
+    findings = _weighed(analysis, data, _confirmed_in_other_modes(analysis, findings))
     diagnostics: dict[Diagnostic, Fix | None] = {}
     for failed in analysis.failures:  # the rest of the file was analyzed: its findings stand
         span = source.span(failed)
@@ -178,6 +178,111 @@ def _confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> li
     return confirmed
 
 
+def fix_modes(settings: Settings, data: bytes) -> list[Settings]:
+    """The modes a fix must keep every dtype in, under standard promotion (what a strict
+    migration keeps): the x64 mode the user forces, else both; and where the code may set x64
+    itself, the modes it sets, followed from the forced mode (or from the project's): a mode
+    forced on the command line chooses what is reported, not what the code runs in."""
+    x64s = (settings.x64,) if settings.x64 != "auto" else ("off", "on")
+    modes = [replace(settings, x64=x64, promotion="standard") for x64 in x64s]
+    if _may_set_x64(data):
+        facts = settings.facts if settings.x64 == "auto" else replace(settings.facts,
+                                                                      x64_at_import=settings.x64 == "on")  # fmt: skip
+        modes.append(replace(settings, x64="auto", promotion="standard", facts=facts))
+    return modes
+
+
+def _may_set_x64(data: bytes) -> bool:
+    """Whether the code may switch x64 (``jax_enable_x64``, ``enable_x64()``, ``disable_x64()``,
+    ``JAX_ENABLE_X64``): only then do its own modes differ from the forced ones."""
+    return b"able_x64" in data or b"JAX_ENABLE_X64" in data
+
+
+def _mode_label(settings: Settings) -> str:
+    return f"with x64 {settings.x64}" if settings.x64 != "auto" else "where the code sets x64"
+
+
+# An unsafe fix's consequences cost an analysis of the fixed file in every mode: a file with
+# more unsafe fixes keeps its rules' titles for the rest.
+_MAX_DESCRIBED_FIXES = 8
+
+
+def _weighed(analysis: Analysis, data: bytes, findings: list[Finding]) -> list[Finding]:
+    """``findings``, their fixes weighed against what they change (``reveal`` of the file fixed,
+    compared with the original's in ``fix_modes``).  A safe fix made where the user forces x64
+    must keep every dtype in the modes the code sets itself too, else it is unsafe; an unsafe
+    fix's title says what it changes, from the dtypes inferred before and after."""
+    settings = analysis.settings
+    modes = fix_modes(settings, data)
+    code_modes = [i for i, mode in enumerate(modes) if mode.x64 == "auto"] if settings.x64 != "auto" else []
+    weighing = [f for f in findings if f.fix is not None and (f.fix.safe and code_modes or not f.fix.safe)]
+    if not weighing:
+        return findings
+    from promolint.frontend.fix import apply_fixes, changes  # loads libcst: only fixes need it
+    from promolint.reveal import reveal_records_many
+
+    was = reveal_records_many(data, modes)
+    described = 0
+    weighed: dict[int, Fix] = {}
+    for finding in weighing:
+        fix = finding.fix
+        if not fix.safe and described == _MAX_DESCRIBED_FIXES:
+            continue
+        fixed, count = apply_fixes(data, analysis.source, [fix])
+        now = reveal_records_many(fixed, modes) if count else None
+        after = parse_bytes(fixed)
+        if now is None or isinstance(now, ParseFailure) or isinstance(after, ParseFailure):
+            continue
+        found = changes(analysis.source, after, was, now)
+        if found is None:
+            continue
+        if fix.safe:
+            found = [c for c in found if c.mode in code_modes]
+            if found:
+                weighed[id(finding)] = replace(fix, safe=False, title=f"{fix.title} (unsafe: it makes "
+                                               f"{_consequence(found, modes)})")  # fmt: skip
+        else:
+            described += 1
+            if found:
+                weighed[id(finding)] = replace(fix, title=f"{fix.title}; it makes {_consequence(found, modes)}")
+    return [replace(f, fix=weighed[id(f)]) if id(f) in weighed else f for f in findings]
+
+
+def _consequence(found: list, modes: list[Settings]) -> str:
+    """The value a fix changes that says most, mode by mode: an expression before a name, a
+    dtype before a weak flag alone, the outermost expression of the first statement it changes
+    (what the edited expression's new value becomes there): "`(i8 + 1.5) * f16` float32 with
+    x64 off, float64 with x64 on; it was float16"."""
+    first = min(found, key=lambda c: (c.target, c.before[0] == (c.after or (None,))[0], c.span[0], -c.span[2],
+                                      c.span[1], -c.span[3]))  # fmt: skip
+    per_mode = {c.mode: (c.before, c.after) for c in found if (c.span, c.target) == (first.span, first.target)}
+    text = " ".join(first.text.split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    befores = {before for before, _ in per_mode.values()}
+    if len({after for _, after in per_mode.values()}) == 1 and len(befores) == 1 and len(per_mode) == len(modes):
+        ((before, after),) = set(per_mode.values())
+        return f"`{text}` {_spelled(after)} instead of {_spelled(before)}"
+    if len(befores) == 1:
+        afters = ", ".join(f"{_spelled(after)} {_mode_label(modes[m])}" for m, (_, after) in sorted(per_mode.items()))
+        return f"`{text}` {afters}; it was {_spelled(befores.pop())}"
+    return f"`{text}` " + ", ".join(f"{_spelled(after)} {_mode_label(modes[m])} where it was {_spelled(before)}"
+                                    for m, (before, after) in sorted(per_mode.items()))  # fmt: skip
+
+
+def _spelled(value: tuple | None) -> str:
+    """A value as ``reveal`` records it (dtype, weak, library, error), in words."""
+    if value is None:
+        return "gone"
+    dtype, weak, library, error = value
+    if error:
+        return f"raise {error}"
+    if dtype is None:
+        return "unknown"
+    if library == "python":
+        return f"a Python {dtype}"
+    return f"{'weak ' if weak else 'weak or strong ' if weak is None else ''}{dtype}"
+
+
 def fix_file(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,
              external: tuple[str, ...] = ()) -> tuple[bytes, int, list[Diagnostic]]:  # fmt: skip
     """``fix_source`` for a Python file or a notebook (by ``path``'s suffix): a notebook's fixes
@@ -227,13 +332,12 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
 
 def _keeping_dtypes(data: bytes, source: Source, fixes: list[Fix], settings: Settings) -> list[Fix]:
     """The fixes that keep the dtype of every name the file assigns in every x64 mode it may run
-    in (the one the configuration pins, else both), under standard promotion (what a strict
-    migration must keep).  A rule calls a fix safe from what one analysis shows; this checks the
-    other mode too, and a fix that changes a dtype there is left to ``--unsafe-fixes``."""
+    in (``fix_modes``), under standard promotion (what a strict migration must keep).  A rule
+    calls a fix safe from what one analysis shows; this checks the other modes too, and a fix
+    that changes a dtype there is left to ``--unsafe-fixes``."""
     from promolint.frontend.fix import apply_fixes
 
-    x64s = (settings.x64,) if settings.x64 != "auto" else ("off", "on")
-    modes = [replace(settings, x64=x64, promotion="standard") for x64 in x64s]
+    modes = fix_modes(settings, data)
     before = _named_dtypes(data, modes)
 
     def keeps(chosen: list[Fix]) -> bool:

@@ -3,11 +3,11 @@ expression before and after, matched through the syntax, in every mode the file 
 
 Shared by ``tests/test_safe_fixes.py`` (fixtures and rule examples, in CI) and
 ``tests/primer/fix_safety.py`` (the primer's projects).  A fix rewrites expressions and adds
-imports; everything else keeps its syntax, so the two trees are walked side by side: where they
-differ, the original expression was edited (its new value is what the fix is about, e.g. the cast
-operand of a strict-mode fix) and the walk goes on inside the new code at the original expression
-when the fix kept it (``b`` in ``b.astype(jnp.float32)``).  Every other expression, and every
-assignment target, must keep its dtype, weak flag, library and error.
+imports; everything else keeps its syntax, so the two trees are matched side by side
+(``promolint.frontend.fix.correspondence``): the new value of an edited expression is what the
+fix is about (e.g. the cast operand of a strict-mode fix).  Every other expression, and every
+assignment target, must keep its dtype, weak flag, library and error, in the modes of
+``promolint.lint.fix_modes`` (the modes the code sets itself included).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from unittest import mock
 
 from promolint.frontend.analysis import Settings
+from promolint.frontend.fix import SyntaxMismatch, correspondence
 from promolint.frontend.source import ParseFailure, Source, parse_bytes
 from promolint import lint
 from promolint.reveal import reveal_records_many
@@ -49,9 +50,6 @@ class Outcome:
     error: str | None = None  # the fixed file does not parse, or the syntax could not be matched
 
 
-def reveal_modes(settings: Settings) -> list[str]:
-    """The x64 modes a file fixed under ``settings`` may run in: the one they force, else both."""
-    return [settings.x64] if settings.x64 != "auto" else ["off", "on"]
 
 
 def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net: bool = True) -> Outcome:
@@ -81,17 +79,17 @@ def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net
     try:
         matched, edited = correspondence(before, after)
         reads = parameter_reads(before)
-    except _Mismatch as error:
+    except SyntaxMismatch as error:
         outcome.error = f"the fixed file's syntax does not follow the original's: {error}"
         return outcome
-    modes = [replace(settings, x64=x64, promotion="standard") for x64 in reveal_modes(settings)]
+    modes = lint.fix_modes(settings, data)  # the forced x64 mode or both, and the modes the code sets
     other = [] if settings.promotion == "standard" else [replace(m, promotion=settings.promotion) for m in modes]
     was = reveal_records_many(data, modes + other)
     now = reveal_records_many(fixed, modes + other)
     for index, mode in enumerate(modes + other):
         reference = _keyed(was[modes.index(replace(mode, promotion="standard"))])
         same_mode_before = _keyed(was[index]) if mode.promotion != "standard" else {}
-        label = f"x64 {mode.x64}, {mode.promotion} promotion"
+        label = f"x64 {mode.x64 if mode.x64 != 'auto' else 'as the code sets it'}, {mode.promotion} promotion"
         outcome.changes += _compare(reference, same_mode_before, _keyed(now[index]), matched, edited, reads, label)
     return outcome
 
@@ -161,88 +159,3 @@ def _narrowed(value: tuple, new: tuple) -> bool:
     if value[0] is None or new[0] is None or new[2:] != value[2:] or value[1] not in (None, new[1]):
         return False
     return set(new[0].split("|")) < set(value[0].split("|"))
-
-
-# --- matching the syntax ---------------------------------------------------------------------
-class _Mismatch(Exception):
-    pass
-
-
-def correspondence(before: Source, after: Source) -> tuple[dict[tuple, tuple], set[tuple]]:
-    """The span in ``after`` of each node of ``before`` that the fixes kept, and the spans (in
-    ``before``) of the expressions they edited."""
-    matched: dict[tuple, tuple] = {}
-    edited: set[tuple] = set()
-
-    def span(source: Source, node: ast.AST) -> tuple:
-        s = source.span(node)
-        return s.line, s.column, s.end_line, s.end_column
-
-    def same(old: ast.AST, new: ast.AST) -> None:
-        for x, y in zip(ast.walk(old), ast.walk(new)):  # one order for equal trees
-            if hasattr(x, "lineno"):
-                matched[span(before, x)] = span(after, y)
-
-    def walk(old: ast.AST, new: ast.AST) -> None:
-        wanted = ast.dump(old)
-        if wanted == ast.dump(new):
-            same(old, new)
-            return
-        # Kept inside new code (``b`` in ``b.astype(jnp.float32)``): an edit that wraps it.
-        kept = next((node for node in ast.walk(new) if node is not new and type(node) is type(old)
-                     and ast.dump(node) == wanted), None)  # fmt: skip
-        if kept is not None or not _same_shape(old, new):
-            if not isinstance(old, ast.expr):
-                raise _Mismatch(f"line {getattr(old, 'lineno', '?')}: {type(old).__name__} became "
-                                f"{type(new).__name__}")  # fmt: skip
-            edited.add(span(before, old))
-            if kept is not None:
-                same(old, kept)
-            return
-        if hasattr(old, "lineno"):
-            matched[span(before, old)] = span(after, new)
-        for name, value in ast.iter_fields(old):
-            other = getattr(new, name)
-            if isinstance(value, list):
-                for x, y in zip(value, other):
-                    if isinstance(x, ast.AST):
-                        walk(x, y)
-            elif isinstance(value, ast.AST):
-                walk(value, other)
-
-    for old, new in zip(before.tree.body, _without_added_imports(before.tree.body, after.tree.body)):
-        walk(old, new)
-    return matched, edited
-
-
-def _same_shape(a: ast.AST, b: ast.AST) -> bool:
-    """Same node type, same plain fields (names, operators, constants), same list lengths."""
-    if type(a) is not type(b):
-        return False
-    for name, value in ast.iter_fields(a):
-        other = getattr(b, name)
-        if isinstance(value, list):
-            if len(value) != len(other) or any(not isinstance(x, ast.AST) and x != y for x, y in zip(value, other)):
-                return False
-        elif isinstance(value, ast.AST):
-            if type(value) is not type(other) and not isinstance(value, ast.expr):
-                return False
-        elif value != other or type(value) is not type(other):
-            return False
-    return True
-
-
-def _without_added_imports(before: list[ast.stmt], after: list[ast.stmt]) -> list[ast.stmt]:
-    """``after``'s statements less the imports a fix added (a module's top level only)."""
-    extra = len(after) - len(before)
-    kept = []
-    for index, statement in enumerate(after):
-        original = before[len(kept)] if len(kept) < len(before) else None
-        if extra and isinstance(statement, (ast.Import, ast.ImportFrom)) and (
-                original is None or ast.dump(original) != ast.dump(statement)):  # fmt: skip
-            extra -= 1
-            continue
-        kept.append(statement)
-    if len(kept) != len(before):
-        raise _Mismatch(f"{len(before)} statements became {len(after)}")
-    return kept

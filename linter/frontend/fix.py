@@ -1,9 +1,13 @@
 """Fixes through libcst: rules describe edits on opaque nodes; here those nodes are found, new code
-is parsed and put in their place, and everything else (formatting, comments) stays as written."""
+is parsed and put in their place, and everything else (formatting, comments) stays as written.
+And what a fix changes: the original and the fixed file's syntax matched side by side, and the
+values ``reveal`` records on both compared."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -282,3 +286,140 @@ def _commented(trailing: cst.TrailingWhitespace, notes: list[str]) -> cst.Traili
     if existing:
         return trailing.with_changes(comment=cst.Comment(f"{existing}  {added}"))
     return trailing.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(added))
+
+
+# --- what a fix changes ----------------------------------------------------------------------
+Spot = tuple[int, int, int, int]  # line, column, end line, end column
+_COMPARED = ("dtype", "weak", "library", "error")
+
+
+@dataclass(frozen=True)
+class Change:
+    """An expression or an assigned name whose value a fix changes in one of the modes compared
+    (``mode``: its index): its code, its span in the original, and its value before and after
+    as ``reveal`` records it (dtype, weak, library, error; ``after`` None: the fix removed it)."""
+
+    text: str
+    span: Spot
+    target: bool
+    mode: int
+    before: tuple
+    after: tuple | None
+
+
+def changes(before: Source, after: Source, was: Sequence[list[dict]],
+            now: Sequence[list[dict]]) -> list[Change] | None:  # fmt: skip
+    """What changed between ``was`` and ``now`` (``reveal``'s records of ``before`` and of
+    ``after``, its fixed version, mode by mode), but the edited expressions themselves (their new
+    value is what the fix is about) and the parameters of functions (a cast at a call changes
+    what a function receives by design); None where the fixed syntax does not follow the
+    original's."""
+    try:
+        matched, edited = correspondence(before, after)
+    except SyntaxMismatch:
+        return None
+    parameters = {_spot(before, node) for node in ast.walk(before.tree) if type(node) is ast.arg}
+    found = []
+    for mode, (old, new) in enumerate(zip(was, now)):
+        fixed = {(*_spot_of(r), r["target"]): r for r in new}
+        for record in old:
+            span = _spot_of(record)
+            if span in edited or span in parameters or (moved := matched.get(span)) is None:
+                continue
+            value = tuple(record[k] for k in _COMPARED)
+            other = fixed.get((*moved, record["target"]))
+            value_after = tuple(other[k] for k in _COMPARED) if other is not None else None
+            if value_after != value:
+                found.append(Change(record["text"], span, record["target"], mode, value, value_after))
+    return found
+
+
+class SyntaxMismatch(Exception):
+    """The fixed file's statements do not follow the original's one for one."""
+
+
+def correspondence(before: Source, after: Source) -> tuple[dict[Spot, Spot], set[Spot]]:
+    """The span in ``after`` of each node of ``before`` that the fixes kept, and the spans (in
+    ``before``) of the expressions they edited.  A fix rewrites expressions and adds imports;
+    everything else keeps its syntax, so the two trees are walked side by side: where they
+    differ, the original expression was edited, and the walk goes on inside the new code at the
+    original expression when the fix kept it (``b`` in ``b.astype(jnp.float32)``)."""
+    matched: dict[Spot, Spot] = {}
+    edited: set[Spot] = set()
+
+    def same(old: ast.AST, new: ast.AST) -> None:
+        for x, y in zip(ast.walk(old), ast.walk(new)):  # one order for equal trees
+            if hasattr(x, "lineno"):
+                matched[_spot(before, x)] = _spot(after, y)
+
+    def walk(old: ast.AST, new: ast.AST) -> None:
+        wanted = ast.dump(old)
+        if wanted == ast.dump(new):
+            same(old, new)
+            return
+        kept = next((node for node in ast.walk(new) if node is not new and type(node) is type(old)
+                     and ast.dump(node) == wanted), None)  # fmt: skip
+        if kept is not None or not _same_shape(old, new):
+            if not isinstance(old, ast.expr):
+                raise SyntaxMismatch(f"line {getattr(old, 'lineno', '?')}: {type(old).__name__} became "
+                                     f"{type(new).__name__}")  # fmt: skip
+            edited.add(_spot(before, old))
+            if kept is not None:
+                same(old, kept)
+            return
+        if hasattr(old, "lineno"):
+            matched[_spot(before, old)] = _spot(after, new)
+        for name, value in ast.iter_fields(old):
+            other = getattr(new, name)
+            if isinstance(value, list):
+                for x, y in zip(value, other):
+                    if isinstance(x, ast.AST):
+                        walk(x, y)
+            elif isinstance(value, ast.AST):
+                walk(value, other)
+
+    for old, new in zip(before.tree.body, _without_added_imports(before.tree.body, after.tree.body)):
+        walk(old, new)
+    return matched, edited
+
+
+def _spot(source: Source, node: ast.AST) -> Spot:
+    s = source.span(node)
+    return s.line, s.column, s.end_line, s.end_column
+
+
+def _spot_of(record: dict) -> Spot:
+    return record["line"], record["column"], record["end_line"], record["end_column"]
+
+
+def _same_shape(a: ast.AST, b: ast.AST) -> bool:
+    """Same node type, same plain fields (names, operators, constants), same list lengths."""
+    if type(a) is not type(b):
+        return False
+    for name, value in ast.iter_fields(a):
+        other = getattr(b, name)
+        if isinstance(value, list):
+            if len(value) != len(other) or any(not isinstance(x, ast.AST) and x != y for x, y in zip(value, other)):
+                return False
+        elif isinstance(value, ast.AST):
+            if type(value) is not type(other) and not isinstance(value, ast.expr):
+                return False
+        elif value != other or type(value) is not type(other):
+            return False
+    return True
+
+
+def _without_added_imports(before: list[ast.stmt], after: list[ast.stmt]) -> list[ast.stmt]:
+    """``after``'s statements less the imports a fix added (a module's top level only)."""
+    extra = len(after) - len(before)
+    kept = []
+    for statement in after:
+        original = before[len(kept)] if len(kept) < len(before) else None
+        if extra and isinstance(statement, (ast.Import, ast.ImportFrom)) and (
+                original is None or ast.dump(original) != ast.dump(statement)):  # fmt: skip
+            extra -= 1
+            continue
+        kept.append(statement)
+    if len(kept) != len(before):
+        raise SyntaxMismatch(f"{len(before)} statements became {len(after)}")
+    return kept

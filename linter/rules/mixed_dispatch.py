@@ -73,10 +73,8 @@ class MixedDispatch(ChainRule):
         if fixed is None:
             return None
         written = operation.result
-        title = "Convert the NumPy operands with jnp.asarray first"
+        title = "Convert the NumPy operands with jnp.asarray first"  # what an unsafe one changes: lint._weighed
         safe = same_dtype(fixed, written)
-        if not safe:
-            title += f" (the result becomes {fixed.describe()} instead of {written.describe()})"
         converted = tuple(i for i, value in enumerate(operation.chain) if value.library.is_numpy)
         edits = tuple(Edit(nodes[i], "jnp.asarray({0})", (nodes[i],)) for i in converted)
         other_mode = None
