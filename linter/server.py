@@ -31,6 +31,7 @@ from promolint.rules.base import Fix
 
 SOURCE = "promolint"
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.promolint"
+_FIX, _NOQA = "fix", "noqa"  # what a quick fix's ``data`` says it edits
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
 _HOVER_TEXT_LIMIT = 80
 
@@ -53,6 +54,25 @@ class _Analyzed:
     findings: dict[Diagnostic, Fix | None]
     positions: PositionMap
     _records: list[dict] | None = field(default=None, repr=False)
+    _edits: dict[tuple[str, int], list[TextEdit]] = field(default_factory=dict, repr=False)
+
+    @property
+    def ordered(self) -> list[tuple[Diagnostic, Fix | None]]:
+        """The findings in their published order: an action names its finding by index here."""
+        return sorted(self.findings.items())
+
+    def edits(self, what: str, index: int = -1) -> list[TextEdit]:
+        """The edits of one action of this version, computed on first request: a fix's own, a
+        ``# noqa`` comment's, or fix-all's (``index`` -1), which reruns the fixes of ``check
+        --fix`` and takes seconds on a long file."""
+        key = (what, index)
+        if key not in self._edits:
+            if what == FIX_ALL:
+                self._edits[key] = _fix_all_edits(self)
+            else:
+                d, fix = self.ordered[index]
+                self._edits[key] = _fix_edits(self, fix) if what == _FIX else _noqa_edits(self, d)
+        return self._edits[key]
 
     def records(self) -> list[dict]:
         """What ``reveal`` shows, computed on the first hover of this version."""
@@ -183,52 +203,65 @@ class PromolintServer(LanguageServer):
         return types.Hover(types.MarkupContent(types.MarkupKind.PlainText, hover_text(record)), where)
 
     def code_actions(self, uri: str, params: types.CodeActionParams) -> list[types.CodeAction]:
+        """The actions at the range. A client that resolves code actions gets them without their
+        edits, computed on ``codeAction/resolve`` for the one the user picks: the light bulb asks
+        at every cursor move, and fix-all's edit takes seconds on a long file."""
         analyzed = self.documents.get(uri)
         if analyzed is None or analyzed.version != self.workspace.get_text_document(uri).version:
             return []  # the text changed since: its analysis is on its way
         first = analyzed.positions.from_client(Position(params.range.start.line, params.range.start.character))
         last = analyzed.positions.from_client(Position(params.range.end.line, params.range.end.character))
         wanted = params.context.only
+        lazy = self._resolves_edits()
+        actions: list[types.CodeAction] = []
 
         def allowed(kind: str) -> bool:
             return not wanted or any(kind == only or kind.startswith(f"{only}.") for only in wanted)
+
+        def offer(title: str, kind: str, what: str, index: int, diagnostics: list, preferred: bool = False) -> None:
+            if lazy:
+                actions.append(_action(uri, analyzed, title, kind, None, diagnostics, preferred, [what, index]))
+            elif edits := analyzed.edits(what, index):
+                actions.append(_action(uri, analyzed, title, kind, edits, diagnostics, preferred))
 
         # The client names the diagnostics it shows at the cursor (a whole line's, often); a
         # client that names none gets those the range touches.
         named = {(str(c.code), c.range.start.line, c.range.start.character, c.range.end.line, c.range.end.character)
                  for c in params.context.diagnostics if c.source == SOURCE}  # fmt: skip
-        actions = []
-        for d, fix in sorted(analyzed.findings.items()):
+        for index, (d, fix) in enumerate(analyzed.ordered):
             diagnostic = self._diagnostic(analyzed, d, fix)
             r = diagnostic.range
             touched = (d.line, d.column) <= last and first <= (d.end_line or d.line, d.end_column or d.column)
             if not touched and (d.code, r.start.line, r.start.character, r.end.line, r.end.character) not in named:
                 continue
-            if fix is not None and allowed(types.CodeActionKind.QuickFix):
-                edits = _fix_edits(analyzed, fix)
-                if edits:
-                    title = fix.title if fix.safe else f"{fix.title} (unsafe fix)"
-                    actions.append(self._action(analyzed, uri, f"{title} ({d.code})", types.CodeActionKind.QuickFix,
-                                                edits, [diagnostic], preferred=fix.safe))  # fmt: skip
+            if fix is not None and allowed(types.CodeActionKind.QuickFix) and isinstance(analyzed.source, Source):
+                title = fix.title if fix.safe else f"{fix.title} (unsafe fix)"
+                offer(f"{title} ({d.code})", types.CodeActionKind.QuickFix, _FIX, index, [diagnostic], fix.safe)
             if d.code not in (PARSE_ERROR, UNUSED_NOQA) and allowed(types.CodeActionKind.QuickFix):
-                edits = _noqa_edits(analyzed, d)
-                if edits:
-                    actions.append(self._action(analyzed, uri, f"Ignore {d.code} on this line (`# noqa: {d.code}`)",
-                                                types.CodeActionKind.QuickFix, edits, [diagnostic]))  # fmt: skip
+                offer(f"Ignore {d.code} on this line (`# noqa: {d.code}`)", types.CodeActionKind.QuickFix, _NOQA,
+                      index, [diagnostic])  # fmt: skip
         if allowed(FIX_ALL) and any(fix is not None and fix.safe for fix in analyzed.findings.values()):
-            fixed, count, _ = fix_source(analyzed.data, analyzed.path, analyzed.settings, analyzed.codes)
-            if count:
-                edits = analyzed.positions.edits_to(fixed.decode(analyzed.encoding))
-                actions.append(self._action(analyzed, uri, "Fix all safe promolint findings", FIX_ALL, edits, []))
+            offer("Fix all safe promolint findings", FIX_ALL, FIX_ALL, -1, [])
         return actions
 
-    def _action(self, analyzed: _Analyzed, uri: str, title: str, kind: str, edits: list[TextEdit],
-                diagnostics: list[types.Diagnostic], preferred: bool = False) -> types.CodeAction:  # fmt: skip
-        lsp_edits = [types.TextEdit(_range(e.start, e.end), e.new_text) for e in edits]
-        document = types.OptionalVersionedTextDocumentIdentifier(uri, analyzed.version)
-        edit = types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(document, lsp_edits)])
-        return types.CodeAction(title, kind=kind, diagnostics=diagnostics or None, is_preferred=preferred or None,
-                                edit=edit)  # fmt: skip
+    def resolve(self, action: types.CodeAction) -> types.CodeAction:
+        """``action`` with its edit, when the document is still at the version that offered it;
+        as it came otherwise (an action offered for an older text edits nothing)."""
+        data = action.data if isinstance(action.data, dict) else {}
+        what, index = data.get("action") or (None, None)
+        analyzed = self.documents.get(str(data.get("uri")))
+        if (analyzed is None or analyzed.version != data.get("version") or what not in (_FIX, _NOQA, FIX_ALL)
+                or not isinstance(index, int) or not -1 <= index < len(analyzed.findings)):  # fmt: skip
+            return action
+        action.edit = _workspace_edit(data["uri"], analyzed, analyzed.edits(what, index))
+        return action
+
+    def _resolves_edits(self) -> bool:
+        """Whether the client resolves a code action's ``edit`` lazily (LSP 3.16's resolveSupport)."""
+        text_document = self.client_capabilities.text_document
+        code_action = text_document.code_action if text_document else None
+        support = code_action.resolve_support if code_action else None
+        return bool(support and "edit" in support.properties)
 
     def forget(self, uri: str) -> None:
         self.documents.pop(uri, None)
@@ -236,6 +269,22 @@ class PromolintServer(LanguageServer):
         if pending is not None:
             pending.cancel()
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+
+
+def _action(uri: str, analyzed: _Analyzed, title: str, kind: str, edits: list[TextEdit] | None,
+            diagnostics: list[types.Diagnostic], preferred: bool = False, resolve: list | None = None,
+            ) -> types.CodeAction:  # fmt: skip
+    """A code action with its edit, or with the ``data`` that ``codeAction/resolve`` computes it from."""
+    data = None if resolve is None else {"uri": uri, "version": analyzed.version, "action": resolve}
+    edit = None if edits is None else _workspace_edit(uri, analyzed, edits)
+    return types.CodeAction(title, kind=kind, diagnostics=diagnostics or None, is_preferred=preferred or None,
+                            edit=edit, data=data)  # fmt: skip
+
+
+def _workspace_edit(uri: str, analyzed: _Analyzed, edits: list[TextEdit]) -> types.WorkspaceEdit:
+    lsp_edits = [types.TextEdit(_range(e.start, e.end), e.new_text) for e in edits]
+    document = types.OptionalVersionedTextDocumentIdentifier(uri, analyzed.version)
+    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(document, lsp_edits)])
 
 
 def hover_text(record: dict) -> str:
@@ -263,6 +312,12 @@ def _fix_edits(analyzed: _Analyzed, fix: Fix) -> list[TextEdit]:
     if not isinstance(analyzed.source, Source):
         return []
     fixed, count = apply_fixes(analyzed.data, analyzed.source, [fix])
+    return analyzed.positions.edits_to(fixed.decode(analyzed.encoding)) if count else []
+
+
+def _fix_all_edits(analyzed: _Analyzed) -> list[TextEdit]:
+    """The edits of ``promolint check --fix`` on the whole document (safe fixes only)."""
+    fixed, count, _ = fix_source(analyzed.data, analyzed.path, analyzed.settings, analyzed.codes)
     return analyzed.positions.edits_to(fixed.decode(analyzed.encoding)) if count else []
 
 
@@ -358,13 +413,22 @@ def create_server() -> PromolintServer:
             return None
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]))  # fmt: skip
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL],
+                                            resolve_provider=True))  # fmt: skip
     def code_action(ls: PromolintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         try:
             return ls.code_actions(params.text_document.uri, params)
         except Exception:
             log.exception("promolint code actions failed")
             return []
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    def code_action_resolve(ls: PromolintServer, action: types.CodeAction) -> types.CodeAction:
+        try:
+            return ls.resolve(action)
+        except Exception:  # an action that fails to resolve edits nothing; the session goes on
+            log.exception("promolint could not resolve a code action")
+            return action
 
     return server
 

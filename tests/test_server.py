@@ -169,6 +169,36 @@ def test_hover_shows_dtype_weak_flag_library_and_origin(session, tmp_path) -> No
     assert session.close() == 0
 
 
+RESOLVING_CLIENT = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
+
+
+def test_a_client_that_resolves_gets_actions_without_edits_and_the_same_edits_on_resolve(tmp_path) -> None:
+    project = _project(tmp_path, 'x64 = "off"')
+    eager, lazy = LspSession(project), LspSession(project)
+    eager.initialize()
+    lazy.initialize(RESOLVING_CLIENT)
+    uri = (project / "example.py").as_uri()
+    eager.open(uri, README_EXAMPLE)
+    diagnostics = lazy.open(uri, README_EXAMPLE)
+    by_code = {d["code"]: d for d in diagnostics}
+    offered = _actions(lazy, uri, by_code["PRM007"])  # the light bulb: no `only`
+    assert {a["title"] for a in offered} == {a["title"] for a in _actions(eager, uri, by_code["PRM007"])}
+    assert offered and all("edit" not in a and a["data"]["version"] == 1 for a in offered)
+    for action in offered:  # each resolves to the edit an eager client is given at once
+        (same,) = [a for a in _actions(eager, uri, by_code["PRM007"]) if a["title"] == action["title"]]
+        resolved = lazy.request("codeAction/resolve", action)
+        assert resolved["edit"] == same["edit"] and resolved["title"] == action["title"]
+    fixed_by_check = _check_fix(tmp_path, README_EXAMPLE)
+    (fix_all,) = [a for a in offered if a["kind"] == "source.fixAll.promolint"]
+    assert apply_edits(README_EXAMPLE, _edits(lazy.request("codeAction/resolve", fix_all))) == fixed_by_check
+    # An action offered for an older text edits nothing once the document has changed.
+    lazy.change(uri, 2, [{"text": README_EXAMPLE + "\n"}])
+    lazy.diagnostics(uri, 2)
+    assert "edit" not in lazy.request("codeAction/resolve", fix_all)
+    assert "edit" not in lazy.request("codeAction/resolve", {"title": "not ours", "data": {"action": [1, "x"]}})
+    assert eager.close() == 0 and lazy.close() == 0
+
+
 def _jax_dtype(expression: str) -> str:
     """The README example's ``expression`` evaluated by JAX itself (x64 off): the oracle."""
     program = textwrap.dedent(f"""
