@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from promolint import runner
 from promolint.cli import main
 from promolint.runner import _batches
@@ -75,6 +77,30 @@ def test_default_cache_lives_in_the_project_root(tmp_path, capsys, monkeypatch) 
     assert (tmp_path / ".promolint_cache" / ".gitignore").read_text().strip().endswith("*")
 
 
+@pytest.mark.parametrize("marker", [".git", "setup.cfg", "pyproject.toml"])
+def test_without_a_promolint_table_the_cache_goes_to_the_project_root(tmp_path, capsys, monkeypatch, marker) -> None:
+    # pre-commit runs `promolint check src/a/x.py src/b/y.py` from the root, as it does ruff
+    (tmp_path / marker).mkdir() if marker == ".git" else (tmp_path / marker).write_text("[tool.black]\n")
+    for folder in ("a", "b"):
+        (tmp_path / "src" / folder).mkdir(parents=True)
+        (tmp_path / "src" / folder / "x.py").write_text("import numpy as np\nx = np.ones(3)\n")
+    monkeypatch.chdir(tmp_path / "src")  # the root is found from the files, not from where the run starts
+    check(capsys, "a/x.py", "b/x.py")
+    assert any((tmp_path / ".promolint_cache").glob("*.json"))
+    assert not list(tmp_path.rglob("src/**/.promolint_cache"))
+
+
+def test_without_a_project_root_the_cache_goes_to_the_working_folder(tmp_path, capsys, monkeypatch) -> None:
+    markers = (".git", "setup.cfg", "pyproject.toml")
+    if any((folder / marker).exists() for folder in tmp_path.parents for marker in markers):
+        pytest.skip("the temporary folder lies in a project")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.py").write_text("import numpy as np\nx = np.ones(3)\n")
+    monkeypatch.chdir(tmp_path)
+    check(capsys, "a/x.py")
+    assert any((tmp_path / ".promolint_cache").glob("*.json")) and not (tmp_path / "a" / ".promolint_cache").exists()
+
+
 def test_run_served_from_the_cache_loads_neither_libcst_nor_the_engine(tmp_path) -> None:
     make_project(tmp_path)
     script = f"""
@@ -106,6 +132,13 @@ def _age(root: Path, seconds: float = 60) -> None:
         os.utime(path, (past, past))
 
 
+def _modified_just_now(path: Path) -> None:
+    """Give ``path`` a modification time no run of the test can start two seconds after (the
+    window in which a file is not indexed), however loaded the machine: a time in the future."""
+    future = time.time() + 3600
+    os.utime(path, (future, future))
+
+
 def _reads(monkeypatch) -> list[str]:
     """The files runs read from now on."""
     read: list[str] = []
@@ -130,12 +163,20 @@ def test_a_run_with_nothing_changed_reads_no_file_and_a_touched_one_only_it(tmp_
     assert check(capsys, str(tmp_path), *cache)[1] == fresh and read == []
     touched = tmp_path / "PRM006_literal_overflow.py"
     touched.write_text(touched.read_text() + "y = jnp.ones(3, jnp.int8) + 999\n")  # the same imports
+    _modified_just_now(touched)
     _, now = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
     del read[:]
     assert now != fresh and check(capsys, str(tmp_path), *cache)[1] == now and read == [touched.name]
     # Modified just now, it was not indexed (it may change again within the same clock tick).
     del read[:]
     assert check(capsys, str(tmp_path), *cache)[1] == now and read == [touched.name]
+    # Once its time is past the window, the next run reads it (its status changed) and indexes it.
+    past = time.time() - 60
+    os.utime(touched, (past, past))
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == now and read == [touched.name]
+    del read[:]
+    assert check(capsys, str(tmp_path), *cache)[1] == now and read == []
     # New imports may change the project's facts on every file: all are read again.
     touched.write_text("import jax\n" + touched.read_text())
     _, now = check(capsys, str(tmp_path), "--no-cache", "--format", "json")
