@@ -381,6 +381,10 @@ def _system(args: argparse.Namespace):
         name = "jax-strict"
     elif args.promotion_mode == "standard" and name == "jax-strict":
         raise UsageError("--promotion standard contradicts --system jax-strict")
+    jax_only = [flag for flag, given in (("--x64/--x32", args.x64_mode not in (None, "auto")),
+                                         ("--explicit-x64", args.explicit_x64 is not None)) if given]  # fmt: skip
+    if jax_only and not name.startswith("jax"):
+        raise UsageError(f"{jax_only[0]} is a JAX mode; the {name} system has no such mode")
     return get_system(name, x64=args.x64_mode == "on", explicit_x64=args.explicit_x64 or "warn")
 
 
@@ -527,7 +531,8 @@ def _add_system_commands(commands) -> None:
                      "is a lattice", "Lists the pairs with no join or more than one, and the cells that are not "
                      "the join of the order the table implies; exit status 1 where it is not a lattice. "
                      "--system max checks the table MAX's documentation prints.")  # fmt: skip
-    check.add_argument("file", nargs="?", metavar="FILE", help="a lattice file (default: the system's table)")
+    check.add_argument("file", nargs="?", metavar="FILE", help="a lattice file (default: the system's lattice or "
+                       "printed table)")  # fmt: skip
     _add_system_options(check)
     check.set_defaults(run=cmd_lattice_check)
     draw = _command(lattice_commands, "draw", "draw a lattice as SVG or Graphviz dot")

@@ -161,6 +161,8 @@ def test_lattice_check_of_max_lists_the_cells_its_printed_table_gets_wrong(capsy
         (["check", "--write-baseline", "b.json", "-o", "report.txt", "."], "--write-baseline writes FILE"),
         (["lattice", "check", "lattice.toml", "--system", "max"], "--system names a promotion system"),
         (["lattice", "draw", "lattice.toml", "--x64", "on"], "--x64/--x32 names a promotion system"),
+        (["join", "int8", "int16", "--system", "numpy", "--x64", "on"], "--x64/--x32 is a JAX mode"),
+        (["table", "--system", "max", "--explicit-x64", "allow"], "--explicit-x64 is a JAX mode"),
     ],
 )
 def test_flags_that_contradict_each_other_exit_two_with_one_line(tmp_path, capsys, monkeypatch, argv,
