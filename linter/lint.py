@@ -11,7 +11,7 @@ from promolint.config import PARSE_ERROR, UNUSED_NOQA, X64_PORTABILITY
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.engine.records import Module
 from promolint.frontend.analysis import Analysis, Settings, analyze
-from promolint.frontend.source import ParseFailure, Source, parse_bytes
+from promolint.frontend.source import ParseFailure, Source, parse_bytes, parse_text
 from promolint.frontend.syntax import attach_syntax
 from promolint.noqa import directives
 from promolint.notebook import Notebook, NotebookError, is_notebook
@@ -32,7 +32,21 @@ def lint_file(data: bytes, path: str, settings: Settings, codes: frozenset[str],
         return [Diagnostic(path, 1, 1, PARSE_ERROR, str(error))] if PARSE_ERROR in codes else []
     if not notebook.is_python:
         return []
-    return in_cells(notebook, lint_source(notebook.python, path, settings, codes, external))
+    return in_cells(notebook, lint_source(notebook.python, path, settings, codes, external)
+                    + _broken_cells(notebook, path, codes))  # fmt: skip
+
+
+def _broken_cells(notebook: Notebook, path: str, codes: frozenset[str]) -> list[Diagnostic]:
+    """A syntax error for each cell that does not parse (the notebook's module holds the other
+    cells' code, analysed without it), where its module line puts it."""
+    if PARSE_ERROR not in codes:
+        return []
+    found = []
+    for start, code in notebook.broken:
+        failure = parse_text(code)
+        if isinstance(failure, ParseFailure):
+            found.append(Diagnostic(path, start + failure.line - 1, failure.column, PARSE_ERROR, failure.message))
+    return found
 
 
 def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -297,13 +311,14 @@ def fix_file(data: bytes, path: str, settings: Settings, codes: frozenset[str], 
         return data, 0, []
     fixed, count, diagnostics = fix_source(notebook.python, path, settings, codes, unsafe, external)
     if not count:
-        return data, 0, in_cells(notebook, diagnostics)
+        return data, 0, in_cells(notebook, diagnostics + _broken_cells(notebook, path, codes))
     try:
         written = notebook.with_python(fixed)
     except NotebookError as error:
-        unfixed = in_cells(notebook, lint_source(notebook.python, path, settings, codes, external))
-        return data, 0, [Diagnostic(path, 1, 1, PARSE_ERROR, str(error)), *unfixed]
-    return written, count, in_cells(Notebook(written), diagnostics)
+        unfixed = lint_source(notebook.python, path, settings, codes, external) + _broken_cells(notebook, path, codes)
+        return data, 0, [Diagnostic(path, 1, 1, PARSE_ERROR, str(error)), *in_cells(notebook, unfixed)]
+    rewritten = Notebook(written)
+    return written, count, in_cells(rewritten, diagnostics + _broken_cells(rewritten, path, codes))
 
 
 def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,

@@ -6,8 +6,9 @@ execution order (their ``execution_count``, when every code cell has one; else t
 file) with a separator line between cells.  IPython syntax that is not Python (``%magic``,
 ``%%cell magic``, ``!shell``, ``x = !ls``, ``obj?``) is replaced line for line by a placeholder
 statement, so every other line keeps its number and column; writing back restores those lines as
-they were.  Cells are numbered as ruff numbers them: 1-based, counting every cell of the file
-(Markdown cells too).
+they were.  A cell that still does not parse stands in the module as placeholders, line for
+line, so that the other cells are analysed; ``broken`` names it for its one syntax error.  Cells
+are numbered as ruff numbers them: 1-based, counting every cell of the file (Markdown cells too).
 """
 
 from __future__ import annotations
@@ -65,12 +66,17 @@ class Notebook:
         self.cells = cells
         self._ipython_lines: dict[int, str] = {}  # placeholder number -> the line it stands for
         self._code = [self._code_cell(i) for i in self._execution_order()]
+        # (module line the cell starts at, its code) of each cell that does not parse
+        self.broken: list[tuple[int, str]] = []
         lines: list[str] = []
         self._rows: list[tuple[int, int]] = []  # module line - 1 -> (cell, line in cell)
         for number, cell in enumerate(self._code):
             if number:
                 lines.append(_SEPARATOR)
                 self._rows.append(self._rows[-1])
+            if not _parses("\n".join(cell.lines)):
+                self.broken.append((len(lines) + 1, "\n".join(cell.lines)))
+                self._stand_in(cell)
             lines += cell.lines
             self._rows += [(cell.index, line) for line in range(1, len(cell.lines) + 1)]
         self.python = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
@@ -126,6 +132,13 @@ class Notebook:
             cell.lines[number] = indentation + _PLACEHOLDER.format(placeholder)
         return cell
 
+    def _stand_in(self, cell: _Cell) -> None:
+        """``cell``'s lines replaced by placeholders, which writing back restores."""
+        for number, line in enumerate(cell.lines):
+            placeholder = len(self._ipython_lines)
+            self._ipython_lines[placeholder] = self._restored(line)
+            cell.lines[number] = _PLACEHOLDER.format(placeholder)
+
     # --- writing ---------------------------------------------------------------------------
     def with_python(self, fixed: bytes) -> bytes:
         """The notebook's bytes with its code cells taken from ``fixed`` (the ``python`` module
@@ -154,18 +167,25 @@ class Notebook:
         return self._ipython_lines[int(match.group(1))] if match else line
 
 
-def _ipython_lines(lines: list[str]) -> tuple[list[int], bool]:
-    """The indices of the lines that are IPython syntax rather than Python (none when the cell
-    parses as it is; never a line inside a string), and whether that is the whole cell."""
-    text = "\n".join(lines)
+def _parses(text: str) -> bool:
+    """Whether a cell's code parses (one nested too deeply for ``ast`` here counts: the module's
+    own parse handles it)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ast.parse(text)
-        return [], False
     except (SyntaxError, ValueError):
-        pass
+        return False
     except (RecursionError, MemoryError):
+        pass
+    return True
+
+
+def _ipython_lines(lines: list[str]) -> tuple[list[int], bool]:
+    """The indices of the lines that are IPython syntax rather than Python (none when the cell
+    parses as it is; never a line inside a string), and whether that is the whole cell."""
+    text = "\n".join(lines)
+    if _parses(text):
         return [], False
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is not None and lines[first].lstrip().startswith("%%"):

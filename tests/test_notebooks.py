@@ -4,6 +4,7 @@ in cells, fixes written back into the cells and nowhere else, nothing executed."
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -180,3 +181,19 @@ def test_a_notebook_from_standard_input(capsys) -> None:
     document = json.loads(fixed.stdout)
     assert "jnp.float32)  # promolint: was float64" in document["cells"][2]["source"][1]
     assert b"nb.ipynb:cell 3:5:14: PRM006" in fixed.stderr and fixed.returncode == 1
+
+
+def test_a_cell_with_a_syntax_error_hides_no_finding_of_the_others(tmp_path, capsys) -> None:
+    """One PRM000 at the broken cell's own line; the other cells are analysed without it (cell 3
+    reads `jnp` from cell 1 across it), and a fix elsewhere leaves the broken cell as written."""
+    cells = ["import jax.numpy as jnp\n", "x = 1\ndef f(:\n    pass\n",
+             "tokens = jnp.zeros(3, dtype=jnp.int8)\nwide = jnp.zeros(3, dtype=jnp.float64)\npadding = tokens + 1000\n"]
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook(*cells), indent=1), encoding="utf-8")
+    out = run(capsys, "check", str(tmp_path / "nb.ipynb"), "--no-cache", "--x64", "off")[1]
+    found = [" ".join(m.groups()) for m in re.finditer(r"nb\.ipynb:(cell \d+:\d+:\d+): (PRM\d+)", out)]
+    assert found == ["cell 2:2:7 PRM000", "cell 3:2:8 PRM007", "cell 3:3:11 PRM006"]
+    out = run(capsys, "check", str(tmp_path / "nb.ipynb"), "--no-cache", "--x64", "off", "--fix")[1]
+    written = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert [c["source"] for c in written[:2]] == cells[:2]  # the broken cell as it was
+    assert "dtype=jnp.float32)  # promolint: was float64" in written[2]["source"]
+    assert "nb.ipynb:cell 2:2:7: PRM000 syntax error" in out and "cell 3:3:11: PRM006" in out
