@@ -102,10 +102,13 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--external", help="comma-separated codes of other tools, whose noqa directives PRM100 "
                         "leaves to them (adds to `external`)")  # fmt: skip
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    parser.add_argument("--jax-version", metavar="VERSION", help="whose JAX facts to use (0.12.0; replaces "
+                        "`jax-version`; default: the JAX installed in the linted environment)")  # fmt: skip
 
 
 _CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "test-files", "force-exclude",
-                 "report-unused-noqa", "x64-portability", "numpy1-compat", "external", "target-version")  # fmt: skip
+                 "report-unused-noqa", "x64-portability", "numpy1-compat", "external", "target-version",
+                 "jax-version")  # fmt: skip
 
 
 def _config(args: argparse.Namespace, start: Path):

@@ -37,8 +37,8 @@ _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force
 _PATH_KEYS = ("cache-dir", "baseline")
 # The Pythons code may be written for, as ruff spells them: syntax a later one added is an error.
 TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 15))
-KEYS = (*_CODE_KEYS, *MODES, "target-version", *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores", "external",
-        *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
+KEYS = (*_CODE_KEYS, *MODES, "target-version", "jax-version", *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores",
+        "external", *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
 
@@ -54,6 +54,7 @@ class Config:
     x64: str = "auto"
     promotion: str = "auto"
     target_version: str = ""  # "" for the grammar of the Python promolint runs on
+    jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     report_unused_noqa: bool = False
@@ -183,6 +184,10 @@ def _parse(key: str, value, label: str):
         if value not in MODES[key]:
             raise ConfigError(f"{label} = {value!r} is not one of {', '.join(MODES[key])}")
         return value
+    if key == "jax-version":
+        if not isinstance(value, str) or (value and not _JAX_VERSION.fullmatch(value)):
+            raise ConfigError(f"{label} = {value!r} is not a JAX version (like \"0.10.2\"; \"\" for the installed one)")
+        return value
     if key == "target-version":
         if value != "" and value not in TARGET_VERSIONS:
             raise ConfigError(f"{label} = {value!r} is not one of {', '.join(TARGET_VERSIONS)} "
@@ -274,6 +279,18 @@ def apply_flags(config: Config, flags: Mapping[str, object]) -> Config:
     return replace(config, origins=origins, **changes)
 
 
+_JAX_VERSION = re.compile(r"\d+(\.\d+)*")
+
+
+def facts_in_force(config: Config) -> str:
+    """Which versions' facts the systems use: JAX's as chosen (by `jax-version` or the linted
+    environment), NumPy's and ml_dtypes' as installed beside promolint."""
+    from promolint.systems import get_system
+    from promolint.systems.jax_versions import select
+
+    return f"{select(config.jax_version).describe()}; {get_system('numpy').facts.describe()}"
+
+
 def render(config: Config) -> str:
     """The effective configuration as TOML, each setting commented with where it came from."""
     lines = [f"# settings from {config.source}" if config.source else "# no [tool.promolint] table found: defaults",
@@ -287,5 +304,6 @@ def render(config: Config) -> str:
         else:
             text = json.dumps(list(value) if isinstance(value, tuple) else value)
         lines.append(f"{key} = {text}  # {config.origins.get(key, 'default')}")
+    lines.append(f"# facts: {facts_in_force(config)}")
     lines.append(f"# enabled: {' '.join(sorted(config.enabled_codes()))}")
     return "\n".join(lines) + "\n"

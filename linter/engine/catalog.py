@@ -6,9 +6,10 @@ Each entry names a *rule* (how the result dtype is computed, implemented once in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from promolint.engine.values import Library
+from promolint.systems.jax_versions import PINNED, JaxFacts, facts_for
 
 NP, JNP, PY = Library.NUMPY_ARRAY, Library.JAX, Library.PYTHON
 
@@ -147,10 +148,12 @@ def _elementwise(library: Library) -> dict[str, Fn]:
     if library is JNP:  # jnp.power has its own dispatch (operations.jax_power)
         out["power"] = Fn("jax_power", library, ("x1", "x2"), arrays=("x1", "x2"))
         # Weak flags that do not follow promotion (measured): jnp.log2 and jnp.log10 divide by a
-        # strong constant; jnp.hypot is weak only of weak operands, and so is jnp.logaddexp of
-        # complex values (jnp.logaddexp(i8, 1j) is strong, jnp.logaddexp(i8, 1.5) weak).
-        out |= _many("log2 log10", Fn("inexact", library, ("x",), "strong", arrays=("x",)))
-        out["hypot"] = Fn("inexact", library, ("x1", "x2"), "all-weak", arrays=("x1", "x2"))
+        # strong constant; jnp.hypot is weak only of weak operands (the pinned JAX's; entry_for
+        # gives another version's), and so is jnp.logaddexp of complex values
+        # (jnp.logaddexp(i8, 1j) is strong, jnp.logaddexp(i8, 1.5) weak).
+        pinned = facts_for(PINNED).inexact_weak
+        out |= {name: Fn("inexact", library, ("x",), pinned[name], arrays=("x",)) for name in ("log2", "log10")}
+        out["hypot"] = Fn("inexact", library, ("x1", "x2"), pinned["hypot"], arrays=("x1", "x2"))
         out |= _many("logaddexp logaddexp2", Fn("inexact", library, ("x1", "x2"), "all-weak-if-complex",
                                                 arrays=("x1", "x2")))  # fmt: skip
     # jnp.heaviside selects between x2 and constants by x1's sign: the result is weak when x1 is a
@@ -516,6 +519,16 @@ CATALOG: dict[str, Fn] = {
     "builtins.enumerate": Fn("python_zip", PY, ("iterable",)),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
 }
+
+
+def entry_for(qualname: str, facts: JaxFacts) -> Fn | None:
+    """The catalog's entry for ``qualname``, with the weak flags of the JAX version in force."""
+    fn = CATALOG.get(qualname)
+    short = qualname.removeprefix("jax.numpy.")
+    if fn is None or short == qualname or short not in facts.inexact_weak:
+        return fn
+    return replace(fn, default=facts.inexact_weak[short])
+
 
 # Other names of catalogued functions: the call is the function's own (np.around is np.round).
 ALIASES = {f"{module}.around": f"{module}.round" for module in ("numpy", "jax.numpy")}

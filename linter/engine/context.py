@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from promolint.systems import get_system
 from promolint.systems.jax import JaxSystem
+from promolint.systems.jax_versions import JaxFacts, select
 from promolint.systems.numpy import NumpySystem
 
 
@@ -25,6 +26,7 @@ class Context:
     strict: bool = False
     explicit_x64: str = "warn"
     x64_by: str = X64_BY_USER
+    jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
 
     @property
     def x64_off_for_sure(self) -> bool:
@@ -39,6 +41,11 @@ class Context:
     def numpy(self) -> NumpySystem:
         return _numpy()
 
+    @property
+    def jax_facts(self) -> JaxFacts:
+        """The facts of the JAX version in force (``promolint.systems.jax_versions``)."""
+        return _jax_facts(self.jax_version)
+
     def describe(self) -> str:
         parts = ["x64 on" if self.x64 else "x64 off"]
         if self.strict:
@@ -49,6 +56,11 @@ class Context:
 @functools.cache
 def _jax(x64: bool, strict: bool, explicit_x64: str) -> JaxSystem:
     return get_system("jax-strict" if strict else "jax", x64=x64, explicit_x64=explicit_x64)  # type: ignore[return-value]
+
+
+@functools.cache
+def _jax_facts(jax_version: str) -> JaxFacts:
+    return select(jax_version).facts
 
 
 @functools.cache

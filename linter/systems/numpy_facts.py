@@ -79,7 +79,8 @@ class NumpyFacts:
 
         return cls(str(data["numpy"]), str(data["ml_dtypes"]),
                    {a: frozenset(b) for a, b in data["safe_casts"].items()}, tuple(data["loops"]),
-                   pairs("add"), pairs("true_divide"), pairs("promote_types"), pairs("with_python"), source)  # fmt: skip
+                   pairs("add"), pairs("true_divide"), pairs("promote_types"), pairs("with_python"),
+                   source)  # fmt: skip
 
 
 def installed_versions() -> tuple[str, str] | None:
@@ -150,7 +151,8 @@ def measure() -> NumpyFacts:
             tuple(dict.fromkeys(name for name in homogeneous if name in dtypes)),
             {(a, b): says(lambda: values[a] + values[b]) for a, b in operand_pairs},
             {(a, b): says(lambda: values[a] / values[b]) for a, b in operand_pairs},
-            {(a, b): says(lambda: np.promote_types(dtypes[a], dtypes[b])) for a, b in itertools.product(dtypes, repeat=2)},
+            {(a, b): says(lambda: np.promote_types(dtypes[a], dtypes[b]))
+             for a, b in itertools.product(dtypes, repeat=2)},
             {(name, python): says(lambda: np.result_type(dtypes[name], value))
              for name in dtypes if name not in NUMPY_NATIVE for python, value in _PYTHON_KIND_VALUES.items()},
             MEASURED,

@@ -34,6 +34,7 @@ from promolint.engine.catalog import (
     DTYPE_INDEPENDENT_RULES,
     REQUESTED_DTYPE_DECIDES,
     UNMODELLED_ARGUMENTS,
+    entry_for,
     METHODS,
     NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
@@ -223,7 +224,7 @@ def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context
 
 
 def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> tuple[Value, Call | None]:
-    fn = CATALOG.get(qualname)
+    fn = entry_for(qualname, ctx.jax_facts)
     if fn is None:
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)

@@ -17,7 +17,6 @@ from promolint.engine.calls.promotion import promote
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value, numpy_library
 
-_NO_FLOAT16 = {Library.NUMPY_ARRAY: "TypeError", Library.JAX: "NotImplementedError"}
 
 
 def _in_floats(call: Call, source: Array | None = None) -> Value:
@@ -45,7 +44,9 @@ def _without_float16(call: Call, value: Value) -> Value:
         return value
     if value.dtypes != {"float16"}:
         return Array(frozenset(), value.library, None)
-    return Refusal(_NO_FLOAT16[value.library], f"array type float16 is unsupported in linalg.{call.short}")
+    # NumPy raises TypeError; JAX as its version says (NotImplementedError before 0.12, TypeError since)
+    error = call.ctx.jax_facts.linalg_float16_error if value.library is Library.JAX else "TypeError"
+    return Refusal(error, f"array type float16 is unsupported in linalg.{call.short}")
 
 
 def _rule_linalg(call: Call) -> Value:

@@ -1,0 +1,113 @@
+"""JAX's facts per version: where a JAX release answers differently from the pinned one.
+
+promolint never imports JAX, so these are data, measured on each version listed: the promotion
+tables agree in every mode from 0.10.2 to 0.12.0.1, but some functions' weak flags and the
+exceptions of some refusals changed.  The facts in force are those of the JAX installed in the
+environment being linted (read from its metadata, never by importing it), or of a `jax-version`
+setting; the pinned version's stand in where neither says.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+PINNED = "0.10.2"  # the version promolint's own facts were measured on (pyproject's test extra)
+
+
+@dataclass(frozen=True)
+class JaxFacts:
+    """The facts measured on JAX ``version``, which hold from it to the next version listed."""
+
+    version: str
+    # jnp functions whose weak flag differs from promotion's: the catalog's `inexact` rule default
+    # ("" where it follows promotion).
+    inexact_weak: Mapping[str, str] = field(default_factory=dict)
+    linalg_float16_error: str = "NotImplementedError"  # what jnp.linalg's cholesky, inv, solve, eigh raise
+    float6_comparison_error: str | None = None  # what comparing float6 arrays raises; None: a bool array
+
+
+# Measured with the probes in tests/test_versions.py's docstrings, oldest first.
+JAX_FACTS: tuple[JaxFacts, ...] = (
+    JaxFacts(PINNED, inexact_weak={"log2": "strong", "log10": "strong", "hypot": "all-weak"}),
+    JaxFacts("0.12.0", inexact_weak={"log2": "", "log10": "strong", "hypot": ""},
+             linalg_float16_error="TypeError", float6_comparison_error="JaxRuntimeError"),  # fmt: skip
+)
+_VERSION = re.compile(r"\d+(\.\d+)*")
+
+
+class JaxVersionError(ValueError):
+    """A `jax-version` that is not a version number."""
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    """``0.12.0.1`` as (0, 12, 0, 1); a pre-release or local suffix (``0.12.0rc1``) is dropped."""
+    match = _VERSION.match(text.strip())
+    if not match:
+        raise JaxVersionError(f"{text!r} is not a JAX version (like {PINNED})")
+    return tuple(int(part) for part in match[0].split("."))
+
+
+def facts_for(version: str) -> JaxFacts:
+    """The facts of the newest version listed at or below ``version``; the pinned version's below them all."""
+    wanted = parse_version(version)
+    return next((facts for facts in reversed(JAX_FACTS) if parse_version(facts.version) <= wanted), JAX_FACTS[0])
+
+
+@dataclass(frozen=True)
+class JaxSelection:
+    """The facts in force, the JAX version they were chosen for, and where that came from."""
+
+    facts: JaxFacts
+    version: str
+    origin: str
+
+    def describe(self) -> str:
+        return f"jax {self.facts.version} facts, for jax {self.version} ({self.origin})"
+
+
+def select(setting: str = "", environment: Mapping[str, str] | None = None) -> JaxSelection:
+    """The facts for the `jax-version` ``setting``, else for the JAX of the linted environment
+    (``VIRTUAL_ENV``'s site-packages, else promolint's own), else the pinned version's."""
+    if setting:
+        return JaxSelection(facts_for(setting), setting, "jax-version")
+    found = installed_jax(os.environ if environment is None else environment)
+    if found is not None:
+        version, where = found
+        try:
+            return JaxSelection(facts_for(version), version, f"installed in {where}")
+        except JaxVersionError:
+            pass  # a broken metadata file: as if no JAX were installed
+    return JaxSelection(facts_for(PINNED), PINNED, "pinned: no JAX found")
+
+
+def installed_jax(environment: Mapping[str, str]) -> tuple[str, str] | None:
+    """The version of the JAX installed in the linted environment and that environment's
+    folder, read from the ``jax-*.dist-info`` metadata (JAX is never imported)."""
+    virtual_env = environment.get("VIRTUAL_ENV")
+    if virtual_env:
+        for site_packages in site_packages_of(Path(virtual_env)):
+            version = _dist_info_version(site_packages, "jax")
+            if version:
+                return version, virtual_env
+        return None
+    try:
+        return metadata.version("jax"), sys.prefix
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def site_packages_of(prefix: Path) -> list[Path]:
+    """An environment's site-packages folders: ``lib/pythonX.Y/site-packages`` (POSIX),
+    ``Lib/site-packages`` (Windows)."""
+    return sorted(prefix.glob("lib/python*/site-packages")) + [p for p in [prefix / "Lib" / "site-packages"]
+                                                                 if p.is_dir()]  # fmt: skip
+
+
+def _dist_info_version(site_packages: Path, name: str) -> str | None:
+    return next((dist.version for dist in metadata.distributions(name=name, path=[str(site_packages)])), None)
