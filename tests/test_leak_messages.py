@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from promolint.frontend.analysis import Settings
 from promolint.lint import lint_source
 
@@ -54,3 +56,53 @@ def test_integers_widened_by_integers_are_no_leak() -> None:
 def test_an_int64_count_is_reported_where_it_widens_floats() -> None:
     (found,) = _findings(COUNT_INTO_FLOATS)
     assert "widens float32 `x` to float64" in found.message
+
+
+# With x64 on, the leak does not widen silently: the 64-bit value reaches a loop's carry or a
+# `jax.lax` operation, and JAX raises there (``test_the_raising_snippets_raise_in_jax``).
+INTO_A_CARRY = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def body(i, x):
+    return x / np.sqrt(2)
+
+y = jax.lax.fori_loop(0, 3, body, jnp.ones(3, jnp.float32))
+"""
+INTO_LAX_ADD = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.ones(3, jnp.float32)
+scaled = x * np.sqrt(2)
+z = jax.lax.add(scaled, x)
+"""
+
+
+def test_the_raising_snippets_raise_in_jax() -> None:
+    jax = pytest.importorskip("jax")
+    for source in (INTO_A_CARRY, INTO_LAX_ADD):
+        with jax.enable_x64(True), pytest.raises(TypeError):
+            exec(textwrap.dedent(source), {})  # the test's own snippet, not linted code
+        with jax.enable_x64(False):
+            exec(textwrap.dedent(source), {})  # with x64 off, np.sqrt(2) meets JAX as float32
+
+
+@pytest.mark.parametrize(("source", "raises"), [
+    (INTO_A_CARRY, "With x64 on, `lax.fori_loop` raises TypeError at line 9: lax.fori_loop's body returns its "
+                   "carry as float64 where it received float32"),
+    (INTO_LAX_ADD, "With x64 on, `lax.add` raises TypeError at line 8: lax.add requires arguments to have the "
+                   "same dtypes, got float64, float32"),
+], ids=["carry", "lax-add"])  # fmt: skip
+def test_a_leak_that_makes_jax_raise_says_so_and_where_the_cast_removes_it(source, raises) -> None:
+    (found,) = _findings(source)
+    assert raises in found.message
+    assert found.message.endswith("or cast it to the narrower dtype where it is made.")
+    assert any("raises TypeError" in r.message for r in found.related)
+
+
+def test_a_leak_that_only_widens_keeps_the_widening_text() -> None:
+    (found,) = _findings(HALF_PRECISION)
+    assert "raises" not in found.message and "where it is made" not in found.message

@@ -3,6 +3,7 @@ its source with the places where it widens."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ from promolint.engine.symbolic import Symbolic, uniform_instances
 from promolint.engine.values import Array, Items, Library, Refusal, Value, ValueSource, python_scalar
 from promolint.rules.base import Edit, Example, Finding, Fix, Related, Rule, exact
 from promolint.rules.rewrites import reevaluate
+from promolint.systems.base import Reason
 
 # NumPy ufuncs of one float with a Python equivalent in ``math`` (same value, a Python float).
 _MATH = {name: name for name in ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
@@ -320,23 +322,28 @@ class ImplicitX64(Rule):
             # A source in another module's file is reported there (values arriving from it are
             # anchored where they arrive: promolint.engine.sources.anchored).
             if not leak.source.module and not _stays_on_host(leak, module) and not _cast_back(leak, module, syntax):
-                yield self._finding(leak, syntax)
+                yield self._finding(leak, syntax, _raising(leak, module, syntax))
 
-    def _finding(self, leak: _Leak, syntax) -> Finding:
+    def _finding(self, leak: _Leak, syntax, raising: Operation | None = None) -> Finding:
         source = leak.source
         text, line = _short(syntax.text(source.handle)), syntax.line(source.handle)
         places = [(place.operation.node, _widens_text(syntax, place)) for place in leak.widens
                   if place.operation.node is not source.handle]  # fmt: skip
         places += [(returned.node, _returns_text(syntax, returned, value)) for returned, value in leak.returns]
         producer = syntax.operation_at(source.handle)
+        raises = _raises_text(syntax, raising) if raising is not None else ""
         if len(places) < len(leak.widens) + len(leak.returns):  # the 64 bits are made where they widen data
             message = f"`{text}` {source.what}, which no operand asked for"
             message += f"; it also {places[0][1]}" if places else ""
-            message += ". Give the operands one dtype, e.g. `.astype(np.float32)`."
+            message += f". {raises}" if raises else ""
+            message += ". Give the operands one dtype here, e.g. `.astype(np.float32)`."
         else:
             more = f" (and {len(places) - 1} more {'place' if len(places) == 2 else 'places'})" if len(places) > 1 else ""
-            message = (f"`{text}` {source.what}, which no operand asked for: from here it {places[0][1]}{more}. "
-                       f"{_advice(producer, _narrow_example(leak))}")  # fmt: skip
+            message = f"`{text}` {source.what}, which no operand asked for: from here it {places[0][1]}{more}. "
+            message += f"{raises}. {_advice(producer, _narrow_example(leak), where_made=True)}" if raises else \
+                _advice(producer, _narrow_example(leak))  # fmt: skip
+        if raising is not None:
+            places.append((raising.node, _raises_text(syntax, raising)))
         related = tuple(Related(node, f"{place} (64 bits from `{text}`, line {line})") for node, place in places)
         return Finding(self.code, message, source.handle, _python_scalars_fix(leak, syntax), related[:_RELATED])
 
@@ -356,16 +363,54 @@ def _narrow_example(leak: _Leak) -> str:
     return dtype if DTYPES[dtype].kind in "fc" else "float32"
 
 
-def _advice(producer: Operation | None, narrow: str) -> str:
+def _advice(producer: Operation | None, narrow: str, where_made: bool = False) -> str:
+    """What to do about the source; ``where_made``: the cast goes where the 64 bits are made (where
+    they make JAX raise further on, only a cast before the raising operation removes the error)."""
     if producer is not None and producer.call is not None and producer.call.fn.rule in _FUNCTION_ADVICE:
         return _FUNCTION_ADVICE[producer.call.fn.rule]
     result = exact(producer.result) if producer is not None else None
     library = result.library if result is not None else Library.JAX
+    here = " where it is made" if where_made else ""
     if library is Library.NUMPY_SCALAR:
-        return "Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype."
+        return f"Use a Python scalar (`math.sqrt(n)`, `float(c)`), or cast it to the narrower dtype{here}."
     if library is Library.NUMPY_ARRAY:
-        return f"Give it the narrower dtype (`np.zeros(n, np.{narrow})`), or cast it."
-    return f"Cast it to the narrower dtype (`.astype(jnp.{narrow})`), or compute it from narrower operands."
+        return f"Give it the narrower dtype (`np.zeros(n, np.{narrow})`), or cast it{here}."
+    return f"Cast it to the narrower dtype{here} (`.astype(jnp.{narrow})`), or compute it from narrower operands."
+
+
+def _raising(leak: _Leak, module: Module, syntax) -> Operation | None:
+    """The first place where the leak's 64 bits make JAX raise rather than widen silently: a
+    `jax.lax` operation given them (`lax.add` requires equal dtypes), or a loop or conditional
+    whose body returns them (the carry, the branches must keep one dtype)."""
+    handle = leak.source.handle
+    bodies = {syntax.function_of(r.node) for r in module.returns
+              if any(_source_handle(v) is handle for v in _leaves(r.value))} - {None}  # fmt: skip
+    names = {_function_name(syntax.text(body)) for body in bodies} - {""}
+    for operation in module.operations:
+        if not isinstance(operation.result, Refusal) or operation.result.reason == Reason.STRICT.value:
+            continue
+        if operation.kind == "call" and operation.op.startswith("jax.lax.") and any(
+                _source_handle(v) is handle and v.exact and is_64bit(v.dtype) for v in operation.operands):  # fmt: skip
+            return operation
+        if operation.kind == "control" and names and re.search(
+                rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\b", syntax.text(operation.node)):  # fmt: skip
+            return operation
+    return None
+
+
+def _function_name(text: str) -> str:
+    match = re.match(r"\s*(?:@.*\n\s*)*(?:async\s+)?def\s+(\w+)", text)
+    return match.group(1) if match else ""
+
+
+def _leaves(value: Value) -> tuple[Value, ...]:
+    return tuple(leaf for item in value.items for leaf in _leaves(item)) if isinstance(value, Items) else (value,)
+
+
+def _raises_text(syntax, operation: Operation) -> str:
+    mode = "With x64 on, " if operation.ctx.x64 else ""
+    return (f"{mode}`{operation.op.removeprefix('jax.')}` raises {operation.result.error} at line "
+            f"{syntax.line(operation.node)}: {operation.result.message.rstrip('.')}")
 
 
 @dataclass(frozen=True)
