@@ -1,0 +1,86 @@
+"""Static recall of the census: which census lines a `promolint check` finding names.
+
+A finding names a census line when it is in the same file and its span (line to end_line)
+holds the line, in the mode the line was seen in: the x64 run's lines against ``check --x64 on``,
+the strict run's against ``check --promotion strict --x64 off``.  Two rule sets: the default
+one (no ``--select``) and all rules (``ALL_RULES_EXCLUDED`` aside).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from _ledger import VERDICTS, precision, read_ledger
+from _lint import ModeRun, _tail
+
+CHECK_FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
+RULE_SETS = ("default", "all")
+# Left out of "all rules": they report no promotion, only where code differs between
+# configurations (PRM010: x64 off and on, PRM024: NumPy 1 and 2) or unused noqa comments.
+ALL_RULES_EXCLUDED = ("PRM010", "PRM024", "PRM100")
+PROMOLINT = (sys.executable, "-m", "promolint")
+
+
+@functools.cache
+def rule_codes() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(default codes, opt-in codes) as `promolint rules` lists them."""
+    listed = subprocess.run([*PROMOLINT, "rules"], capture_output=True, text=True, check=True).stdout
+    default, opt_in = [], []
+    for line in listed.splitlines():
+        code, _, kind = (line.split(None, 3) + ["", "", ""])[:3]
+        (default if kind.startswith("default") else opt_in).append(code)
+    return tuple(default), tuple(opt_in)
+
+
+def selection(rules: str) -> list[str]:
+    if rules == "default":
+        return []
+    default, opt_in = rule_codes()
+    return ["--select", ",".join(c for c in (*default, *opt_in) if c not in ALL_RULES_EXCLUDED)]
+
+
+def check(root: Path, packages: Iterable[str], mode: str, rules: str, timeout: float) -> ModeRun:
+    command = [*PROMOLINT, "check", "--format", "json", "--no-cache", "--exit-zero", "--jobs", "1",
+               *selection(rules), *CHECK_FLAGS[mode], *packages]  # fmt: skip
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(["nice", "-n", "10", *command], cwd=root, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return ModeRun(time.perf_counter() - start, crash=f"timed out after {timeout:.0f}s")
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        return ModeRun(wall, crash=f"exit status {done.returncode}: {_tail(done.stderr)}")
+    try:
+        return ModeRun(wall, json.loads(done.stdout))
+    except json.JSONDecodeError as error:
+        return ModeRun(wall, crash=f"output is not JSON ({error}): {_tail(done.stderr or done.stdout)}")
+
+
+def naming(path: str, line: int, findings: Iterable[dict]) -> list[str]:
+    """The codes of the findings that name (path, line), sorted."""
+    return sorted({f["code"] for f in findings
+                   if f["path"] == path and f["line"] <= line <= f.get("end_line", f["line"])})  # fmt: skip
+
+
+def nearby(path: str, line: int, findings: Iterable[dict], distance: int = 5) -> list[str]:
+    """Findings a few lines from a missed line (a reader's hint, never counted as naming it)."""
+    return sorted(f"{f['code']}@{f['line']}" for f in findings
+                  if f["path"] == path and abs(f["line"] - line) <= distance)  # fmt: skip
+
+
+def ledger_precision() -> dict[str, dict]:
+    """The triage ledger's verdicts over default rules' findings and over all of them."""
+    default, _ = rule_codes()
+    counts: dict[str, Counter] = {"default": Counter(), "all": Counter()}
+    for key, verdict in read_ledger().items():
+        counts["all"][verdict.verdict] += 1
+        if key.rule in default:
+            counts["default"][verdict.verdict] += 1
+    return {rules: {**{v: c.get(v, 0) for v in VERDICTS}, "precision": precision(c)} for rules, c in counts.items()}
