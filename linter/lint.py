@@ -33,17 +33,17 @@ def lint_file(data: bytes, path: str, settings: Settings, codes: frozenset[str],
     if not notebook.is_python:
         return []
     return in_cells(notebook, lint_source(notebook.python, path, settings, codes, external)
-                    + _broken_cells(notebook, path, codes))  # fmt: skip
+                    + _broken_cells(notebook, path, settings, codes))  # fmt: skip
 
 
-def _broken_cells(notebook: Notebook, path: str, codes: frozenset[str]) -> list[Diagnostic]:
+def _broken_cells(notebook: Notebook, path: str, settings: Settings, codes: frozenset[str]) -> list[Diagnostic]:
     """A syntax error for each cell that does not parse (the notebook's module holds the other
     cells' code, analysed without it), where its module line puts it."""
     if PARSE_ERROR not in codes:
         return []
     found = []
     for start, code in notebook.broken:
-        failure = parse_text(code)
+        failure = parse_text(code, settings.python)
         if isinstance(failure, ParseFailure):
             found.append(Diagnostic(path, start + failure.line - 1, failure.column, PARSE_ERROR, failure.message))
     return found
@@ -311,14 +311,15 @@ def fix_file(data: bytes, path: str, settings: Settings, codes: frozenset[str], 
         return data, 0, []
     fixed, count, diagnostics = fix_source(notebook.python, path, settings, codes, unsafe, external)
     if not count:
-        return data, 0, in_cells(notebook, diagnostics + _broken_cells(notebook, path, codes))
+        return data, 0, in_cells(notebook, diagnostics + _broken_cells(notebook, path, settings, codes))
     try:
         written = notebook.with_python(fixed)
     except NotebookError as error:
-        unfixed = lint_source(notebook.python, path, settings, codes, external) + _broken_cells(notebook, path, codes)
+        unfixed = [*lint_source(notebook.python, path, settings, codes, external),
+                   *_broken_cells(notebook, path, settings, codes)]
         return data, 0, [Diagnostic(path, 1, 1, PARSE_ERROR, str(error)), *in_cells(notebook, unfixed)]
     rewritten = Notebook(written)
-    return written, count, in_cells(rewritten, diagnostics + _broken_cells(rewritten, path, codes))
+    return written, count, in_cells(rewritten, diagnostics + _broken_cells(rewritten, path, settings, codes))
 
 
 def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str], unsafe: bool = False,
