@@ -1,8 +1,8 @@
 """``promolint``: the command line.
 
-One spelling for the modes everywhere: ``--x64 on|off|auto`` (``--x64`` alone is ``on``, ``--x32``
-is ``off``) and ``--promotion standard|strict|auto``.  Exit status, as ruff's: 0 clean, 1
-findings, 2 a bad flag, file or configuration, or an internal error.
+One spelling for each option everywhere (``promolint.cli_options``); the promotion systems'
+commands are ``promolint.system_commands``.  Exit status, as ruff's: 0 clean, 1 findings, 2 a bad
+flag, file or configuration, or an internal error.
 """
 
 from __future__ import annotations
@@ -15,72 +15,23 @@ from dataclasses import replace
 from pathlib import Path
 
 from promolint import __version__
-from promolint.dtypes import label
+from promolint.cli_options import (
+    STDIN,
+    X64_MODES,
+    UsageError,
+    add_exclude_options,
+    add_mode_options,
+    add_source_options,
+    add_target_version_option,
+    add_test_files_option,
+    command,
+    may_be_path,
+)
 from promolint.report import FORMATS as REPORT_FORMATS
-from promolint.systems import SYSTEMS, Operand, Refused, get_system
-from promolint.tables import FORMATS, render_table
+from promolint.system_commands import add_system_commands
 
-X64_MODES = ("on", "off", "auto")
-PROMOTION_MODES = ("standard", "strict", "auto")
-STDIN = "-"
 NO_FILES_WARNING = "warning: No Python files found under the given path(s)"  # ruff's words
 _STDERR = "<stderr>"  # an output file meaning standard error (the report beside a fixed source on stdout)
-
-
-class UsageError(Exception):
-    """A bad flag, file or config: reported in one line, exit status 2."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} workers cannot run anything: give 1 or more")
-    return value
-
-
-# --- the options several commands share, each spelled and explained once ------------------------
-def _add_mode_options(parser: argparse.ArgumentParser) -> None:
-    """JAX's modes; ``auto`` (the default) follows the linted code, and is JAX's own default
-    where a command reads no code (`table`, `join`, `lattice`)."""
-    parser.add_argument("--x64", dest="x64_mode", nargs="?", const="on", choices=X64_MODES,
-                        help="jax_enable_x64: on (also --x64 alone), off, or auto (default): as the code sets it, "
-                        "else off; table, join and lattice read no code: auto is off")  # fmt: skip
-    parser.add_argument("--x32", dest="x64_mode", action="store_const", const="off", help="the same as --x64 off")
-    parser.add_argument("--promotion", dest="promotion_mode", choices=PROMOTION_MODES,
-                        help="jax_numpy_dtype_promotion: standard, strict, or auto (default): as the code sets "
-                        "it, else standard; table, join and lattice read no code: auto is standard")  # fmt: skip
-
-
-def _add_source_options(parser: argparse.ArgumentParser, what: str) -> None:
-    """The paths to read, or standard input: `check` and `reveal` read them alike."""
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help=f"files, notebooks and directories to {what} (default: .); - reads standard input")  # fmt: skip
-    parser.add_argument("--stdin-filename", metavar="PATH",
-                        help="the name of the source read from standard input (for settings and reports)")  # fmt: skip
-    parser.add_argument("--jobs", type=_positive_int,
-                        help="worker processes (default: all cores; reveal: 1, which prints each file as it is "
-                        "read)")  # fmt: skip
-
-
-def _add_target_version_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target-version", metavar="VERSION",
-                        help="the Python the code is written for (py310, py311, ...): syntax a later Python "
-                        "added is a syntax error (replaces `target-version`)")  # fmt: skip
-
-
-def _add_exclude_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--exclude", help="comma-separated glob patterns to skip (replaces `exclude`)")
-    parser.add_argument("--extend-exclude", help="comma-separated glob patterns to skip as well")
-    parser.add_argument("--force-exclude", action="store_true", default=None,
-                        help="apply the excludes to files named on the command line too (for pre-commit)")  # fmt: skip
-
-
-def _add_test_files_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--test-files", help="comma-separated glob patterns of test modules, where PRM001 is not "
-                        "reported (replaces `test-files`; empty: none)")  # fmt: skip
 
 
 def _add_config_options(parser: argparse.ArgumentParser) -> None:
@@ -89,10 +40,10 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", help=f"{codes} to enable (replaces `select`)")
     parser.add_argument("--extend-select", help=f"{codes} to enable on top of `select`")
     parser.add_argument("--ignore", help=f"{codes} to disable")
-    _add_mode_options(parser)
-    _add_exclude_options(parser)
-    _add_test_files_option(parser)
-    _add_target_version_option(parser)
+    add_mode_options(parser)
+    add_exclude_options(parser)
+    add_test_files_option(parser)
+    add_target_version_option(parser)
     parser.add_argument("--report-unused-noqa", action="store_true", default=None,
                         help="report `# noqa` directives that suppress nothing (PRM100)")  # fmt: skip
     parser.add_argument("--x64-portability", action="store_true", default=None,
@@ -324,7 +275,8 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     config = _config(args, Path(stdin[0]).parent if stdin else paths[0])
     if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
         return 0
-    settings = Settings(x64=config.x64, promotion=config.promotion, python=config.python)
+    settings = Settings(x64=config.x64, promotion=config.promotion, python=config.python,
+                        jax_version=config.jax_version)  # fmt: skip
     unreadable: list = []
     status, records_json, files = 0, [], [(Path(stdin[0]), stdin[1])] if stdin else []
     found = [] if stdin else list(iter_files(paths, config, unreadable))
@@ -361,191 +313,6 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     return status
 
 
-# --- the promotion systems: table, join, lattice ----------------------------------------------
-_SYSTEM_FLAGS = {"system": "--system", "x64_mode": "--x64/--x32", "promotion_mode": "--promotion",
-                 "explicit_x64": "--explicit-x64"}  # fmt: skip
-
-
-def _add_system_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--system", choices=list(SYSTEMS), help="promotion system (default: jax)")
-    _add_mode_options(parser)
-    parser.add_argument("--explicit-x64", choices=["warn", "error", "allow"],
-                        help="jax_explicit_x64_dtypes: what an explicit 64-bit dtype does with x64 off "
-                        "(default: warn)")  # fmt: skip
-
-
-def _system(args: argparse.Namespace):
-    """The system the flags name (JAX's by default); with no code to read, ``auto`` is JAX's
-    default (x64 off, standard promotion), and ``--promotion strict`` is the jax-strict system."""
-    name = args.system or "jax"
-    if args.promotion_mode == "strict":
-        if name not in ("jax", "jax-strict"):
-            raise UsageError(f"--promotion strict is a JAX mode; the {name} system has no such mode")
-        name = "jax-strict"
-    elif args.promotion_mode == "standard" and name == "jax-strict":
-        raise UsageError("--promotion standard contradicts --system jax-strict")
-    jax_only = [flag for flag, given in (("--x64/--x32", args.x64_mode not in (None, "auto")),
-                                         ("--explicit-x64", args.explicit_x64 is not None)) if given]  # fmt: skip
-    if jax_only and not name.startswith("jax"):
-        raise UsageError(f"{jax_only[0]} is a JAX mode; the {name} system has no such mode")
-    return get_system(name, x64=args.x64_mode == "on", explicit_x64=args.explicit_x64 or "warn")
-
-
-def cmd_table(args: argparse.Namespace) -> int:
-    system = _system(args)
-    labels = system.table_nodes()
-    cells = {(a, b): system.table_cell(a, b) for a in labels for b in labels}
-    if args.format == "text":  # short names (i1, bf16, f8e4m3fn; see dtypes.LABELS) keep 35 columns readable
-        cells = {(label(a), label(b)): label(c) for (a, b), c in cells.items()}
-        labels = [label(n) for n in labels]
-    sys.stdout.write(render_table(labels, cells, args.format))
-    return 0
-
-
-def cmd_join(args: argparse.Namespace) -> int:
-    system = _system(args)
-    nodes = system.table_nodes()
-    operands = []
-    for text in args.dtypes:
-        if text in nodes and text not in ("i*", "f*", "c*"):  # the system's own names (MAX's index, ...)
-            operands.append(Operand(text))
-            continue
-        try:
-            operand = Operand.parse(text)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-        if operand.node not in nodes:
-            raise UsageError(f"{text} is not a dtype of the {system.name} system")
-        operands.append(operand)
-    result = system.result_type(*operands)
-    print(result)
-    narrowed = _narrowed(system, operands)
-    if narrowed:
-        print(_narrowing_note(system, operands, narrowed))
-    if args.explain and system.lattice is not None and not isinstance(result, Refused):
-        print(system.lattice.explain(*dict.fromkeys(Operand(narrowed.get(op.dtype, op.dtype), op.weak).node
-                                                    for op in operands)))  # fmt: skip
-    return 1 if isinstance(result, Refused) else 0
-
-
-def _narrowed(system, operands: list[Operand]) -> dict[str, str]:
-    """The 64-bit dtypes JAX narrows before promoting them (x64 off): float64 -> float32."""
-    from promolint.systems.jax import JaxSystem
-
-    if not isinstance(system, JaxSystem):
-        return {}
-    return {op.dtype: system.canonical_dtype(op) for op in operands
-            if not op.weak and system.canonical_dtype(op) != op.dtype}  # fmt: skip
-
-
-def _narrowing_note(system, operands: list[Operand], narrowed: dict[str, str]) -> str:
-    """`join` answers as ``jnp.result_type`` does, which narrows first; ``jnp.promote_types``
-    does not, and may answer otherwise (refuse float32 with float64 under strict promotion)."""
-    listed = ", ".join(f"{wide} to {narrow}" for wide, narrow in narrowed.items())
-    note = f"note: x64 is off: JAX narrows {listed} before promoting, as jnp.result_type does"
-    if len(operands) == 2 and not any(op.weak for op in operands):
-        a, b = (op.dtype for op in operands)
-        note += f"; jnp.promote_types({a}, {b}), which does not narrow, gives {system.promote_types(a, b)}"
-    return note
-
-
-def _file_or_system(args: argparse.Namespace) -> None:
-    """A lattice file and the system flags name two different things to look at: refuse both."""
-    given = [flag for dest, flag in _SYSTEM_FLAGS.items() if getattr(args, dest) is not None]
-    if args.file and given:
-        raise UsageError(f"{given[0]} names a promotion system, and {args.file} is a lattice file: give one")
-
-
-def cmd_lattice_check(args: argparse.Namespace) -> int:
-    from promolint.lattice_io import LatticeFileError, check_file, check_loaded
-
-    _file_or_system(args)
-    if args.file:
-        try:
-            text, ok = check_file(args.file)
-        except LatticeFileError as error:
-            raise UsageError(str(error)) from None
-    else:
-        name, table = _system_table(args)
-        text, ok = check_loaded(name, table)
-    sys.stdout.write(text)
-    return 0 if ok else 1
-
-
-def _system_table(args: argparse.Namespace):
-    """What `lattice check` checks of a system, and its name in the report: the table the system
-    publishes (MAX's documentation prints one its prose contradicts), else its lattice, else
-    (NumPy) the table `promolint table` prints for it."""
-    from promolint.lattice_io import FileLattice, PromotionTable
-
-    system = _system(args)
-    if system.name == "max":
-        from promolint.systems.max_table import LABELS, ROWS
-
-        cells = {(a, b): cell for a in LABELS for b, cell in zip(LABELS, ROWS[a])}
-        return "MAX's printed table (max.graph.type_promotion)", PromotionTable(LABELS, cells)
-    if system.lattice is not None:
-        return f"the {system.name} system's lattice", FileLattice(system.lattice.edges)
-    labels = system.table_nodes()
-    cells = {(a, b): system.table_cell(a, b) for a in labels for b in labels}
-    return f"the {system.name} system's table", PromotionTable(tuple(labels), cells)
-
-
-def cmd_lattice_draw(args: argparse.Namespace) -> int:
-    from promolint.draw import render
-    from promolint.lattice_io import LatticeFileError, load_lattice
-
-    _file_or_system(args)
-    if args.file:
-        try:
-            lattice = load_lattice(args.file)
-        except LatticeFileError as error:
-            raise UsageError(str(error)) from None
-    else:
-        lattice = _system(args).lattice
-        if lattice is None:
-            raise UsageError(f"the {args.system} system is a table, not a lattice: it has no picture")
-    _write(render(lattice, args.format), None if args.output_file in (None, STDIN) else args.output_file)
-    return 0
-
-
-def _add_system_commands(commands) -> None:
-    table = _command(commands, "table", "print a system's full promotion table",
-                     "Each cell is the result of promoting its row's dtype with its column's (- where the system "
-                     "refuses); short names in text (i1 is int8, f* a weak float).")  # fmt: skip
-    _add_system_options(table)
-    table.add_argument("--format", default="text", choices=FORMATS,
-                       help=f"text (default): short names, aligned; or {', '.join(f for f in FORMATS if f != 'text')}")  # fmt: skip
-    table.set_defaults(run=cmd_table)
-
-    join = _command(commands, "join", "the result of promoting dtypes (as jnp.result_type), and why",
-                    "Exit status 1 where the system refuses the promotion.")  # fmt: skip
-    join.add_argument("dtypes", nargs="+", metavar="DTYPE",
-                      help="float32, f4, bf16, i1 (short names count bytes, as NumPy's: i8 is int64), "
-                      "or int/float/complex (weak)")  # fmt: skip
-    _add_system_options(join)
-    join.add_argument("--explain", action="store_true", help="show the path through the lattice")
-    join.set_defaults(run=cmd_join)
-
-    lattice = _command(commands, "lattice", "check or draw a promotion lattice",
-                       "`lattice check` says whether a file or a system is a lattice; `lattice draw` draws one.")  # fmt: skip
-    lattice_commands = lattice.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
-    check = _command(lattice_commands, "check", "say whether a DAG (TOML), a table (CSV/TOML) or a system's table "
-                     "is a lattice", "Lists the pairs with no join or more than one, and the cells that are not "
-                     "the join of the order the table implies; exit status 1 where it is not a lattice. "
-                     "--system max checks the table MAX's documentation prints.")  # fmt: skip
-    check.add_argument("file", nargs="?", metavar="FILE", help="a lattice file (default: the system's lattice or "
-                       "printed table)")  # fmt: skip
-    _add_system_options(check)
-    check.set_defaults(run=cmd_lattice_check)
-    draw = _command(lattice_commands, "draw", "draw a lattice as SVG or Graphviz dot")
-    draw.add_argument("file", nargs="?", metavar="FILE", help="a lattice file (default: the system's lattice)")
-    _add_system_options(draw)
-    draw.add_argument("--format", default="svg", choices=["svg", "dot"], help="svg (default) or Graphviz dot")
-    draw.add_argument("-o", "--output-file", metavar="PATH", help="write the output there instead of to stdout")
-    draw.set_defaults(run=cmd_lattice_draw)
-
-
 # --- rules ------------------------------------------------------------------------------------
 def cmd_explain(args: argparse.Namespace) -> int:
     from promolint.rules import rule_by_code
@@ -576,22 +343,15 @@ def cmd_server(args: argparse.Namespace) -> int:
 
 
 # --- the parser -------------------------------------------------------------------------------
-def _command(commands, name: str, summary: str, description: str = "", **options) -> argparse.ArgumentParser:
-    """A command whose `--help` starts with what it is: ``summary`` (the line `promolint --help`
-    lists), then ``description``."""
-    return commands.add_parser(name, help=summary, description=f"{summary[0].upper()}{summary[1:]}. {description}",
-                               **options)  # fmt: skip
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="promolint", description="dtype inference and promotion lints for NumPy "
                                      "and JAX code: `promolint PATH` is `promolint check PATH`")  # fmt: skip
     parser.add_argument("--version", action="version", version=f"promolint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = _command(commands, "check", "lint files for promotion problems (the default command)",
+    check = command(commands, "check", "lint files for promotion problems (the default command)",
                      "Exit status: 0 clean, 1 findings, 2 a bad flag, file or configuration, or an internal error.")  # fmt: skip
-    _add_source_options(check, "check")
+    add_source_options(check, "check")
     _add_config_options(check)
     check.add_argument("--format", "--output-format", dest="format", default="text", choices=REPORT_FORMATS,
                        help="text (default); json; github: annotations in GitHub Actions; sarif: code scanning; "
@@ -612,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="record every finding in FILE (for --baseline) and exit 0")  # fmt: skip
     check.set_defaults(run=cmd_check)
 
-    config = _command(commands, "config", "print the effective configuration and where each value came from",
+    config = command(commands, "config", "print the effective configuration and where each value came from",
                       "The flags override [tool.promolint] as they do for `check`.")  # fmt: skip
     config.add_argument("path", nargs="?", default=".", metavar="PATH", help="where to look for pyproject.toml")
     _add_config_options(config)
@@ -621,30 +381,30 @@ def build_parser() -> argparse.ArgumentParser:
     # Listed for help only: main() hands `run` to the shim's own parser, loaded only then.
     commands.add_parser("run", add_help=False, help="run a script, verifying every inferred dtype at run time")
 
-    explain = _command(commands, "explain", "print a rule's documentation")
+    explain = command(commands, "explain", "print a rule's documentation")
     explain.add_argument("code", help="a rule's code (PRM001, prm001) or name (implicit-x64)")
     explain.set_defaults(run=cmd_explain)
-    rules = _command(commands, "rules", "list the rules", "Each with its name, whether it is on by default, "
+    rules = command(commands, "rules", "list the rules", "Each with its name, whether it is on by default, "
                      "whether it has a fix, and what it reports.")  # fmt: skip
     rules.set_defaults(run=cmd_rules)
 
-    reveal = _command(commands, "reveal", "show the inferred dtype of every expression",
+    reveal = command(commands, "reveal", "show the inferred dtype of every expression",
                       "Like mypy's reveal_type, for dtypes; the files of a run are a project, as for `check`.")  # fmt: skip
-    _add_source_options(reveal, "reveal")
-    _add_mode_options(reveal)
-    _add_target_version_option(reveal)
-    _add_exclude_options(reveal)
+    add_source_options(reveal, "reveal")
+    add_mode_options(reveal)
+    add_target_version_option(reveal)
+    add_exclude_options(reveal)
     reveal.add_argument("--format", default="text", choices=["text", "json"],
                         help="text (default): path:line:col: expression: dtype [library]; json: a list of records "
                         "with spans, dtype, weak flag, library and refusal")  # fmt: skip
     reveal.set_defaults(run=cmd_reveal)
 
-    server = _command(commands, "server", "run the language server (LSP over stdio) for editors",
+    server = command(commands, "server", "run the language server (LSP over stdio) for editors",
                       "An editor starts it and talks to it on standard input and output: findings as you type, "
                       "fixes as code actions, dtypes on hover. Needs the lsp extra: pip install 'promolint[lsp]'.")  # fmt: skip
     server.set_defaults(run=cmd_server)
 
-    _add_system_commands(commands)
+    add_system_commands(commands, _write)
     return parser
 
 
@@ -660,22 +420,15 @@ def _normalized(argv: list[str], commands: Sequence[str]) -> list[str]:
             break
         following = spelled[index + 1] if index + 1 < len(spelled) else None
         if token == "--x64" and following not in X64_MODES and (following is None or following.startswith("-")
-                                                               or spelled[0] == "join" or _may_be_path(following)):  # fmt: skip
+                                                               or spelled[0] == "join" or may_be_path(following)):  # fmt: skip
             spelled[index] = "--x64=on"
     return spelled
-
-
-def _may_be_path(word: str) -> bool:
-    """Whether ``word`` names a file or folder, or looks as if it should (`check` then says
-    whether it exists)."""
-    return (word == STDIN or os.path.exists(word) or os.sep in word or "/" in word
-            or word.endswith((".py", ".pyi", ".ipynb")) or word in (".", ".."))  # fmt: skip
 
 
 def _unknown_command(word: str, commands: Sequence[str]) -> str | None:
     """Why ``word``, given where a command goes, is neither a command nor a path: None when it
     may be a path (`check` then says whether it exists)."""
-    if word in commands or word.startswith("-") or _may_be_path(word):
+    if word in commands or word.startswith("-") or may_be_path(word):
         return None
     import difflib
 
