@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from promolint.files import write_atomically
 from promolint.rules import RULES, Rule
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -45,7 +46,7 @@ def _one_level_down(doc: str) -> str:
 
 def main() -> int:
     RULES_MD.parent.mkdir(exist_ok=True)
-    RULES_MD.write_text(rules_markdown(), encoding="utf-8")
+    write_atomically(RULES_MD, rules_markdown())
     print(f"wrote {RULES_MD}", file=sys.stderr)
     return 0
 

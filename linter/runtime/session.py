@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from promolint.files import write_atomically
 from promolint.runtime import MODES, PREDICTIONS
 from promolint.runtime.observe import WIDE_DTYPES
 
@@ -240,7 +241,7 @@ class Session:
         target = Path(path) if path else self.report_path
         if target is None:
             return None
-        target.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        write_atomically(target, json.dumps(self.to_json(), indent=1) + "\n")
         return target
 
     def summary(self, limit: int = 20) -> str:
