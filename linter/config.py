@@ -291,6 +291,14 @@ def facts_in_force(config: Config) -> str:
     return f"{select(config.jax_version).describe()}; {get_system('numpy').facts.describe()}"
 
 
+def facts_versions(config: Config) -> str:
+    """The versions whose facts apply, read from metadata without loading the facts (a cache key)."""
+    from promolint.systems.jax_versions import select
+    from promolint.systems.numpy_facts import installed_versions
+
+    return f"jax {select(config.jax_version).facts.version}, numpy and ml_dtypes {installed_versions()}"
+
+
 def render(config: Config) -> str:
     """The effective configuration as TOML, each setting commented with where it came from."""
     lines = [f"# settings from {config.source}" if config.source else "# no [tool.promolint] table found: defaults",

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
-from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config
+from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config, facts_versions
 from promolint.discovery import NOTEBOOK_SUFFIX, file_names, unreadable_entry
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, may_switch_x64, parses
@@ -67,6 +67,7 @@ class LintJob:
     codes: frozenset[str]
     external: tuple[str, ...] = ()
     facts: ProjectFacts | None = None  # what the other files of the run decide for this one
+    jax_version: str = ""  # the `jax-version` setting
 
 
 def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
@@ -80,7 +81,8 @@ def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
 
     try:
         with _young_garbage_collected_after():
-            settings = Settings(*job.settings) if job.facts is None else Settings(*job.settings, facts=job.facts)
+            facts = ProjectFacts() if job.facts is None else job.facts
+            settings = Settings(*job.settings, facts=facts, jax_version=job.jax_version)
             return lint_file(data, job.path, settings, codes, job.external), False
     except Exception as error:  # one file's internal error must not end the run
         return [internal_error(job.path, error)], False
@@ -119,7 +121,9 @@ def _from_cache_row(path: str, row: list) -> Diagnostic:
 
 
 def open_cache(config: Config) -> ResultCache:
-    return ResultCache(config.root / config.cache_dir, "|".join((config.x64, config.promotion, *config.external)))
+    # The facts' versions too: results found with JAX 0.10's facts are not 0.12's.
+    key = (config.x64, config.promotion, *config.external, facts_versions(config))
+    return ResultCache(config.root / config.cache_dir, "|".join(key))
 
 
 def cache_key(data: bytes, codes: frozenset[str], facts: ProjectFacts | None = None) -> str:
@@ -197,7 +201,7 @@ def _check(run: CheckRun, found: list[str], config: Config, store: ResultCache |
             progress.advance()
             continue
         keys[path] = key
-        work.append(LintJob(path, data, settings, codes, config.external, found_facts))
+        work.append(LintJob(path, data, settings, codes, config.external, found_facts, config.jax_version))
     for job, (diagnostics, skipped) in zip(work, parallel_map(lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics

@@ -128,3 +128,23 @@ def test_a_bad_jax_version_exits_2_in_one_line(tmp_path, capsys, value):
 def test_a_bad_jax_version_flag_exits_2(tmp_path, capsys):
     assert main(["config", str(tmp_path), "--jax-version", "newest"]) == 2
     assert "is not a JAX version" in capsys.readouterr().err
+
+
+def test_the_setting_reaches_reveal(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\njax-version = "0.12.0.1"\n')
+    (tmp_path / "drifted.py").write_text(DRIFTED)
+    main(["reveal", str(tmp_path / "drifted.py")])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.endswith(":2:1: log2: weak float32 [jax]") for line in lines)
+    assert any(line.endswith(":6:1: cholesky: TypeError: array type float16 is unsupported in linalg.cholesky")
+               for line in lines)  # fmt: skip
+
+
+def test_results_cached_with_one_versions_facts_are_not_anothers(tmp_path):
+    from dataclasses import replace
+
+    from promolint.config import Config
+    from promolint.runner import open_cache
+
+    config = Config(root=tmp_path, jax_version="0.10.2")
+    assert open_cache(config).path != open_cache(replace(config, jax_version="0.12.0")).path
