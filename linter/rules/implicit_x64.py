@@ -336,7 +336,7 @@ class ImplicitX64(Rule):
             message = f"`{text}` {source.what}, which no operand asked for"
             message += f"; it also {places[0][1]}" if places else ""
             message += f". {raises}" if raises else ""
-            message += ". Give the operands one dtype here, e.g. `.astype(np.float32)`."
+            message += ". Give the operands one dtype, e.g. `.astype(np.float32)`."
         else:
             more = f" (and {len(places) - 1} more {'place' if len(places) == 2 else 'places'})" if len(places) > 1 else ""
             message = f"`{text}` {source.what}, which no operand asked for: from here it {places[0][1]}{more}. "
