@@ -244,7 +244,7 @@ def _weighed(analysis: Analysis, data: bytes, findings: list[Finding]) -> list[F
             continue
         fixed, count = apply_fixes(data, analysis.source, [fix])
         now = reveal_records_many(fixed, modes) if count else None
-        after = parse_bytes(fixed)
+        after = parse_bytes(fixed, settings.python)
         if now is None or isinstance(now, ParseFailure) or isinstance(after, ParseFailure):
             continue
         found = changes(analysis.source, after, was, now)
