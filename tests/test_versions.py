@@ -148,3 +148,15 @@ def test_results_cached_with_one_versions_facts_are_not_anothers(tmp_path):
 
     config = Config(root=tmp_path, jax_version="0.10.2")
     assert open_cache(config).path != open_cache(replace(config, jax_version="0.12.0")).path
+
+
+def test_installed_versions_come_from_the_metadata_folders_names(tmp_path):
+    from promolint.systems.installed import versions
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, entries in ((first, ("ml_dtypes-0.7.0.dist-info", "jaxlib-0.12.0.1.dist-info")),
+                            (second, ("ml-dtypes-0.6.0.dist-info", "numpy-2.4.6-py3.11.egg-info", "jax"))):  # fmt: skip
+        for entry in entries:
+            (folder / entry).mkdir(parents=True)
+    found = versions([str(tmp_path / "missing"), str(first), str(second)], ("numpy", "ml_dtypes", "jax"))
+    assert found == {"ml_dtypes": "0.7.0", "numpy": "2.4.6"}  # jaxlib is not jax, nor a bare `jax` folder

@@ -14,8 +14,9 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
+
+from promolint.systems import installed
 
 PINNED = "0.10.2"  # the version promolint's own facts were measured on (pyproject's test extra)
 
@@ -90,16 +91,9 @@ def installed_jax(environment: Mapping[str, str]) -> tuple[str, str] | None:
     """The version of the JAX installed in the linted environment and that environment's
     folder, read from the ``jax-*.dist-info`` metadata (JAX is never imported)."""
     virtual_env = environment.get("VIRTUAL_ENV")
-    if virtual_env:
-        for site_packages in site_packages_of(Path(virtual_env)):
-            version = _dist_info_version(site_packages, "jax")
-            if version:
-                return version, virtual_env
-        return None
-    try:
-        return metadata.version("jax"), sys.prefix
-    except metadata.PackageNotFoundError:
-        return None
+    folders = [str(folder) for folder in site_packages_of(Path(virtual_env))] if virtual_env else sys.path
+    version = installed.versions(folders, ("jax",)).get("jax")
+    return None if version is None else (version, virtual_env or sys.prefix)
 
 
 def site_packages_of(prefix: Path) -> list[Path]:
@@ -107,7 +101,3 @@ def site_packages_of(prefix: Path) -> list[Path]:
     ``Lib/site-packages`` (Windows)."""
     return sorted(prefix.glob("lib/python*/site-packages")) + [p for p in [prefix / "Lib" / "site-packages"]
                                                                  if p.is_dir()]  # fmt: skip
-
-
-def _dist_info_version(site_packages: Path, name: str) -> str | None:
-    return next((dist.version for dist in metadata.distributions(name=name, path=[str(site_packages)])), None)

@@ -19,12 +19,12 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 from promolint import __version__
 from promolint.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND
 from promolint.files import write_atomically
+from promolint.systems import installed
 
 NO_RESULT = "-"  # NumPy raises (DTypePromotionError, UFuncTypeError): both are TypeErrors
 _FORMAT = 1
@@ -85,10 +85,8 @@ class NumpyFacts:
 
 def installed_versions() -> tuple[str, str] | None:
     """The installed NumPy's and ml_dtypes' versions, from their metadata (nothing is imported)."""
-    try:
-        return metadata.version("numpy"), metadata.version("ml_dtypes")
-    except metadata.PackageNotFoundError:
-        return None
+    found = installed.versions(sys.path, ("numpy", "ml_dtypes"))
+    return (found["numpy"], found["ml_dtypes"]) if len(found) == 2 else None
 
 
 def cache_folder() -> Path:
