@@ -70,9 +70,9 @@ def test_tool_promolint_settings_apply_and_flake8_selects_among_the_codes(projec
 
 def test_flake8_and_promolint_share_the_result_cache(project, capsys) -> None:
     target = project / "fixtures" / "PRM006_literal_overflow.py"
-    assert main(["check", str(target)]) == 1  # fills .promolint_cache with this file's findings
+    assert main(["check", str(target)]) == 1  # fills the project's .promolint_cache with this file's findings
     capsys.readouterr()
-    (cache,) = (project / "fixtures" / ".promolint_cache").glob("*.json")
+    (cache,) = (project / ".promolint_cache").glob("*.json")
     cache.write_text(cache.read_text().replace("does not fit", "(from the cache) does not fit"))
     result = flake8(str(target), cwd=project)
     assert "(from the cache) does not fit" in result.stdout  # a hit: not analyzed again
@@ -82,7 +82,7 @@ def test_flake8_and_promolint_share_the_result_cache(project, capsys) -> None:
     main(["check", str(fresh), "--statistics"])
     assert "1 files: 0 analyzed, 1 unchanged (from the cache)" in capsys.readouterr().out
 
-    shutil.rmtree(project / "fixtures" / ".promolint_cache")
+    shutil.rmtree(project / ".promolint_cache")
     flake8("fixtures", "-j", "2", cwd=project)  # two worker processes, each adding its files at exit
     main(["check", "fixtures", "--statistics"])
     assert " 0 analyzed, " in capsys.readouterr().out
