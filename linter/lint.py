@@ -289,7 +289,7 @@ def _spelled(value: tuple | None) -> str:
         return "gone"
     dtype, weak, library, error = value
     if error:
-        return f"raise {error}"
+        return f"a {error}"
     if dtype is None:
         return "unknown"
     if library == "python":

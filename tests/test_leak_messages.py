@@ -79,11 +79,19 @@ x = jnp.ones(3, jnp.float32)
 scaled = x * np.sqrt(2)
 z = jax.lax.add(scaled, x)
 """
+INTO_A_BRANCH = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.ones(3, jnp.float32)
+y = jax.lax.cond(x[0] > 0, lambda v: v * np.sqrt(2), lambda v: v, x)
+"""
 
 
 def test_the_raising_snippets_raise_in_jax() -> None:
     jax = pytest.importorskip("jax")
-    for source in (INTO_A_CARRY, INTO_LAX_ADD):
+    for source in (INTO_A_CARRY, INTO_LAX_ADD, INTO_A_BRANCH):
         with jax.enable_x64(True), pytest.raises(TypeError):
             exec(textwrap.dedent(source), {})  # the test's own snippet, not linted code
         with jax.enable_x64(False):
@@ -95,7 +103,9 @@ def test_the_raising_snippets_raise_in_jax() -> None:
                    "carry as float64 where it received float32"),
     (INTO_LAX_ADD, "With x64 on, `lax.add` raises TypeError at line 8: lax.add requires arguments to have the "
                    "same dtypes, got float64, float32"),
-], ids=["carry", "lax-add"])  # fmt: skip
+    (INTO_A_BRANCH, "With x64 on, `lax.cond` raises TypeError at line 7: lax.cond's branches return float32 and "
+                    "float64"),
+], ids=["carry", "lax-add", "branch"])  # fmt: skip
 def test_a_leak_that_makes_jax_raise_says_so_and_where_the_cast_removes_it(source, raises) -> None:
     (found,) = _findings(source)
     assert raises in found.message

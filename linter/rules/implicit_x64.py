@@ -381,21 +381,32 @@ def _advice(producer: Operation | None, narrow: str, where_made: bool = False) -
 def _raising(leak: _Leak, module: Module, syntax) -> Operation | None:
     """The first place where the leak's 64 bits make JAX raise rather than widen silently: a
     `jax.lax` operation given them (`lax.add` requires equal dtypes), or a loop or conditional
-    whose body returns them (the carry, the branches must keep one dtype)."""
+    that raises and is given a body returning them (the carry, the branches must keep one
+    dtype): a function by name, or a lambda written in the call."""
     handle = leak.source.handle
     bodies = {syntax.function_of(r.node) for r in module.returns
               if any(_source_handle(v) is handle for v in _leaves(r.value))} - {None}  # fmt: skip
     names = {_function_name(syntax.text(body)) for body in bodies} - {""}
+    # A lambda (which has no return statement) whose body ends with what the leak widens returns it.
+    lambdas = [text for place in leak.widens if (body := syntax.function_of(place.operation.node)) is not None
+               and (text := syntax.text(body)).startswith("lambda")
+               and text.endswith(syntax.text(place.operation.node))]  # fmt: skip
     for operation in module.operations:
         if not isinstance(operation.result, Refusal) or operation.result.reason == Reason.STRICT.value:
             continue
         if operation.kind == "call" and operation.op.startswith("jax.lax.") and any(
                 _source_handle(v) is handle and v.exact and is_64bit(v.dtype) for v in operation.operands):  # fmt: skip
             return operation
-        if operation.kind == "control" and names and re.search(
-                rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\b", syntax.text(operation.node)):  # fmt: skip
+        if operation.kind == "control" and _runs(syntax.text(operation.node), names, lambdas):
             return operation
     return None
+
+
+def _runs(call: str, names: set[str], lambdas: list[str]) -> bool:
+    """Whether a loop's or conditional's call (its code) is given one of the functions: by name,
+    or written there as a lambda."""
+    by_name = bool(names) and re.search(rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\b", call) is not None
+    return by_name or any(text in call for text in lambdas)
 
 
 def _function_name(text: str) -> str:
