@@ -7,7 +7,9 @@ import builtins
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import io
 import sys
+import tokenize
 import types
 from collections.abc import Iterable
 
@@ -17,27 +19,42 @@ from promolint.runtime.units import ModuleUnit
 
 class InstrumentingFinder(importlib.abc.MetaPathFinder):
     """Finds modules of ``packages`` (a name and everything under it) through the other
-    finders, and hands source files to :class:`InstrumentingLoader`."""
+    finders, and hands source files to :class:`InstrumentingLoader`, composed with the loader
+    another import hook gave them (jaxtyping's, which rewrites the source too).  It keeps
+    itself first on ``sys.meta_path``: such a hook, installed after it at the front, would
+    otherwise take the package's modules and the shim would check nothing.  ``instrumented``
+    names the modules it instrumented."""
 
     def __init__(self, packages: Iterable[str]):
         self.packages = tuple(packages)
+        self.instrumented: list[str] = []
 
     def wants(self, fullname: str) -> bool:
         return any(fullname == p or fullname.startswith(p + ".") for p in self.packages)
 
     def find_spec(self, fullname, path, target=None):
+        self.keep_first()
         if not self.wants(fullname):
             return None
-        for finder in sys.meta_path:  # editable installs bring their own finders: ask them all
+        for finder in list(sys.meta_path):  # editable installs bring their own finders: ask them all
             if finder is self or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is None:
                 continue
             if isinstance(spec.loader, importlib.machinery.SourceFileLoader):
-                spec.loader = InstrumentingLoader(fullname, spec.origin)
+                spec.loader = InstrumentingLoader(fullname, spec.origin, self, spec.loader)
             return spec
         return None
+
+    def keep_first(self) -> None:
+        """Move this finder back to the front of ``sys.meta_path`` where a hook was put before
+        it.  (Called while the import system walks the list: moving an entry to the front
+        leaves the ones after it where they were.)"""
+        meta_path = sys.meta_path
+        if meta_path and meta_path[0] is not self and self in meta_path:
+            meta_path.remove(self)
+            meta_path.insert(0, self)
 
     def remove(self) -> None:
         if self in sys.meta_path:
@@ -45,22 +62,44 @@ class InstrumentingFinder(importlib.abc.MetaPathFinder):
 
 
 class InstrumentingLoader(importlib.machinery.SourceFileLoader):
-    """Compiles the instrumented source (never the bytecode cache) and runs it.  A module the
-    shim cannot instrument is reported and runs as it is."""
+    """Compiles the instrumented source (never the bytecode cache) and runs it.  Where another
+    hook's loader rewrites sources (its own ``source_to_code``), the instrumented source goes
+    through it.  A module the shim cannot instrument is reported and runs as that loader runs it."""
+
+    def __init__(self, fullname: str, path: str, finder: InstrumentingFinder | None = None,
+                 inner: importlib.machinery.SourceFileLoader | None = None):  # fmt: skip
+        super().__init__(fullname, path)
+        self.finder = finder
+        self.inner = inner
 
     def exec_module(self, module: types.ModuleType) -> None:
         path = self.get_filename(self.name)
-        source = importlib.util.decode_source(self.get_data(path))
-        unit = instrumented_unit(path, source, self.name)
+        data = self.get_data(path)
+        source = importlib.util.decode_source(data)
+        unit = instrumented_unit(path, source, self.name, self._compiler(data))
         if unit is None:
-            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+            if self.inner is not None:
+                self.inner.exec_module(module)
+            else:
+                exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
             return
+        if self.finder is not None:
+            self.finder.instrumented.append(self.name)
         run_unit(unit, module.__dict__)
 
+    def _compiler(self, data: bytes):
+        """The other hook's compilation of a source, where its loader has one of its own; it
+        reads bytes, in the encoding the file declares."""
+        inner = self.inner
+        if inner is None or type(inner).source_to_code is importlib.machinery.SourceFileLoader.source_to_code:
+            return None
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return lambda code, path: inner.source_to_code(code.encode(encoding), path)
 
-def instrumented_unit(path: str, source: str, name: str) -> ModuleUnit | None:
+
+def instrumented_unit(path: str, source: str, name: str, compiler=None) -> ModuleUnit | None:
     try:
-        return ModuleUnit.register(ModuleUnit(path, source, name))
+        return ModuleUnit.register(ModuleUnit(path, source, name, compiler))
     except Exception as error:  # noqa: BLE001 - the module still runs, uninstrumented
         active_session().shim_error(f"instrumenting {path}", error)
         return None

@@ -7,6 +7,13 @@ writes the JSON report; ``--promolint-predict``: arguments (default: a function'
 from each call's arguments) or code (from the code alone, as ``promolint check`` sees it).  The
 summary is printed at the end of the run.  In ``report`` mode a disagreement makes the run fail
 (exit status 1) once the tests have passed.
+
+A run that checks nothing, because no module of PKG was instrumented (none imported, imported
+before the plugin, or by a loader the shim could not take over) or because the tests evaluated
+none of their sites, says so in a warning and, where the tests passed, exits with status 4
+(pytest's usage error: the option as given verifies nothing).  It works beside other import
+hooks that rewrite the same modules (jaxtyping's ``--jaxtyping-packages``): the shim
+instruments the source and hands it to their compilation.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ def pytest_load_initial_conftests(early_config, parser, args) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if "finder" not in _STATE:  # the plugin came too late for the early hook (registered by a conftest)
         _start(config.option)
+    else:
+        _STATE["finder"].keep_first()  # ahead of hooks installed after it (jaxtyping's)
 
 
 def _start(options) -> None:
@@ -59,11 +68,32 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     from promolint.runtime.session import set_default_session
 
-    _STATE["finder"].remove()
+    finder = _STATE["finder"]
+    finder.remove()
     set_default_session(None)
     _STATE["written"] = shim.write_report()
+    _STATE["nothing"] = _checked_nothing(finder, shim)
     if exitstatus == 0 and shim.mode == "report" and shim.mismatches:
         session.exitstatus = 1
+    elif exitstatus == 0 and _STATE["nothing"]:
+        session.exitstatus = pytest.ExitCode.USAGE_ERROR
+
+
+def _checked_nothing(finder, shim) -> str:
+    """Why the run checked nothing, or "" where it checked something."""
+    import sys
+
+    packages = ", ".join(finder.packages)
+    if not finder.instrumented:
+        imported = sorted(name for name in sys.modules if finder.wants(name))
+        if not imported:
+            return f"no module of {packages} was imported while the tests ran"
+        loaders = sorted({type(getattr(sys.modules[name], "__loader__", None)).__name__ for name in imported})
+        return (f"{', '.join(imported[:5])} imported without the shim (before the plugin started, or by "
+                f"{', '.join(loaders)}): no module of {packages} was instrumented")  # fmt: skip
+    if not shim.counts()["evaluations"]:
+        return f"{len(finder.instrumented)} module(s) of {packages} instrumented, but the tests evaluated none of their sites"
+    return ""
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -73,5 +103,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
     terminalreporter.section("promolint runtime")
     for line in shim.summary().splitlines():
         terminalreporter.write_line(line)
+    if _STATE.get("nothing"):
+        terminalreporter.write_line(f"WARNING: --promolint-verify checked nothing: {_STATE['nothing']}", red=True,
+                                    bold=True)  # fmt: skip
     if _STATE.get("written"):
         terminalreporter.write_line(f"report written to {_STATE['written']}")

@@ -30,6 +30,7 @@ import operator
 import sys
 import threading
 import types
+from collections.abc import Callable
 
 from promolint.runtime.instrument import ARGUMENTS, CHECK, ENTER, instrument
 from promolint.runtime.observe import (
@@ -68,7 +69,10 @@ class ModuleUnit:
     _by_path: dict[str, ModuleUnit] = {}
     _registry_lock = threading.Lock()
 
-    def __init__(self, path: str, source: str, name: str = ""):
+    def __init__(self, path: str, source: str, name: str = "",
+                 compiler: Callable[[str, str], types.CodeType] | None = None):  # fmt: skip
+        """``compiler`` turns the instrumented source into code (another import hook's transform,
+        such as jaxtyping's, applied on top); by default Python's own ``compile``."""
         from promolint.frontend.source import ParseFailure, parse_text
 
         self.path = path
@@ -91,7 +95,7 @@ class ModuleUnit:
         code, ids = instrument(source, texts.__contains__, self._rebinding)
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
         self.texts = [texts[span] for span in self.spans]
-        self.code = compile(code, path, "exec", dont_inherit=True)
+        self.code = compiler(code, path) if compiler else compile(code, path, "exec", dont_inherit=True)
         # Each site belongs to the innermost function around it, whose arguments type it.
         self.owners: list[FunctionUnit | None] = [None] * len(self.spans)
         for function in sorted(self.functions, key=lambda f: (f.span[:2], (-f.span[2], -f.span[3]))):

@@ -156,3 +156,69 @@ def test_pytest_plugin_predicts_from_the_code_alone(tmp_path):
     assert outcomes["OFFSETS * DEFAULT_SCALE"] == "agree"
     coverage = data["coverage"]
     assert 0 < coverage["predicted_sites"] <= coverage["array_sites"]
+
+
+def _write_package(root: Path, name: str, files: dict[str, str]) -> None:
+    (root / name).mkdir()
+    (root / name / "__init__.py").write_text("")
+    for file, text in files.items():
+        (root / file).write_text(textwrap.dedent(text))
+
+
+@pytest.mark.parametrize(("package", "module", "reason"), [
+    ("example_pkgs", "", "no module of example_pkgs was imported while the tests ran"),  # a misspelt name
+    ("quiet_pkg", "LABEL = 'no arrays here'\n", "module(s) of quiet_pkg instrumented, but the tests evaluated none"),
+])  # fmt: skip
+def test_pytest_plugin_that_checks_nothing_says_so_and_fails(package, module, reason, tmp_path):
+    if module:
+        _write_package(tmp_path, package, {f"{package}/labels.py": module,
+                                           "test_labels.py": f"from {package}.labels import LABEL\n\n"
+                                                             "def test_label():\n    assert LABEL\n"})  # fmt: skip
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--promolint-verify={package}",
+         *([] if module else [str(EXAMPLE_PKG / "tests")])],
+        env=_environment(EXAMPLE_PKG, tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert process.returncode == 4, process.stdout + process.stderr  # the tests pass; the check did nothing
+    assert " passed" in process.stdout and " failed" not in process.stdout
+    assert "WARNING: --promolint-verify checked nothing: " in process.stdout and reason in process.stdout
+
+
+def test_pytest_plugin_instruments_beside_jaxtypings_import_hook(tmp_path):
+    """``--jaxtyping-packages`` rewrites the same modules (a beartype check on every function):
+    both apply.  The shim evaluates the package's sites, and jaxtyping still refuses an int32
+    array where ``Float[Array, "n"]`` is asked for."""
+    pytest.importorskip("beartype")
+    _write_package(tmp_path, "typed_pkg", {
+        "typed_pkg/scaling.py": """
+            import jax.numpy as jnp
+            from jaxtyping import Array, Float
+
+            def scale(x: Float[Array, "n"], k: float) -> Float[Array, "n"]:
+                return x * k + jnp.ones(x.shape, jnp.float16)
+        """,
+        "test_scaling.py": """
+            import jax.numpy as jnp
+            import pytest
+            from jaxtyping import TypeCheckError
+            from typed_pkg.scaling import scale
+
+            def test_scale():
+                assert scale(jnp.ones(3, jnp.float32), 2.0).dtype == jnp.float32
+
+            def test_jaxtyping_checks_the_arguments():
+                with pytest.raises(TypeCheckError, match="parameter 'x'"):
+                    scale(jnp.ones(3, jnp.int32), 2.0)
+        """,
+    })  # fmt: skip
+    report = tmp_path / "report.json"
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--jaxtyping-packages=typed_pkg,beartype.beartype",
+         "--promolint-verify=typed_pkg", "--promolint-mode=report", f"--promolint-report={report}"],
+        env=_environment(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "2 passed" in process.stdout and "checked nothing" not in process.stdout
+    data = json.loads(report.read_text())
+    assert {Path(site["path"]).name for site in data["sites"]} == {"scaling.py"}
+    assert data["counts"]["evaluations"] >= 4 and data["counts"]["disagree"] == 0
