@@ -150,9 +150,9 @@ def format_text(path: str, records: list[dict]) -> str:
     for r in records:
         depends = ", ".join(r.get("depends", ()))
         if r["error"]:
-            key = (r["error"], r["message"])
-            what = f"{r['error']} (refused: see {first_told[key]})" if key in first_told else f"{r['error']}: {r['message']}"
-            first_told.setdefault(key, _where(r))
+            told = first_told.get((r["error"], r["message"]))
+            what = f"{r['error']} (refused: see {told})" if told else f"{r['error']}: {r['message']}"
+            first_told.setdefault((r["error"], r["message"]), _where(r))
             what += f" (whatever {depends} is)" if depends else ""
         elif r.get("variable") and r["weak"] is None:
             what = f"the dtype of {r['variable']} (as {r['variable']} is)"

@@ -191,11 +191,11 @@ def describe_operands(operation: Operation) -> str:
     """The operands' types as a message lists them: arrays, the items of a sequence operand
     (``jnp.stack([a, b])``) and dtypes or Python types given as operands
     (``jnp.result_type(x, int)``)."""
-    described = [_described(v) for v in _flattened(as_revealed(operation))]
+    described = [_described(v) for v in _flattened(_as_revealed(operation))]
     return ", ".join(d for d in described if d) or "its operands"
 
 
-def as_revealed(operation: Operation) -> tuple[Value, ...]:
+def _as_revealed(operation: Operation) -> tuple[Value, ...]:
     """The operands as ``reveal`` knows them: where what holds at every member of the variables
     is unknown, the symbolic value computed (``x > 0`` is a bool whatever ``x`` is)."""
     symbolic = operation.symbolic_operands
