@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 
 from promolint.dtypes import DTYPES, is_64bit
+from promolint.engine import outcomes as classes
 from promolint.engine.context import Context
 from promolint.engine.values import (
     UNKNOWN,
@@ -76,7 +77,7 @@ class Symbolic(Value):
     are its variables; most symbolic values are never compared nor evaluated."""
 
     __slots__ = ("name", "function", "arguments", "_key", "_hash", "_variables", "_ordered", "_folded", "_settled",
-                 "_evaluated", "_number", "_outcomes", "_operands")
+                 "_evaluated", "_number", "_outcomes", "_operands", "classes")
 
     def __init__(self, name: str, function: Callable | None, arguments: tuple):
         object.__setattr__(self, "provenance", "")
@@ -93,6 +94,7 @@ class Symbolic(Value):
         object.__setattr__(self, "_number", 0)
         object.__setattr__(self, "_outcomes", _ITSELF)
         object.__setattr__(self, "_operands", None)
+        object.__setattr__(self, "classes", None)  # outcomes.representatives' memo: (limit, found)
 
     def __repr__(self) -> str:
         return f"Symbolic({self.name}, {len(self.variables)} variable(s))"
@@ -186,20 +188,26 @@ class Symbolic(Value):
         object.__setattr__(self, "_number", number)
         return number
 
+    @property
+    def operands(self) -> tuple[Symbolic, ...]:
+        """The symbolic values the operation is applied to, in the order ``_evaluate`` substitutes
+        them (in containers, a bound method's receiver)."""
+        operands = self._operands
+        if operands is None:
+            found: list[Symbolic] = []
+            for argument in self.arguments:
+                _symbolic_operands(argument, found)
+            operands = tuple(found)
+            object.__setattr__(self, "_operands", operands)
+        return operands
+
     def _evaluate(self, assignment: Mapping[Variable, Value]) -> Value:
         """The operation applied to its operands at ``assignment``.  Many assignments give the
         operands the same values (``range(len(x))``: ``len(x)`` is a Python int for every
         member): the operation runs once per distinct operands, told apart by the identity of
         their values, which are canonical (``_canonical``): the arguments are built only for
         operands not met before."""
-        operands = self._operands
-        if operands is None:
-            found_operands: list[Symbolic] = []
-            for argument in self.arguments:
-                _symbolic_operands(argument, found_operands)
-            operands = tuple(found_operands)
-            object.__setattr__(self, "_operands", operands)
-        inputs = [operand.at(assignment) for operand in operands]
+        inputs = [operand.at(assignment) for operand in self._operands or self.operands]
         evaluated = self._evaluated
         if evaluated is None:
             evaluated = {}
@@ -243,7 +251,7 @@ class Symbolic(Value):
             else:
                 assignments = folded.assignments(limit)
                 found = [(a, folded.at(a)) for a in assignments] if assignments is not None \
-                    else _without_unneeded(folded, limit)  # fmt: skip
+                    else _without_unneeded(folded, limit) or classes.outcomes(folded, limit)  # fmt: skip
         if limit == MAX_ASSIGNMENTS:
             object.__setattr__(self, "_outcomes", found)
         return found
@@ -599,7 +607,10 @@ def _settle(value: Symbolic) -> Value:
     assignments = value.assignments()
     if assignments is None:  # too many to weigh: those of the operands that matter, if fewer
         folded = value.folded()
-        return value if type(folded) is Symbolic else folded
+        if type(folded) is not Symbolic:
+            return folded
+        found = classes.representatives(folded, MAX_ASSIGNMENTS)  # else one member of each distinct value
+        return value if found is None else _alike(value, (folded.at(assignment) for assignment in found))
     return _alike(value, (value.at(assignment) for assignment in assignments))
 
 

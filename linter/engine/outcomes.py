@@ -1,0 +1,164 @@
+"""The distinct values of a symbolic value over many variables, without their product.
+
+A value over two parameters of unknown dtype has thousands of assignments (every numeric value
+of one times every numeric value of the other), too many to weigh one by one.  Yet most values
+do not depend on every member: ``x.astype(jnp.float32)`` is a JAX or a NumPy float32 (or raises)
+whatever ``x`` is, and ``x.astype(jnp.float32) + w.astype(jnp.float32)`` has the few values its
+operands' few values give.  ``representatives`` finds, for such a value, one assignment of its
+variables per distinct value it takes (its *outcome classes*): the operands whose variables do
+not overlap are weighed apart, each by its own classes, and only the product of those few
+classes is evaluated.  Every assignment of the variables gives the value one of the classes
+does, so a claim about every member reads the classes alone; each representative is a real
+assignment of every variable, which rules may name as a witness.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # symbolic imports this module: its types only
+    from promolint.engine.symbolic import Symbolic, Variable
+    from promolint.engine.values import Value
+
+    Assignment = dict[Variable, Value]
+
+# Evaluations one question may make before it gives up: a value over a hundred parameters (a
+# loop's state joined over its callers) must not cost more than the claim is worth.
+_MOST_EVALUATIONS = 20_000
+# Operands of operands one question looks into, nested.
+_MOST_DEPTH = 150
+# Times operands that share variables are replaced by their own operands, looking for a split.
+_MOST_EXPANSIONS = 4
+
+
+class _Exhausted(Exception):
+    """The evaluations allowed for one question are spent."""
+
+
+class _Budget:
+    """The evaluations one question may still make, and how deep it may still look into
+    operands of operands (a loop's long chains would exceed Python's recursion limit)."""
+
+    def __init__(self, evaluations: int, depth: int) -> None:
+        self.left = evaluations
+        self.depth = depth
+
+    def spend(self, evaluations: int) -> None:
+        self.left -= evaluations
+        if self.left < 0:
+            raise _Exhausted
+
+
+def outcomes(value: Symbolic, limit: int) -> list[tuple[Assignment, Value]] | None:
+    """One (assignment, value) per distinct value ``value`` takes over all assignments of its
+    variables, or None where it cannot tell within ``limit`` classes per step."""
+    found = representatives(value, limit)
+    return None if found is None else [(assignment, value.at(assignment)) for assignment in found]
+
+
+def representatives(value: Symbolic, limit: int) -> list[Assignment] | None:
+    """One assignment of every variable of ``value`` per distinct value it takes (told apart by
+    identity: evaluations are canonical), or None where no step stays within ``limit``
+    assignments.  Memoized per value and limit."""
+    try:
+        return _nested(value, limit, _Budget(_MOST_EVALUATIONS, _MOST_DEPTH))
+    except _Exhausted:
+        return None
+
+
+def _representatives(value: Symbolic, limit: int, budget: _Budget) -> list[Assignment] | None:
+    if value.function is None:  # a variable: each member is its own class
+        (var,) = value.arguments
+        return [{var: member} for member in var.domain]
+    variables = value.ordered
+    if math.prod(len(v.domain) for v in variables) <= limit:
+        return _distinct([value], _every(variables), budget)
+    found = _joint(value.operands, limit, budget, 0)
+    return None if found is None else _distinct([value], found, budget)
+
+
+def _joint(operands: Sequence[Symbolic], limit: int, budget: _Budget, expansions: int) -> list[Assignment] | None:
+    """Assignments of every variable of ``operands`` giving each distinct tuple of their values
+    once: the operands that share no variable are weighed apart and their classes combined."""
+    per_component: list[list[Assignment]] = []
+    for component in _components(operands):
+        variables = sorted({v for operand in component for v in operand.variables}, key=lambda v: repr(v.key))
+        if math.prod(len(v.domain) for v in variables) <= limit:
+            found = _distinct(component, _every(variables), budget)
+        elif len(component) == 1:
+            found = _nested(component[0], limit, budget)
+        elif expansions < _MOST_EXPANSIONS:
+            inner = _unique(o for operand in component for o in (operand.operands if operand.function else (operand,)))
+            if len(inner) == len(component) and all(a is b for a, b in zip(inner, component)):
+                return None  # variables only: nothing left to split
+            found = _joint(inner, limit, budget, expansions + 1)
+            found = None if found is None else _distinct(component, found, budget)
+        else:
+            return None
+        if found is None:
+            return None
+        per_component.append(found)
+    if math.prod(len(found) for found in per_component) > limit:
+        return None
+    combined = []
+    for parts in itertools.product(*per_component):
+        assignment: Assignment = {}
+        for part in parts:
+            assignment.update(part)
+        combined.append(assignment)
+    return combined
+
+
+def _nested(value: Symbolic, limit: int, budget: _Budget) -> list[Assignment] | None:
+    """``representatives`` within a question's budget, memoized (an exhausted budget is not: a
+    question about less may still find them)."""
+    memo = value.classes
+    if memo is not None and memo[0] == limit:
+        return memo[1]
+    if budget.depth == 0:
+        raise _Exhausted
+    budget.depth -= 1
+    found = _representatives(value, limit, budget)
+    budget.depth += 1
+    object.__setattr__(value, "classes", (limit, found))
+    return found
+
+
+def _every(variables: Sequence[Variable]) -> Iterable[Assignment]:
+    return (dict(zip(variables, members)) for members in itertools.product(*(v.domain for v in variables)))
+
+
+def _distinct(values: Sequence[Symbolic], assignments: Iterable[Assignment], budget: _Budget) -> list[Assignment]:
+    """The first of ``assignments`` giving each distinct tuple of ``values`` (by identity)."""
+    seen: dict[tuple[int, ...], Assignment] = {}
+    held = []  # the values whose identities are the keys, alive while compared
+    for assignment in assignments:
+        budget.spend(len(values))
+        found = [value.at(assignment) for value in values]
+        key = tuple(map(id, found))
+        if key not in seen:
+            seen[key] = assignment
+            held.append(found)
+    return list(seen.values())
+
+
+def _components(operands: Sequence[Symbolic]) -> list[list[Symbolic]]:
+    """``operands`` grouped so that two groups share no variable."""
+    groups: list[tuple[set[Variable], list[Symbolic]]] = []
+    for operand in _unique(operands):
+        variables = set(operand.variables)
+        members = [operand]
+        for group in [g for g in groups if g[0] & variables]:
+            groups.remove(group)
+            variables |= group[0]
+            members = group[1] + members
+        groups.append((variables, members))
+    return [members for _, members in groups]
+
+
+def _unique(operands: Iterable[Symbolic]) -> list[Symbolic]:
+    """``operands`` without repeats (equal values are evaluated alike)."""
+    return list(dict.fromkeys(operands))
