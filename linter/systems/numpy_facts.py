@@ -27,7 +27,7 @@ from promolint.files import write_atomically
 from promolint.systems import installed
 
 NO_RESULT = "-"  # NumPy raises (DTypePromotionError, UFuncTypeError): both are TypeErrors
-_FORMAT = 1
+_FORMAT = 2  # 2: where_checks_python_ints
 # A Python value standing for each weak node: what the operator tables are measured with.
 _PYTHON_VALUES = {"i*": 1, "f*": 1.0, "c*": 1j}
 # np.result_type of an ml_dtypes type and a Python value, keyed by the dtype the value stands for.
@@ -52,6 +52,8 @@ class NumpyFacts:
     true_divide: Mapping[tuple[str, str], str]  # ``a / b``
     promote_types: Mapping[tuple[str, str], str]  # np.promote_types of two dtypes
     with_python: Mapping[tuple[str, str], str]  # np.result_type(ml_dtypes type, Python value)
+    # np.where(c, 1000, int8 array) raises OverflowError, as the ufuncs do (NumPy 2.5), or wraps (2.4)
+    where_checks_python_ints: bool = False
     source: str = field(default=SHIPPED, compare=False)  # measured now, read from the cache, or shipped
 
     @property
@@ -66,7 +68,7 @@ class NumpyFacts:
                  for name in ("add", "true_divide", "promote_types", "with_python")}  # fmt: skip
         return {"format": _FORMAT, "numpy": self.numpy_version, "ml_dtypes": self.ml_dtypes_version,
                 "safe_casts": {a: sorted(b) for a, b in self.safe_casts.items()}, "loops": list(self.loops),
-                **pairs}  # fmt: skip
+                "where_checks_python_ints": self.where_checks_python_ints, **pairs}  # fmt: skip
 
     @classmethod
     def from_json(cls, data: dict, source: str) -> NumpyFacts:
@@ -80,7 +82,7 @@ class NumpyFacts:
         return cls(str(data["numpy"]), str(data["ml_dtypes"]),
                    {a: frozenset(b) for a, b in data["safe_casts"].items()}, tuple(data["loops"]),
                    pairs("add"), pairs("true_divide"), pairs("promote_types"), pairs("with_python"),
-                   source)  # fmt: skip
+                   bool(data["where_checks_python_ints"]), source)  # fmt: skip
 
 
 def installed_versions() -> tuple[str, str] | None:
@@ -153,5 +155,14 @@ def measure() -> NumpyFacts:
              for a, b in itertools.product(dtypes, repeat=2)},
             {(name, python): says(lambda: np.result_type(dtypes[name], value))
              for name in dtypes if name not in NUMPY_NATIVE for python, value in _PYTHON_KIND_VALUES.items()},
+            _raises_overflow(lambda: np.where(True, 1000, np.ones(1, np.int8))),
             MEASURED,
         )  # fmt: skip
+
+
+def _raises_overflow(compute: Callable[[], object]) -> bool:
+    try:
+        compute()
+    except OverflowError:
+        return True
+    return False

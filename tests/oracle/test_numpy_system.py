@@ -300,3 +300,17 @@ def test_chains_with_a_python_scalar(a, b, value, order):
     assert numpy_says(lambda: x + (y + z)) == chain(ox, chain(oy, oz)).dtype
     if a in NUMPY_NATIVE and b in NUMPY_NATIVE:
         assert numpy_says(lambda: np.result_type(x, y, z)) == system_says(ox, oy, oz)
+
+
+def test_where_converts_python_ints_as_the_installed_numpy_does(tmp_path, capsys):
+    """NumPy 2.5's np.where raises OverflowError for a Python int its other operand's dtype cannot
+    hold, as the ufuncs do; 2.4's wrapped it."""
+    source = tmp_path / "where.py"
+    source.write_text("import numpy as np\nw = np.where(True, 1000, np.ones(3, np.int8))\n")
+    try:
+        expected = np.where(True, 1000, np.ones(3, np.int8)).dtype.name
+    except OverflowError:
+        expected = "OverflowError"
+    main(["reveal", str(source)])
+    line = next(line for line in capsys.readouterr().out.splitlines() if ":2:1: w: " in line)
+    assert line.split(":2:1: w: ")[1].startswith(expected)

@@ -41,7 +41,9 @@ def promote(call: Call, inputs: Sequence[Array]) -> Value:
         overflow = operations.literal_overflow(inputs, outcome, library, call.ctx, False)
         if call.short == "clip":
             overflow = _clip_overflow(call, outcome)
-        if overflow and call.fn.rule == "promote":
+        # np.where converts its Python ints as the ufuncs do since NumPy 2.5 (before, it wrapped them)
+        if overflow and (call.fn.rule == "promote" or call.fn.rule == "where"
+                         and call.ctx.numpy.facts.where_checks_python_ints):  # fmt: skip
             return overflow
         outcome = replace(outcome, weak=False)
     elif isinstance(outcome, Array) and len(inputs) == 1 and outcome.dtypes == inputs[0].dtypes:
