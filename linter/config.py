@@ -221,9 +221,9 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 def project_root(start: Path) -> Path:
-    """The root of a project without [tool.promolint], where its cache goes, as ruff finds it: the
-    nearest folder above ``start`` with a pyproject.toml, setup.cfg or .git; else the working
-    folder, unless ``start`` lies outside it (then its own: the excludes read the path below it)."""
+    """Where a project without [tool.promolint] keeps its cache, as ruff finds it: the nearest
+    folder above ``start`` with a pyproject.toml, setup.cfg or .git; else the working folder,
+    unless ``start`` lies outside it: a tree linted from elsewhere keeps its cache beside it."""
     directory = start.resolve()
     directory = directory if directory.is_dir() else directory.parent
     for folder in (directory, *directory.parents):
@@ -246,7 +246,7 @@ def _read_toml(path: Path) -> dict:
 def load_config(start: Path) -> Config:
     pyproject = find_pyproject(start)
     if pyproject is None:
-        return Config(root=project_root(start))
+        return Config(root=(start if start.is_dir() else start.parent).resolve())
     return parse_table(_read_toml(pyproject)["tool"]["promolint"], pyproject)
 
 

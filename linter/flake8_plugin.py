@@ -26,7 +26,7 @@ from pathlib import Path
 from promolint import __version__
 from promolint.cache import ResultCache
 from promolint.config import Config, ConfigError, load_config
-from promolint.runner import LintJob, cache_key, cache_rows, from_cache, lint_job, open_cache
+from promolint.runner import LintJob, cache_directory, cache_key, cache_rows, from_cache, lint_job, open_cache
 
 _STDIN_NAMES = ("stdin", "-")
 
@@ -52,7 +52,7 @@ class Plugin:
             return  # flake8 does not read notebooks as such: `promolint check` does
         data = _source_bytes("".join(self.lines))
         codes = config.enabled_codes(path)
-        store, added = _cache(config.root / config.cache_dir, config.x64, config.promotion, config.external)
+        store, added = _cache(cache_directory(config), config.x64, config.promotion, config.external)
         key = cache_key(data, codes)
         diagnostics = from_cache(store, self.filename, key)
         if diagnostics is None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from promolint.cache import ResultCache, content_key
-from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config, facts_versions
+from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config, facts_versions, project_root
 from promolint.discovery import NOTEBOOK_SUFFIX, file_names, unreadable_entry
 from promolint.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.prefilter import may_have_findings, may_switch_x64, parses
@@ -120,10 +120,17 @@ def _from_cache_row(path: str, row: list) -> Diagnostic:
                       cell=cell, file_line=file_line, related=tuple(RelatedLocation(*r) for r in related))  # fmt: skip
 
 
+def cache_directory(config: Config) -> Path:
+    """The cache's folder: ``cache_dir`` in the project root, which is the [tool.promolint]
+    table's folder, else as ruff finds it (``promolint.config.project_root``): pre-commit's
+    `promolint check src/a/x.py src/b/y.py` must not leave a cache in src/a."""
+    return (config.root if config.source is not None else project_root(config.root)) / config.cache_dir
+
+
 def open_cache(config: Config) -> ResultCache:
     # The facts' versions too: results found with JAX 0.10's facts are not 0.12's.
     key = (config.x64, config.promotion, *config.external, facts_versions(config))
-    return ResultCache(config.root / config.cache_dir, "|".join(key))
+    return ResultCache(cache_directory(config), "|".join(key))
 
 
 def cache_key(data: bytes, codes: frozenset[str], facts: ProjectFacts | None = None) -> str:
