@@ -27,7 +27,7 @@ def accumulate(x):
     return lax.fori_loop(0, 3, lambda i, c: c + jnp.zeros(3), x)  # loop
 
 def scatter(x):
-    return jnp.zeros(4).at[0].add(x[0]) + lax.scatter_add(jnp.zeros(4), jnp.array([[0]]), x[:1], dimension_numbers)  # scatter
+    return lax.scatter_add(jnp.zeros(4), jnp.array([[0]]), x[:1], dimension_numbers)  # scatter
 
 dimension_numbers = lax.ScatterDimensionNumbers((), (0,), (0,))
 
@@ -115,16 +115,18 @@ def test_census_lines_count_an_error_once_per_mode_and_figures_add_up() -> None:
     runs = {"x64": {"records": [{**record, "kind": F64_PROMOTION}, {**record, "kind": "loop carry"},
                                 {**record, "line": 20, "kind": F64_PROMOTION}],
                     "cases": [{"case": "c", "error": None}]},
-            "strict": {"records": [{**record, "kind": "strict"}], "cases": [{"case": "c", "error": "boom"}]}}  # fmt: skip
+            "strict": {"records": [{**record, "kind": "strict"}],
+                       "cases": [{"case": "c", "error": "boom"}]}}  # fmt: skip
     lines = census.census_lines(runs)
     assert [(line["mode"], line["line"], line["kind"]) for line in lines] == [
         ("strict", 11, "strict"), ("x64", 11, "loop carry"), ("x64", 20, F64_PROMOTION)]  # fmt: skip
     lines[0]["named_default"] = lines[0]["named_all"] = ["PRM004"]
     lines[1]["named_all"] = ["PRM027"]
     figures = census.figures({"runs": runs, "lines": lines})
-    assert figures == {"cases": 2, "case_errors": 1, "lines": 3, "error_lines": 2, "f64_lines": 1,
-                       "named_default": 1, "named_all": 2, "errors_named_default": 1, "errors_named_all": 2}  # fmt: skip
+    assert figures == {"cases": 2, "case_errors": 1, "lines": 3, "error_lines": 2, "f64_lines": 1, "named_default": 1,
+                       "named_all": 2, "errors_named_default": 1, "errors_named_all": 2}
     text = census.markdown({"projects": {"pkg": {"figures": figures, "lines": lines}}})
+    assert "| loop carry | 1 | 0/1 (0%) | 1/1 (100%) |" in text
     assert "| pkg | 2 (1) | 3 (2 + 1) | 1/3 (33%) | 2/3 (67%) | 1/2 (50%) | 2/2 (100%) |" in text
     assert "- pkg `pkg/loop.py:20` (x64, f64 promotion)" in text
 

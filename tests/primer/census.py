@@ -157,14 +157,15 @@ def _ratio(part: int, whole: int) -> str:
 
 
 def markdown(census: dict) -> str:
-    rows = ["| project | cases (failed) | census lines (errors + f64 promotions) | named, default rules | "
+    rows = ["| project | case runs (failed) | census lines (errors + f64 promotions) | named, default rules | "
             "named, all rules | errors named, default | errors named, all |", "|---|---|---|---|---|---|---|"]
     total: dict[str, int] = {}
     missed = []
     for name, entry in census["projects"].items():
         f = entry["figures"]
         total = {k: total.get(k, 0) + v for k, v in f.items()}
-        rows.append(f"| {name} | {f['cases']} ({f['case_errors']}) | {f['lines']} ({f['error_lines']} + {f['f64_lines']}) | "
+        rows.append(f"| {name} | {f['cases']} ({f['case_errors']}) | "
+                    f"{f['lines']} ({f['error_lines']} + {f['f64_lines']}) | "
                     f"{_ratio(f['named_default'], f['lines'])} | {_ratio(f['named_all'], f['lines'])} | "
                     f"{_ratio(f['errors_named_default'], f['error_lines'])} | "
                     f"{_ratio(f['errors_named_all'], f['error_lines'])} |")  # fmt: skip
@@ -173,10 +174,20 @@ def markdown(census: dict) -> str:
                 hint = f" (nearby: {', '.join(line['nearby'])})" if line.get("nearby") else ""
                 missed.append(f"- {name} `{line['path']}:{line['line']}` ({line['mode']}, {line['kind']}): "
                               f"{line['message'].splitlines()[0][:160]}{hint}")  # fmt: skip
+    kinds: dict[str, list[int]] = {}
+    for entry in census["projects"].values():
+        for line in entry["lines"]:
+            counts = kinds.setdefault(line["kind"], [0, 0, 0])
+            counts[0] += 1
+            counts[1] += bool(line.get("named_default"))
+            counts[2] += bool(line.get("named_all"))
+    by_kind = ["| kind | census lines | named, default rules | named, all rules |", "|---|---|---|---|",
+               *(f"| {kind} | {n} | {_ratio(d, n)} | {_ratio(a, n)} |" for kind, (n, d, a) in sorted(kinds.items()))]
     if total:
         rows.append(f"| **all {len(census['projects'])}** | {total['cases']} ({total['case_errors']}) | "
                     f"{total['lines']} ({total['error_lines']} + {total['f64_lines']}) | "
-                    f"{_ratio(total['named_default'], total['lines'])} | {_ratio(total['named_all'], total['lines'])} | "
+                    f"{_ratio(total['named_default'], total['lines'])} | "
+                    f"{_ratio(total['named_all'], total['lines'])} | "
                     f"{_ratio(total['errors_named_default'], total['error_lines'])} | "
                     f"{_ratio(total['errors_named_all'], total['error_lines'])} |")  # fmt: skip
     ledger = census.get("ledger", {})
@@ -188,7 +199,7 @@ def markdown(census: dict) -> str:
            "`JAX_NUMPY_DTYPE_PROMOTION=strict` (x64 off); a census line is a line of the project's package "
            "where a promotion error was raised (innermost frame) or a float32 value was promoted to float64 "
            "(x64). A line is named when a `promolint check` finding of the same mode spans it.", "",
-           *rows, "", f"Ledger precision: {precision or 'not read'}."]  # fmt: skip
+           *rows, "", *by_kind, "", f"Ledger precision: {precision or 'not read'}."]  # fmt: skip
     if missed:
         out += ["", "Lines no rule names (mode, kind):", "", *missed]
     return "\n".join(out) + "\n"
@@ -201,7 +212,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-static", dest="static", action="store_false", help="skip promolint check")
     parser.add_argument("--cache", type=Path, default=WORK, help=f"downloads, venv and output (default {WORK})")
     parser.add_argument("--markdown", type=Path, default=MARKDOWN, help=f"where the figures go (default {MARKDOWN})")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the markdown from the last census.json")
     args = parser.parse_args(argv)
+    if args.report_only:
+        last = args.cache.resolve() / "out" / "census.json"
+        if not last.exists():
+            print(f"census: no {last} to report on; run the census first", file=sys.stderr)
+            return 2
+        args.markdown.write_text(markdown(json.loads(last.read_text())))
+        print(args.markdown.read_text())
+        return 0
     try:
         distributions, harnesses = load_census()
     except (ValueError, tomllib.TOMLDecodeError, TypeError) as error:
