@@ -46,12 +46,13 @@ class _FixJob:
     settings: Settings
     codes: frozenset[str]
     unsafe: bool
-    write: bool
     external: tuple[str, ...]
     data: bytes | None = None  # standard input's bytes; None: read the file
 
 
 def _fix_path(job: _FixJob) -> tuple[list[Diagnostic], int, str, bytes]:
+    """One file's diagnostics left, fixes applied, diff and fixed bytes (written by the caller, so
+    that an interrupted run never leaves a worker's write half done)."""
     data = job.data
     if data is None:
         try:
@@ -64,13 +65,21 @@ def _fix_path(job: _FixJob) -> tuple[list[Diagnostic], int, str, bytes]:
         return [internal_error(job.path, error)], 0, "", data
     if fixed == data:
         return diagnostics, 0, "", data
-    if job.write and job.data is None:
-        try:
-            write_atomically(job.path, fixed)
-        except OSError as error:  # the file stays as it was, with its findings; the others are fixed
-            unwritten = Diagnostic(job.path, 1, 1, "PRM000", f"cannot write the fixes: {error.strerror}")
-            return [unwritten, *lint_file(data, job.path, job.settings, job.codes, job.external)], 0, "", data
     return diagnostics, count, _unified_diff(data, fixed, job.path), fixed
+
+
+def _write_fixes(job: _FixJob, fixed: bytes) -> list[Diagnostic] | None:
+    """Write a file's fixes; where they cannot be, the file stays as it was: why, and its findings."""
+    try:
+        write_atomically(job.path, fixed)
+    except OSError as error:
+        unwritten = Diagnostic(job.path, 1, 1, "PRM000", f"cannot write the fixes: {error.strerror}")
+        try:
+            return [unwritten, *lint_file(Path(job.path).read_bytes(), job.path, job.settings, job.codes,
+                                          job.external)]  # fmt: skip
+        except OSError:
+            return [unwritten]
+    return None
 
 
 def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bool = True,
@@ -88,10 +97,11 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
     with Progress(0 if stdin else len(named)) as progress:
         facts = _project_facts(named, config.x64 == "auto")
         work = [_FixJob(path, replace(settings, facts=facts.get(path, ProjectFacts())),
-                        config.enabled_codes(Path(path)), unsafe, write, config.external, data)
+                        config.enabled_codes(Path(path)), unsafe, config.external, data)
                 for path, data in named]  # fmt: skip
-        for result in parallel_map(_fix_path, work, jobs):
-            results.append(result)
+        for job, result in zip(work, parallel_map(_fix_path, work, jobs)):
+            unwritten = _write_fixes(job, result[3]) if write and job.data is None and result[1] else None
+            results.append(result if unwritten is None else (unwritten, 0, "", result[3]))
             progress.advance()
     diagnostics = sorted([*unreadable, *(d for found, *_ in results for d in found)])
     notes = [] if write else [f"{d.path}: {d.message}" for d in diagnostics if is_unreadable(d)]
