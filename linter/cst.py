@@ -62,7 +62,8 @@ def findings(module: cst.Module, path: str | Path | None = None, *, config: Conf
     settings = Settings(x64=config.x64, promotion=config.promotion)
     codes = config.enabled_codes(Path(path) if path is not None else None)
     data = module.bytes
-    source, diagnostics = lint_with_fixes(data, str(path or "<module>"), settings, codes)
+    source, diagnostics = lint_with_fixes(data, str(path or "<module>"), settings, codes,
+                                          describe_unsafe_fixes=True)  # Fixit shows an unsafe fix's title
     if positions is None:
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     at_span = _expressions_by_span(positions)

@@ -73,31 +73,33 @@ def _in_cell(notebook: Notebook, related: RelatedLocation) -> RelatedLocation:
                    file_line=notebook.file_line(cell, line))  # fmt: skip
 
 
-def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str],
-                external: tuple[str, ...] = ()) -> list[Diagnostic]:  # fmt: skip
+def lint_source(data: bytes, path: str, settings: Settings, codes: frozenset[str], external: tuple[str, ...] = (),
+                describe_unsafe_fixes: bool = False) -> list[Diagnostic]:  # fmt: skip
     source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         if PARSE_ERROR not in codes:
             return []
         return [Diagnostic(path, source.line, source.column, PARSE_ERROR, source.message)]
-    return sorted(_lint_source(source, data, path, settings, codes, external))
+    return sorted(_lint_source(source, data, path, settings, codes, external, describe_unsafe_fixes))
 
 
 def _lint_source(source: Source, data: bytes, path: str, settings: Settings, codes: frozenset[str],
-                 external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
+                 external: tuple[str, ...] = (), describe_unsafe_fixes: bool = False,
+                 ) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of a parsed file, each with the fix its rule offers."""
     analysis = analyze(source, settings)
     try:
-        return diagnose(analysis, data, path, codes, external)
+        return diagnose(analysis, data, path, codes, external, describe_unsafe_fixes)
     finally:
         analysis.release()
 
 
-def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
-             external: tuple[str, ...] = ()) -> dict[Diagnostic, Fix | None]:  # fmt: skip
+def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str], external: tuple[str, ...] = (),
+             describe_unsafe_fixes: bool = False) -> dict[Diagnostic, Fix | None]:  # fmt: skip
     """The diagnostics of an analyzed file (``data`` its bytes, for its comments), each with the
     fix its rule offers: the rules enabled in ``codes`` over its operations, `# noqa` honoured
-    (``external``: other tools' codes a `# noqa` may name)."""
+    (``external``: other tools' codes a `# noqa` may name); unsafe fixes titled with what they
+    change with ``describe_unsafe_fixes`` (``_weighed``)."""
     source = analysis.source
     flow = analysis.flow
     attach_syntax(source, analysis.operations, [*flow.invocations.values(), *flow.loop_calls])
@@ -107,7 +109,7 @@ def diagnose(analysis: Analysis, data: bytes, path: str, codes: frozenset[str],
     findings = [finding for rule in rules for finding in rule.check_module(module)]
     if X64_PORTABILITY in codes:
         findings += _x64_portability(source, analysis)
-    findings = _weighed(analysis, data, _confirmed_in_other_modes(analysis, findings))
+    findings = _weighed(analysis, data, _confirmed_in_other_modes(analysis, findings), describe_unsafe_fixes)
     diagnostics: dict[Diagnostic, Fix | None] = {}
     for failed in analysis.failures:  # the rest of the file was analyzed: its findings stand
         span = source.span(failed)
@@ -221,45 +223,56 @@ def _mode_label(settings: Settings) -> str:
 _MAX_DESCRIBED_FIXES = 8
 
 
-def _weighed(analysis: Analysis, data: bytes, findings: list[Finding]) -> list[Finding]:
+def _weighed(analysis: Analysis, data: bytes, findings: list[Finding], describe: bool) -> list[Finding]:
     """``findings``, their fixes weighed against what they change (``reveal`` of the file fixed,
     compared with the original's in ``fix_modes``).  A safe fix made where the user forces x64
-    must keep every dtype in the modes the code sets itself too, else it is unsafe; an unsafe
-    fix's title says what it changes, from the dtypes inferred before and after."""
-    settings = analysis.settings
-    modes = fix_modes(settings, data)
-    code_modes = [i for i, mode in enumerate(modes) if mode.x64 == "auto"] if settings.x64 != "auto" else []
-    weighing = [f for f in findings if f.fix is not None and (f.fix.safe and code_modes or not f.fix.safe)]
-    if not weighing:
-        return findings
+    must keep every dtype in the modes the code sets itself too, else it is unsafe; with
+    ``describe``, an unsafe fix's title says what it changes, from the dtypes inferred before
+    and after.  Each fix weighed costs analyses of the fixed file: a front end that shows no
+    unsafe fix's title (``check``'s report, ``--fix``) leaves ``describe`` off."""
+    code_modes = analysis.settings.x64 != "auto" and _may_set_x64(data)
+    fixes = [f.fix for f in findings
+             if f.fix is not None and (f.fix.safe and code_modes or not f.fix.safe and describe)]  # fmt: skip
+    weighed = weigh_fixes(analysis.source, data, analysis.settings, fixes)
+    return [replace(f, fix=weighed[id(f.fix)]) if f.fix is not None and id(f.fix) in weighed else f for f in findings]
+
+
+def weigh_fixes(source: Source, data: bytes, settings: Settings, fixes: list[Fix]) -> dict[int, Fix]:
+    """The fixes of ``fixes`` that their consequences change, by ``id`` of the fix: a safe one
+    that changes a dtype in a mode the code sets itself (where the user forces x64) becomes
+    unsafe, saying why; an unsafe one's title says what it changes (the first
+    ``_MAX_DESCRIBED_FIXES`` of them)."""
+    if not fixes:
+        return {}
     from promolint.frontend.fix import apply_fixes, changes  # loads libcst: only fixes need it
     from promolint.reveal import reveal_records_many
 
+    modes = fix_modes(settings, data)
+    code_modes = [i for i, mode in enumerate(modes) if mode.x64 == "auto"] if settings.x64 != "auto" else []
     was = reveal_records_many(data, modes)
     described = 0
     weighed: dict[int, Fix] = {}
-    for finding in weighing:
-        fix = finding.fix
+    for fix in fixes:
         if not fix.safe and described == _MAX_DESCRIBED_FIXES:
             continue
-        fixed, count = apply_fixes(data, analysis.source, [fix])
+        fixed, count = apply_fixes(data, source, [fix])
         now = reveal_records_many(fixed, modes) if count else None
         after = parse_bytes(fixed, settings.python)
         if now is None or isinstance(now, ParseFailure) or isinstance(after, ParseFailure):
             continue
-        found = changes(analysis.source, after, was, now)
+        found = changes(source, after, was, now)
         if found is None:
             continue
         if fix.safe:
             found = [c for c in found if c.mode in code_modes]
             if found:
-                weighed[id(finding)] = replace(fix, safe=False, title=f"{fix.title} (unsafe: it makes "
-                                               f"{_consequence(found, modes)})")  # fmt: skip
+                weighed[id(fix)] = replace(fix, safe=False, title=f"{fix.title} (unsafe: it makes "
+                                           f"{_consequence(found, modes)})")  # fmt: skip
         else:
             described += 1
             if found:
-                weighed[id(finding)] = replace(fix, title=f"{fix.title}; it makes {_consequence(found, modes)}")
-    return [replace(f, fix=weighed[id(f)]) if id(f) in weighed else f for f in findings]
+                weighed[id(fix)] = replace(fix, title=f"{fix.title}; it makes {_consequence(found, modes)}")
+    return weighed
 
 
 def _consequence(found: list, modes: list[Settings]) -> str:
@@ -401,12 +414,13 @@ def _line_map(before: bytes, after: bytes) -> dict[int, int]:
     return out
 
 
-def lint_with_fixes(data: bytes, path: str, settings: Settings,
-                    codes: frozenset[str]) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None]]:  # fmt: skip
+def lint_with_fixes(data: bytes, path: str, settings: Settings, codes: frozenset[str],
+                    describe_unsafe_fixes: bool = False,
+                    ) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None]]:  # fmt: skip
     """``lint_source``'s diagnostics, each with the fix its rule offers, and the parsed file the
     fixes' nodes belong to: for front ends that offer fixes one at a time (the language server,
     Fixit)."""
     source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
         return source, dict.fromkeys(lint_source(data, path, settings, codes))
-    return source, _lint_source(source, data, path, settings, codes)
+    return source, _lint_source(source, data, path, settings, codes, (), describe_unsafe_fixes)

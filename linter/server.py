@@ -23,7 +23,7 @@ from promolint.config import PARSE_ERROR, UNUSED_NOQA, Config, ConfigError, load
 from promolint.diagnostics import Diagnostic
 from promolint.frontend.analysis import Settings
 from promolint.frontend.source import ParseFailure, Source
-from promolint.lint import fix_source, lint_with_fixes
+from promolint.lint import fix_source, lint_with_fixes, weigh_fixes
 from promolint.lsp_positions import Position, PositionMap, TextEdit
 from promolint.noqa import directives
 from promolint.reveal import reveal_with_origins
@@ -32,6 +32,7 @@ from promolint.rules.base import Fix
 SOURCE = "promolint"
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.promolint"
 _FIX, _NOQA = "fix", "noqa"  # what a quick fix's ``data`` says it edits
+_TITLE = "title"  # an unsafe fix's title, weighed once per version
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
 _HOVER_TEXT_LIMIT = 80
 
@@ -54,12 +55,23 @@ class _Analyzed:
     findings: dict[Diagnostic, Fix | None]
     positions: PositionMap
     _records: list[dict] | None = field(default=None, repr=False)
-    _edits: dict[tuple[str, int], list[TextEdit]] = field(default_factory=dict, repr=False)
+    _edits: dict[tuple[str, int], list[TextEdit] | Fix] = field(default_factory=dict, repr=False)
 
     @property
     def ordered(self) -> list[tuple[Diagnostic, Fix | None]]:
         """The findings in their published order: an action names its finding by index here."""
         return sorted(self.findings.items())
+
+    def titled(self, index: int) -> Fix:
+        """The fix of a finding, an unsafe one titled with what it changes: weighed on first
+        request, as that costs analyses of the fixed text in every mode."""
+        key = (_TITLE, index)
+        if key not in self._edits:
+            fix = self.ordered[index][1]
+            if not fix.safe and isinstance(self.source, Source):
+                fix = weigh_fixes(self.source, self.data, self.settings, [fix]).get(id(fix), fix)
+            self._edits[key] = fix
+        return self._edits[key]
 
     def edits(self, what: str, index: int = -1) -> list[TextEdit]:
         """The edits of one action of this version, computed on first request: a fix's own, a
@@ -235,7 +247,7 @@ class PromolintServer(LanguageServer):
             if not touched and (d.code, r.start.line, r.start.character, r.end.line, r.end.character) not in named:
                 continue
             if fix is not None and allowed(types.CodeActionKind.QuickFix) and isinstance(analyzed.source, Source):
-                title = fix.title if fix.safe else f"{fix.title} (unsafe fix)"
+                title = fix.title if fix.safe else f"{analyzed.titled(index).title} (unsafe fix)"
                 offer(f"{title} ({d.code})", types.CodeActionKind.QuickFix, _FIX, index, [diagnostic], fix.safe)
             if d.code not in (PARSE_ERROR, UNUSED_NOQA) and allowed(types.CodeActionKind.QuickFix):
                 offer(f"Ignore {d.code} on this line (`# noqa: {d.code}`)", types.CodeActionKind.QuickFix, _NOQA,

@@ -55,9 +55,10 @@ def _run(code: str, x64: bool, name: str, promotion: str = "standard") -> str:
         return str(namespace[name].dtype)
 
 
-def _fix_of(source: str, settings: Settings, code: str):
+def _fix_of(source: str, settings: Settings, code: str, describe_unsafe_fixes: bool = True):
     data = textwrap.dedent(source).encode()
-    (finding,) = [d for d in lint_source(data, "m.py", settings, CODES) if d.code == code]
+    (finding,) = [d for d in lint_source(data, "m.py", settings, CODES, describe_unsafe_fixes=describe_unsafe_fixes)
+                  if d.code == code]  # fmt: skip
     return finding.fix
 
 
@@ -88,3 +89,15 @@ def test_an_unsafe_fix_title_says_what_the_fix_changes_in_each_mode() -> None:
     applied = fix_source(textwrap.dedent(STRONG_CAST).encode(), "m.py", Settings(promotion="strict"), CODES,
                          unsafe=True)[0].decode()  # fmt: skip
     assert "y = (i8.astype(float) + 1.5) * f16" in applied
+
+
+def test_a_report_that_shows_no_unsafe_title_does_not_weigh_unsafe_fixes() -> None:
+    """Weighing an unsafe fix costs analyses of the fixed file in every mode: ``check``'s report
+    and ``--fix`` show no unsafe fix's title, and keep the rule's own."""
+    described = _fix_of(STRONG_CAST, Settings(promotion="strict"), "PRM004")
+    plain = _fix_of(STRONG_CAST, Settings(promotion="strict"), "PRM004", describe_unsafe_fixes=False)
+    assert not plain.safe and described.title.startswith(plain.title + "; it makes ")
+
+
+def test_a_safe_fix_is_weighed_where_the_code_sets_x64_without_describing() -> None:
+    assert not _fix_of(SETS_X64_ON, Settings(x64="off"), "PRM007", describe_unsafe_fixes=False).safe
