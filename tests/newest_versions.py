@@ -28,9 +28,9 @@ else:  # pragma: no cover
 ROOT = Path(__file__).resolve().parent.parent
 NEWEST = ("jax", "numpy", "ml_dtypes")
 # The test extra's tools the two suites need, unpinned.
-TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "array-api-strict")
+TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "array-api-strict", "jaxtyping")  # jaxtyping: the corpus
 SUITES = ("tests/oracle", "tests/test_fuzz.py")
-FIGURES = re.compile(r"(reveal oracle \[|fuzz \[|\d+ (passed|failed)|FAILED )")
+FIGURES = re.compile(r"(reveal oracle \[\w|fuzz \[\w|\d+ (passed|failed)|FAILED )")
 
 
 def runtime_dependencies() -> list[str]:
@@ -67,10 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                          cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     output = run.stdout + run.stderr
     (args.venv / "last_run.txt").write_text(output, encoding="utf-8")
-    for line in output.splitlines():
-        match = FIGURES.search(line)
-        if match:
-            print(line[match.start():])
+    figures = [line[match.start():] for line in output.splitlines() for match in [FIGURES.search(line)] if match]
+    print("\n".join(dict.fromkeys(figures)))  # a failing test's summary comes twice
     print(f"full output: {args.venv / 'last_run.txt'}")
     return run.returncode
 

@@ -313,7 +313,6 @@ JAX_BOOL_AS_INT32 = frozenset({"power", "floor_divide", "mod", "remainder", "lef
 # functions and their operators; every other ufunc runs them in int8 (np.square, -x, ~x,
 # np.maximum, x.conjugate()) or, for inexact results, float16 (measured, numpy 2.4.6).
 NUMPY_INTN_LOOPS = frozenset({"add", "subtract", "multiply", "floor_divide", "remainder", "mod"})
-NUMPY_METHOD_INTN_RESULTS = {"round": "float16", "conj": "int8", "conjugate": "int8"}
 # The dtypes each function refuses are measured data: promolint.engine.domains.
 # The refusals of functions outside that table's probe, in its format (measured, jax 0.10.2 and
 # numpy 2.4.6; the oracle corpus's snippets check them): cross subtracts, jnp.round has no bool
@@ -579,7 +578,7 @@ METHODS: dict[str, Fn] = {
 JAX_WEAK_PREDICATES: dict[str, str] = {"isnan": "biufc", "isfinite": "fc", "logical_not": "biufc",
                                        "logical_and": "iufc", "logical_or": "iufc", "logical_xor": "iufc"}  # fmt: skip
 # Array methods of NumPy bools without a bool implementation: what they compute in (for
-# ml_dtypes' narrow ints: NUMPY_METHOD_INTN_RESULTS).
+# ml_dtypes' narrow ints: the NumPy system's facts, intn_methods).
 NUMPY_METHOD_BOOL_RESULTS = {"round": "float16"}
 # NumPy methods that work in place and return None (JAX's, of immutable arrays, return one).
 NUMPY_IN_PLACE_METHODS = frozenset({"sort", "fill", "resize", "put", "partition", "setflags", "itemset"})

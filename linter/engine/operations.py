@@ -438,6 +438,8 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
             return overflow
     if isinstance(promoted, Refusal):
         return promoted
+    if library is Library.JAX and any(v.dtypes & ctx.jax_facts.unsure_comparisons for v in (left, right)):
+        return Array(frozenset(), library, None, ndim=broadcast_rank([left, right]))  # the JAX version's fact
     if isinstance(promoted, Array) and not promoted.dtypes and library is Library.JAX and (
             ctx.strict or any(v.dtypes & INTN for v in (left, right))):  # fmt: skip
         # An operand of unknown dtype: in strict mode, or beside a sub-byte int (which JAX refuses

@@ -301,7 +301,7 @@ def shipped_facts() -> NumpyFacts:
         {(a, b): _divided(cell(_shipped_true_divide_type(_table_operand(a), _table_operand(b))))
          for a, b in operand_pairs},
         {(a, b): cell(_shipped_promote_types(a, b)) for a, b in itertools.product(dtypes, repeat=2)},
-        ML_WITH_PYTHON, False, SHIPPED,
+        ML_WITH_PYTHON, False, {}, {"round": "float16", "conj": "int8", "conjugate": "int8"}, SHIPPED,
     )  # fmt: skip
 
 

@@ -27,7 +27,15 @@ from promolint.files import write_atomically
 from promolint.systems import installed
 
 NO_RESULT = "-"  # NumPy raises (DTypePromotionError, UFuncTypeError): both are TypeErrors
-_FORMAT = 2  # 2: where_checks_python_ints
+_FORMAT = 4  # 2: where_checks_python_ints; 3: refused; 4: intn_methods
+# Functions whose refusals of ml_dtypes' types depend on the installed versions (np.var of uint2
+# raises UFuncTypeError with ml_dtypes 0.7, not with 0.6): measured here, not in the engine's table.
+MEASURED_REFUSALS = ("var", "std")
+# Array methods that ml_dtypes' narrow ints may lack a loop for (int4.conjugate() computes in int8
+# with ml_dtypes 0.6, in int4 with 0.7).
+INTN_METHODS = ("round", "conj", "conjugate")
+# The exception classes refusals are reported as (NumPy's UFuncTypeError is a TypeError).
+_ERRORS = (TypeError, ValueError, OverflowError, NotImplementedError)
 # A Python value standing for each weak node: what the operator tables are measured with.
 _PYTHON_VALUES = {"i*": 1, "f*": 1.0, "c*": 1j}
 # np.result_type of an ml_dtypes type and a Python value, keyed by the dtype the value stands for.
@@ -54,6 +62,10 @@ class NumpyFacts:
     with_python: Mapping[tuple[str, str], str]  # np.result_type(ml_dtypes type, Python value)
     # np.where(c, 1000, int8 array) raises OverflowError, as the ufuncs do (NumPy 2.5), or wraps (2.4)
     where_checks_python_ints: bool = False
+    # MEASURED_REFUSALS' functions of an array of each dtype: the exception raised -> the dtypes raising it
+    refused: Mapping[str, Mapping[str, frozenset[str]]] = field(default_factory=dict)
+    # INTN_METHODS of an int4 array that give another dtype: that dtype
+    intn_methods: Mapping[str, str] = field(default_factory=dict)
     source: str = field(default=SHIPPED, compare=False)  # measured now, read from the cache, or shipped
 
     @property
@@ -68,7 +80,10 @@ class NumpyFacts:
                  for name in ("add", "true_divide", "promote_types", "with_python")}  # fmt: skip
         return {"format": _FORMAT, "numpy": self.numpy_version, "ml_dtypes": self.ml_dtypes_version,
                 "safe_casts": {a: sorted(b) for a, b in self.safe_casts.items()}, "loops": list(self.loops),
-                "where_checks_python_ints": self.where_checks_python_ints, **pairs}  # fmt: skip
+                "where_checks_python_ints": self.where_checks_python_ints,
+                "refused": {name: {error: sorted(dtypes) for error, dtypes in errors.items()}
+                            for name, errors in self.refused.items()},
+                "intn_methods": dict(self.intn_methods), **pairs}  # fmt: skip
 
     @classmethod
     def from_json(cls, data: dict, source: str) -> NumpyFacts:
@@ -82,7 +97,10 @@ class NumpyFacts:
         return cls(str(data["numpy"]), str(data["ml_dtypes"]),
                    {a: frozenset(b) for a, b in data["safe_casts"].items()}, tuple(data["loops"]),
                    pairs("add"), pairs("true_divide"), pairs("promote_types"), pairs("with_python"),
-                   bool(data["where_checks_python_ints"]), source)  # fmt: skip
+                   bool(data["where_checks_python_ints"]),
+                   {name: {error: frozenset(dtypes) for error, dtypes in errors.items()}
+                    for name, errors in data["refused"].items()},
+                   {str(method): str(dtype) for method, dtype in data["intn_methods"].items()}, source)  # fmt: skip
 
 
 def installed_versions() -> tuple[str, str] | None:
@@ -156,6 +174,10 @@ def measure() -> NumpyFacts:
             {(name, python): says(lambda: np.result_type(dtypes[name], value))
              for name in dtypes if name not in NUMPY_NATIVE for python, value in _PYTHON_KIND_VALUES.items()},
             _raises_overflow(lambda: np.where(True, 1000, np.ones(1, np.int8))),
+            {name: _refusals(getattr(np, name), {d: np.ones(3, dtype) for d, dtype in dtypes.items()})
+             for name in MEASURED_REFUSALS},
+            {method: dtype for method in INTN_METHODS
+             for dtype in [says(lambda: getattr(np.ones(3, dtypes["int4"]), method)())] if dtype != "int4"},
             MEASURED,
         )  # fmt: skip
 
@@ -166,3 +188,13 @@ def _raises_overflow(compute: Callable[[], object]) -> bool:
     except OverflowError:
         return True
     return False
+
+
+def _refusals(function: Callable[[object], object], arrays: Mapping[str, object]) -> dict[str, frozenset[str]]:
+    raised: dict[str, set[str]] = {}
+    for name, array in arrays.items():
+        try:
+            function(array)
+        except _ERRORS as error:
+            raised.setdefault(next(e.__name__ for e in _ERRORS if isinstance(error, e)), set()).add(name)
+    return {error: frozenset(dtypes) for error, dtypes in raised.items()}

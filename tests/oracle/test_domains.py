@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from promolint.engine.domains import DTYPE_CLASSES, REFUSED, refusal_error
+from promolint.systems import get_system
+from promolint.systems.numpy_facts import MEASURED_REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,6 +53,8 @@ def measured(probe: dict) -> dict[str, dict[str, dict[str, str]]]:
         for name, errors in functions.items():
             if library == "numpy" and name.startswith("scalar "):
                 continue  # checked to be the arrays' own below
+            if library == "numpy" and name in MEASURED_REFUSALS:
+                continue  # the NumPy system measures them on the installed versions: checked below
             if any(errors.values()):
                 table.setdefault(library, {})[name] = compact(errors)
     return table
@@ -58,6 +62,16 @@ def measured(probe: dict) -> dict[str, dict[str, dict[str, str]]]:
 
 def test_table_is_what_the_libraries_refuse(probe):
     assert REFUSED == measured(probe)
+
+
+def test_refusals_measured_on_the_installed_numpy_are_the_probes(probe):
+    facts = get_system("numpy").facts.refused
+    assert set(facts) == set(MEASURED_REFUSALS)
+    for name in MEASURED_REFUSALS:
+        probed = {error: {d for d, e in probe["numpy"][name].items() if e == error}
+                  for error in set(probe["numpy"][name].values()) - {None}}  # fmt: skip
+        on_probed = {error: dtypes & probe["numpy"][name].keys() for error, dtypes in facts[name].items()}
+        assert {error: dtypes for error, dtypes in on_probed.items() if dtypes} == probed, name
 
 
 def test_numpy_scalars_refuse_what_numpy_arrays_refuse(probe):

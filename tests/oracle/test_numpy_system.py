@@ -13,6 +13,7 @@ import itertools
 
 import ml_dtypes
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -302,15 +303,23 @@ def test_chains_with_a_python_scalar(a, b, value, order):
         assert numpy_says(lambda: np.result_type(x, y, z)) == system_says(ox, oy, oz)
 
 
-def test_where_converts_python_ints_as_the_installed_numpy_does(tmp_path, capsys):
-    """NumPy 2.5's np.where raises OverflowError for a Python int its other operand's dtype cannot
-    hold, as the ufuncs do; 2.4's wrapped it."""
-    source = tmp_path / "where.py"
-    source.write_text("import numpy as np\nw = np.where(True, 1000, np.ones(3, np.int8))\n")
+@pytest.mark.parametrize("expression", [
+    "np.where(True, 1000, np.ones(3, np.int8))",  # NumPy 2.5 raises OverflowError, 2.4 wrapped 1000
+    "np.var(np.ones(3, ml_dtypes.uint2))",  # ml_dtypes 0.7 raises UFuncTypeError, 0.6 gave uint2
+    "np.std(np.ones(3, ml_dtypes.uint4))",
+    "np.var(np.ones(3, ml_dtypes.int4))",
+    "np.ones(3, ml_dtypes.int4).conjugate()",  # int4 with ml_dtypes 0.7, int8 with 0.6
+    "np.ones(3, ml_dtypes.uint2).round()",
+])
+def test_reveal_says_what_the_installed_numpy_does(tmp_path, capsys, expression):
+    """Where the facts of the installed versions decide more than promotion: ``reveal`` gives the
+    dtype NumPy computes, or the class of the exception it raises (UFuncTypeError: TypeError)."""
+    source = tmp_path / "snippet.py"
+    source.write_text(f"import ml_dtypes\nimport numpy as np\nw = {expression}\n")
     try:
-        expected = np.where(True, 1000, np.ones(3, np.int8)).dtype.name
-    except OverflowError:
-        expected = "OverflowError"
+        expected = np.asarray(eval(expression)).dtype.name
+    except (OverflowError, TypeError) as error:
+        expected = "OverflowError" if isinstance(error, OverflowError) else "TypeError"
     main(["reveal", str(source)])
-    line = next(line for line in capsys.readouterr().out.splitlines() if ":2:1: w: " in line)
-    assert line.split(":2:1: w: ")[1].startswith(expected)
+    line = next(line for line in capsys.readouterr().out.splitlines() if ":3:1: w: " in line)
+    assert line.split(":3:1: w: ")[1].split(":")[0].split(" [")[0] == expected

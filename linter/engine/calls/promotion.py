@@ -16,7 +16,6 @@ from promolint.engine.catalog import (
     JAX_DOMAIN_PER_OPERAND,
     NUMPY_INT_TO_FLOAT64,
     NUMPY_METHOD_BOOL_RESULTS,
-    NUMPY_METHOD_INTN_RESULTS,
     NUMPY_NATIVE_LOOPS_ONLY,
     NUMPY_RESULT_TYPE_FUNCTIONS,
 )
@@ -89,7 +88,8 @@ def _method_loops(call: Call, outcome: Value) -> Value:
     in float16, ``conjugate`` of int4 in int8; the rest keep the dtype."""
     if call.fn.library is Library.JAX or not isinstance(outcome, Array):
         return outcome
-    for dtypes, targets in ((frozenset({"bool"}), NUMPY_METHOD_BOOL_RESULTS), (INTN, NUMPY_METHOD_INTN_RESULTS)):
+    intn_results = call.ctx.numpy.facts.intn_methods  # measured on the installed ml_dtypes
+    for dtypes, targets in ((frozenset({"bool"}), NUMPY_METHOD_BOOL_RESULTS), (INTN, intn_results)):
         target = targets.get(call.short)
         if target and outcome.dtypes & dtypes:
             outcome = replace(outcome, dtypes=frozenset(target if d in dtypes else d for d in outcome.dtypes))
@@ -101,11 +101,14 @@ def check_domain(call: Call, value: Value) -> Value:
     then the catalog's own measured refusals)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
     value = operations.check_domain(call.short, library, value, display_name(call.name))
-    refused = CATALOG_REFUSALS["jax" if library is Library.JAX else "numpy"].get(call.short)
+    catalog = CATALOG_REFUSALS["jax" if library is Library.JAX else "numpy"].get(call.short, {})
+    refused = {error: frozenset().union(*(DTYPE_CLASSES[c] for c in classes.split()))
+               for error, classes in catalog.items()}  # fmt: skip
+    if library is not Library.JAX:  # and those measured on the installed NumPy and ml_dtypes
+        refused |= call.ctx.numpy.facts.refused.get(call.short, {})
     if not refused or not isinstance(value, Array) or not value.dtypes:
         return value
-    errors = {next((error for error, classes in refused.items()
-                    if any(d in DTYPE_CLASSES[c] for c in classes.split())), None) for d in value.dtypes}  # fmt: skip
+    errors = {next((error for error, dtypes in refused.items() if d in dtypes), None) for d in value.dtypes}
     if errors == {None}:
         return value
     if len(errors) > 1:
