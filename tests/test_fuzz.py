@@ -63,7 +63,7 @@ def test_known_limitations_still_behave_as_documented(mode, fuzz_runs):
     shown = fuzz_runs(mode)["shown"]
     fixed = []
     for limitation in limitations():
-        if mode not in limitation.modes:
+        if mode not in limitation.modes or not limitation.applies():  # e.g. fixed in a newer ml_dtypes
             continue
         keys = shown.get(f"limitation {limitation.id}", [])
         if not any(limitation.matches(mode, key) for key in keys):

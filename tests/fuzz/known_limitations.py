@@ -3,8 +3,10 @@ are written down).
 
 Each limitation is a ``## ID: title`` section with, in this order, bullet lines
 ``- modes: x64off, x64on`` and ``- class: `REGEX` `` (matched against a disagreement's class,
-``Disagreement.key`` less its ``[mode] `` prefix), then the minimized program as a ```python
-block.  ``tests/test_fuzz.py`` checks that every program still disagrees as its class says.
+``Disagreement.key`` less its ``[mode] `` prefix), optionally ``- versions: ml_dtypes < 0.7``
+(the installed versions it holds for: a later release may behave otherwise), then the minimized
+program as a ```python block.  ``tests/test_fuzz.py`` checks that every program still disagrees
+as its class says.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 DOCUMENT = Path(__file__).resolve().parent / "KNOWN_LIMITATIONS.md"
@@ -24,6 +27,11 @@ class Limitation:
     modes: tuple[str, ...]
     pattern: re.Pattern
     program: str
+    below: tuple[tuple[str, str], ...] = ()  # (distribution, version) it holds below
+
+    def applies(self) -> bool:
+        """Whether the installed versions are those the limitation holds for."""
+        return all(_version(metadata.version(name)) < _version(bound) for name, bound in self.below)
 
     def matches(self, mode: str, key: str) -> bool:
         """Whether a disagreement class (``Disagreement.key``) is this limitation."""
@@ -34,6 +42,8 @@ class Limitation:
 _SECTION = re.compile(r"^## (?P<id>[A-Z]+\d+): (?P<title>.+)$", re.MULTILINE)
 _MODES = re.compile(r"^- modes: (?P<modes>.+)$", re.MULTILINE)
 _CLASS = re.compile(r"^- class: `(?P<pattern>.+)`$", re.MULTILINE)
+_VERSIONS = re.compile(r"^- versions: (?P<versions>.+)$", re.MULTILINE)
+_BELOW = re.compile(r"\s*(?P<name>[\w.-]+)\s*<\s*(?P<version>[\d.]+)\s*")
 _PROGRAM = re.compile(r"^```python\n(?P<program>.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -47,9 +57,16 @@ def limitations() -> tuple[Limitation, ...]:
         modes, pattern, program = _MODES.search(body), _CLASS.search(body), _PROGRAM.search(body)
         if not (modes and pattern and program):
             raise ValueError(f"{DOCUMENT.name}: {section['id']} needs `- modes:`, `- class:` and a python block")
+        versions = _VERSIONS.search(body)
+        below = tuple((m["name"], m["version"]) for m in map(_BELOW.fullmatch, versions["versions"].split(","))
+                      if m) if versions else ()  # fmt: skip
         found.append(Limitation(section["id"], section["title"], tuple(m.strip() for m in modes["modes"].split(",")),
-                                re.compile(pattern["pattern"]), program["program"]))  # fmt: skip
+                                re.compile(pattern["pattern"]), program["program"], below))  # fmt: skip
     return tuple(found)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
 def classify_limitation(disagreement) -> str | None:
