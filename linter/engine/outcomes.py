@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # symbolic imports this module: its types only
 # Evaluations one question may make before it gives up: a value over a hundred parameters (a
 # loop's state joined over its callers) must not cost more than the claim is worth.
 _MOST_EVALUATIONS = 20_000
+# Variables beyond which a value is not split: one computed from many parameters (a loop's state
+# joined over its callers) rarely has one outcome, and grouping its operands costs the most.
+_MOST_VARIABLES = 8
 # Operands of operands one question looks into, nested.
 _MOST_DEPTH = 150
 # Times operands that share variables are replaced by their own operands, looking for a split.
@@ -66,6 +69,7 @@ def representatives(value: Symbolic, limit: int) -> list[Assignment] | None:
     try:
         return _nested(value, limit, _Budget(_MOST_EVALUATIONS, _MOST_DEPTH))
     except _Exhausted:
+        object.__setattr__(value, "classes", (limit, None))  # asked again and again: fails alike
         return None
 
 
@@ -83,21 +87,9 @@ def _representatives(value: Symbolic, limit: int, budget: _Budget) -> list[Assig
 def _joint(operands: Sequence[Symbolic], limit: int, budget: _Budget, expansions: int) -> list[Assignment] | None:
     """Assignments of every variable of ``operands`` giving each distinct tuple of their values
     once: the operands that share no variable are weighed apart and their classes combined."""
-    per_component: list[list[Assignment]] = []
+    per_component = []
     for component in _components(operands):
-        variables = sorted({v for operand in component for v in operand.variables}, key=lambda v: repr(v.key))
-        if math.prod(len(v.domain) for v in variables) <= limit:
-            found = _distinct(component, _every(variables), budget)
-        elif len(component) == 1:
-            found = _nested(component[0], limit, budget)
-        elif expansions < _MOST_EXPANSIONS:
-            inner = _unique(o for operand in component for o in (operand.operands if operand.function else (operand,)))
-            if len(inner) == len(component) and all(a is b for a, b in zip(inner, component)):
-                return None  # variables only: nothing left to split
-            found = _joint(inner, limit, budget, expansions + 1)
-            found = None if found is None else _distinct(component, found, budget)
-        else:
-            return None
+        found = _component(component, limit, budget, expansions)
         if found is None:
             return None
         per_component.append(found)
@@ -112,12 +104,32 @@ def _joint(operands: Sequence[Symbolic], limit: int, budget: _Budget, expansions
     return combined
 
 
+def _component(operands: list[Symbolic], limit: int, budget: _Budget, expansions: int) -> list[Assignment] | None:
+    """``_joint`` of operands that share variables: one operand by its own classes (memoized:
+    operands are shared by the values built on them); several by every assignment of their
+    variables where there are few, else by the classes of their own operands."""
+    if len(operands) == 1:
+        return _nested(operands[0], limit, budget)
+    variables = frozenset().union(*(operand.variables for operand in operands))
+    if math.prod(len(v.domain) for v in variables) <= limit:
+        return _distinct(operands, _every(sorted(variables, key=lambda v: repr(v.key))), budget)
+    if expansions == _MOST_EXPANSIONS:
+        return None
+    inner = _unique(o for operand in operands for o in (operand.operands if operand.function else (operand,)))
+    if len(inner) == len(operands) and all(a is b for a, b in zip(inner, operands)):
+        return None  # variables only: nothing left to split
+    found = _joint(inner, limit, budget, expansions + 1)
+    return None if found is None else _distinct(operands, found, budget)
+
+
 def _nested(value: Symbolic, limit: int, budget: _Budget) -> list[Assignment] | None:
     """``representatives`` within a question's budget, memoized (an exhausted budget is not: a
     question about less may still find them)."""
     memo = value.classes
     if memo is not None and memo[0] == limit:
         return memo[1]
+    if len(value.variables) > _MOST_VARIABLES:
+        return None
     if budget.depth == 0:
         raise _Exhausted
     budget.depth -= 1
