@@ -1,19 +1,19 @@
 """The facts per JAX version, chosen by the JAX installed in the linted environment (read from a
 ``jax-*.dist-info``, never imported) or by `jax-version`, with the pinned version's as the fallback.
 
-The 0.12 facts' expected values were measured with jax 0.12.0.1 (and jaxlib 0.12.0.1, numpy 2.5.5,
-ml_dtypes 0.7.0) on Python 3.12.1 in the environment ``tests/newest_versions.py`` makes::
+The expected values were measured on Python 3.12.1 with jax[cpu] 0.11.0, 0.11.1, 0.11.2, 0.12.0
+and 0.12.0.1 (the last in the environment ``tests/newest_versions.py`` makes, with numpy 2.5.5 and
+ml_dtypes 0.7.0) and on the pinned 0.10.2::
 
-    jnp.log2(jnp.asarray(2.0)).weak_type                                  # True  (0.10.2: False)
-    jnp.hypot(jnp.asarray(2.0), jnp.ones(3, jnp.int32)).weak_type         # True  (0.10.2: False)
-    jnp.hypot(2.0, jnp.ones(3, jnp.float32)).weak_type                    # False (both)
-    jnp.log10(jnp.asarray(2.0)).weak_type                                 # False (both)
-    jnp.linalg.cholesky(jnp.eye(2, dtype=jnp.float16))  # TypeError: cholesky does not accept dtype
-                                                        # float16 (0.10.2: NotImplementedError)
-    jnp.linalg.inv / solve / eigh of float16: TypeError (0.10.2: NotImplementedError)
-    jnp.ones(3, jnp.float6_e2m3fn) < jnp.ones(3, jnp.float6_e2m3fn)  # JaxRuntimeError: INTERNAL:
-        # RET_CHECK failure (XLA's CPU compiler: "Invalid bitcast i6 to i8"), so the engine claims
-        # no dtype (0.10.2 cannot make the arrays on CPU; promolint claims bool there)
+    jnp.log2(jnp.asarray(2.0)).weak_type                            # True from 0.11.2 (before: False)
+    jnp.hypot(jnp.asarray(2.0), jnp.ones(3, jnp.int32)).weak_type   # True from 0.12.0 (before: False)
+    jnp.hypot(2.0, jnp.ones(3, jnp.float32)).weak_type              # False in all
+    jnp.log10(jnp.asarray(2.0)).weak_type                           # False in all
+    jnp.linalg.cholesky(jnp.eye(2, dtype=jnp.float16))  # TypeError from 0.11.1 ("cholesky does not
+        # accept dtype float16"), NotImplementedError before; inv, solve, eigh alike
+    jnp.ones(3, jnp.float6_e2m3fn) < jnp.ones(3, jnp.float6_e2m3fn)  # from 0.11.0: JaxRuntimeError,
+        # INTERNAL: RET_CHECK failure (XLA's CPU compiler: "Invalid bitcast i6 to i8"), so the
+        # engine claims no dtype; 0.10.2 cannot make the arrays on CPU (promolint claims bool)
 """
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ def test_the_setting_wins_over_the_environment(tmp_path):
 
 
 @pytest.mark.parametrize(("version", "facts"), [
-    ("0.9.0", PINNED), ("0.10.2", PINNED), ("0.11.1", PINNED), ("0.12.0rc1", "0.12.0"), ("0.12.0.1", "0.12.0"),
-    ("0.13", "0.12.0"),
+    ("0.9.0", PINNED), ("0.10.2", PINNED), ("0.11.0", "0.11.0"), ("0.11.1", "0.11.1"), ("0.11.2", "0.11.2"),
+    ("0.12.0rc1", "0.12.0"), ("0.12.0.1", "0.12.0"), ("0.13", "0.12.0"),
 ])  # fmt: skip
 def test_a_version_takes_the_facts_of_the_newest_measured_at_or_below_it(version, facts):
     assert facts_for(version).version == facts
@@ -166,3 +166,17 @@ def test_installed_versions_come_from_the_metadata_folders_names(tmp_path):
             (folder / entry).mkdir(parents=True)
     found = versions([str(tmp_path / "missing"), str(first), str(second)], ("numpy", "ml_dtypes", "jax"))
     assert found == {"ml_dtypes": "0.7.0", "numpy": "2.4.6"}  # jaxlib is not jax, nor a bare `jax` folder
+
+
+@pytest.mark.parametrize(("version", "log2", "hypot", "cholesky", "float6"), [
+    ("0.11.0", "float32", "float32", "NotImplementedError", "unknown (jax)"),
+    ("0.11.1", "float32", "float32", "TypeError", "unknown (jax)"),
+    ("0.11.2", "weak float32", "float32", "TypeError", "unknown (jax)"),
+])  # fmt: skip
+def test_reveal_follows_each_measured_version(tmp_path, version, log2, hypot, cholesky, float6):
+    source = tmp_path / "drifted.py"
+    source.write_text(DRIFTED)
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"),
+                   "VIRTUAL_ENV": str(fake_environment(tmp_path / "venv", version))}  # fmt: skip
+    said = revealed(source, environment)
+    assert (said["log2"], said["hypot"], said["cholesky"], said["float6"]) == (log2, hypot, cholesky, float6)

@@ -2,7 +2,7 @@
 
 promolint never imports JAX, so these are data, measured on each version listed: the promotion
 tables agree in every mode from 0.10.2 to 0.12.0.1, but some functions' weak flags and the
-exceptions of some refusals changed.  The facts in force are those of the JAX installed in the
+exceptions of some refusals changed (0.11.0 to 0.12.0, one at a time).  The facts in force are those of the JAX installed in the
 environment being linted (read from its metadata, never by importing it), or of a `jax-version`
 setting; the pinned version's stand in where neither says.
 """
@@ -35,13 +35,21 @@ class JaxFacts:
     unsure_comparisons: frozenset[str] = frozenset()
 
 
-# Oldest first; the probes that measured them are in tests/test_versions.py's docstring.
+# Oldest first, each measured on its own version (0.12.0's on 0.12.0.1 too) with the probes in
+# tests/test_versions.py's docstring.
+_FLOAT6 = frozenset({"float6_e2m3fn", "float6_e3m2fn"})
 JAX_FACTS: tuple[JaxFacts, ...] = (
     JaxFacts(PINNED, inexact_weak={"log2": "strong", "log10": "strong", "hypot": "all-weak"}),
-    # Measured on 0.12.0.1, where comparing float6 arrays crashes XLA's CPU compiler (INTERNAL:
-    # RET_CHECK failure, "Invalid bitcast i6 to i8"); 0.10.2 cannot make a float6 array on CPU.
+    # Comparing float6 arrays crashes XLA's CPU compiler (INTERNAL: RET_CHECK failure, "Invalid
+    # bitcast i6 to i8"); 0.10.2 cannot make a float6 array on CPU at all.
+    JaxFacts("0.11.0", inexact_weak={"log2": "strong", "log10": "strong", "hypot": "all-weak"},
+             unsure_comparisons=_FLOAT6),  # fmt: skip
+    JaxFacts("0.11.1", inexact_weak={"log2": "strong", "log10": "strong", "hypot": "all-weak"},
+             linalg_float16_error="TypeError", unsure_comparisons=_FLOAT6),  # fmt: skip
+    JaxFacts("0.11.2", inexact_weak={"log2": "", "log10": "strong", "hypot": "all-weak"},
+             linalg_float16_error="TypeError", unsure_comparisons=_FLOAT6),  # fmt: skip
     JaxFacts("0.12.0", inexact_weak={"log2": "", "log10": "strong", "hypot": ""}, linalg_float16_error="TypeError",
-             unsure_comparisons=frozenset({"float6_e2m3fn", "float6_e3m2fn"})),  # fmt: skip
+             unsure_comparisons=_FLOAT6),  # fmt: skip
 )
 _VERSION = re.compile(r"\d+(\.\d+)*")
 
