@@ -7,7 +7,9 @@ For each file: the parse floor (``ast.parse``), the analysis the server runs on 
 (``lint_with_fixes``: parse, analysis, rules, noqa), and end to end through a real server over
 stdio: the time from sending an incremental ``didChange`` to receiving the ``publishDiagnostics``
 of that version (each edit waits for the previous one's diagnostics), and the first hover after
-an edit (it computes the reveal records of the new text).  Files: a synthetic 1,000-line file
+an edit (it computes the reveal records of the new text), and the code actions an editor asks for
+at the cursor after each edit (no ``only``: the light bulb), from a client that resolves them
+lazily as VS Code does, and the resolve of "fix all" on the last version.  Files: a synthetic 1,000-line file
 made of the README example's statements, and the optax files of 800 to 1,300 lines (optax 0.2.8,
 downloaded into the gitignored benchmark cache; skipped with --no-download).
 """
@@ -57,19 +59,23 @@ def median_ms(action, repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
-def end_to_end(text: str, edits: int) -> tuple[list[float], list[float]]:
-    """Milliseconds from each didChange to its diagnostics, and from each first hover to its answer."""
+RESOLVING_CLIENT = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
+
+
+def end_to_end(text: str, edits: int) -> tuple[list[float], list[float], list[float], float]:
+    """Milliseconds from each didChange to its diagnostics, from each first hover to its answer,
+    from each light-bulb code action request to its answer, and of one "fix all" resolve."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "pyproject.toml").write_text("[tool.promolint]\n")
         session = LspSession(root)
-        session.initialize()
+        session.initialize(RESOLVING_CLIENT)
         uri = (root / "bench.py").as_uri()
         session.open(uri, text)
         lines = text.splitlines()
         target = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].strip())  # an edit mid-file
         column = len(lines[target])
-        changes, hovers = [], []
+        changes, hovers, actions, fix_all = [], [], [], None
         for version in range(2, edits + 2):
             # Type a space at the end of the line, then delete it: the text alternates, every version analyzed.
             edit = ({"range": {"start": {"line": target, "character": column},
@@ -85,8 +91,19 @@ def end_to_end(text: str, edits: int) -> tuple[list[float], list[float]]:
             session.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                    "position": {"line": target, "character": 4}})  # fmt: skip
             hovers.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            where = {"start": {"line": target, "character": 0}, "end": {"line": target, "character": 0}}
+            offered = session.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": where,
+                                                                  "context": {"diagnostics": []}})  # fmt: skip
+            actions.append((time.perf_counter() - start) * 1000)
+            fix_all = next((a for a in offered if a["kind"].startswith("source.fixAll")), fix_all)
+        resolve = float("nan")
+        if fix_all is not None and fix_all["data"]["version"] == edits + 1:
+            start = time.perf_counter()
+            session.request("codeAction/resolve", fix_all)
+            resolve = (time.perf_counter() - start) * 1000
         session.close()
-    return changes, hovers
+    return changes, hovers, actions, resolve
 
 
 def main() -> int:
@@ -103,15 +120,16 @@ def main() -> int:
             if 800 <= len(text.splitlines()) <= 1300:
                 files.append((str(path.relative_to(optax)), text))
     print(f"{'file':<44} {'lines':>5} {'ast.parse':>9} {'analysis':>8} {'change':>7} {'p90':>6} {'hover':>6}"
-          f" {'change/parse':>12}")  # fmt: skip
+          f" {'action':>6} {'fix-all':>7} {'change/parse':>12}")  # fmt: skip
     for name, text in files:
         data = text.encode()
         parse = median_ms(lambda: ast.parse(data), args.repeat)
         analysis = median_ms(lambda: lint_with_fixes(data, "bench.py", Settings(), CODES), args.repeat)
-        changes, hovers = end_to_end(text, args.edits)
+        changes, hovers, actions, resolve = end_to_end(text, args.edits)
         change, p90 = statistics.median(changes), statistics.quantiles(changes, n=10)[-1]
         print(f"{name[-44:]:<44} {len(text.splitlines()):>5} {parse:>7.1f}ms {analysis:>6.1f}ms {change:>5.1f}ms"
-              f" {p90:>4.1f}ms {statistics.median(hovers):>4.1f}ms {change / parse:>11.1f}x")  # fmt: skip
+              f" {p90:>4.1f}ms {statistics.median(hovers):>4.1f}ms {statistics.median(actions):>4.1f}ms"
+              f" {resolve:>5.0f}ms {change / parse:>11.1f}x")  # fmt: skip
     return 0
 
 
