@@ -1,10 +1,11 @@
 """JAX's facts per version: where a JAX release answers differently from the pinned one.
 
 promolint never imports JAX, so these are data, measured on each version listed: the promotion
-tables agree in every mode from 0.10.2 to 0.12.0.1, but some functions' weak flags and the
-exceptions of some refusals changed (from 0.11.0 to 0.12.0, one at a time).  The facts in force
-are those of the JAX installed in the environment being linted (read from its metadata, never by
-importing it), or of a `jax-version` setting; the pinned version's stand in where neither says.
+tables of 0.10.2 and 0.12.0.1 agree in every mode (tests/oracle/test_jax_system.py passes on
+both), but some functions' weak flags and the exceptions of some refusals changed, from 0.11.0
+to 0.12.0, one at a time.  The facts in force are those of the JAX installed in the environment
+being linted (read from its metadata, never by importing it), or of a `jax-version` setting; the
+pinned version's stand in where neither says.
 """
 
 from __future__ import annotations
