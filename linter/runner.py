@@ -495,7 +495,8 @@ def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callabl
     and again (a third more time on the benchmark's corpus).
 
     Ctrl-C reaches the workers too (the terminal signals the whole process group): they ignore
-    it, and the caller, interrupted, ends them at once instead of waiting for their batches."""
+    it from their start, and the caller, interrupted, ends them at once instead of waiting for
+    their batches."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(work) < _PARALLEL_THRESHOLD:
         yield from map(function, work)
@@ -509,9 +510,15 @@ def parallel_map(function: Callable, work: list, jobs: int | None, cost: Callabl
     context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                           else "spawn")  # fmt: skip
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts) as pool:
+        # Futures, not pool.map: its results cancel the batches left when interrupted, and Python
+        # 3.11's pool then fails on the cancelled ones as its workers end, and hangs the exit.
+        tasks = [(function, [work[i] for i in batch]) for batch in batches]
         try:
-            for outputs in pool.map(_apply, [(function, [work[i] for i in batch]) for batch in batches]):
-                yield from outputs
+            with _interrupts_held():  # the first submissions start the processes, which inherit it
+                futures = [pool.submit(_apply, task) for task in tasks[:workers]]
+            futures += [pool.submit(_apply, task) for task in tasks[workers:]]
+            for future in futures:
+                yield from future.result()
         except BaseException:  # an interrupt, or a caller that stops early: no batch is waited for
             _terminate(pool)
             raise
@@ -526,10 +533,25 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT held back meanwhile, and delivered when it ends: processes started now inherit the
+    block, so they never see a Ctrl-C, where the pool's initializer would leave them open to it
+    while they import; the caller loses none."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: the initializer alone
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _terminate(pool) -> None:
     """End ``pool``'s workers now (``ProcessPoolExecutor.terminate_workers`` from Python 3.14)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=False)  # not cancel_futures: see parallel_map
     for process in processes:
         process.terminate()
 
