@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-NOTEBOOK_SUFFIX = ".ipynb"  # also in promolint.runner, which must not load this module
+NOTEBOOK_SUFFIX = ".ipynb"  # also in promolint.discovery, which must not load this module
 _SEPARATOR = "# %% (promolint: cell boundary)"
 _PLACEHOLDER = "pass  # promolint-ipython-{}"
 _PLACEHOLDER_LINE = re.compile(r"^[ \t]*pass  # promolint-ipython-(\d+)$")
