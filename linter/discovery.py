@@ -89,7 +89,7 @@ def _is_regular(path: str, unreadable: list[Diagnostic] | None) -> bool:
     if stat.S_ISREG(mode):
         return True
     if not stat.S_ISDIR(mode):
-        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "not a regular file")
+        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "of an unknown kind")
         _report(unreadable, path, f"cannot read file: not a regular file ({kind})")
     return False
 
