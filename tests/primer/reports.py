@@ -37,10 +37,9 @@ RULE_SETS = {"default": (), "all": ("--select", "ALL")}
 MODE_DIFFERENCE = {"PRM010": "--x64-portability", "PRM024": "--numpy1-compat"}
 
 # Runs one snippet the way the report ran it: modes set before anything is computed, the outcome
-# is the exception it raised or what it left in `out`.
+# is the exception it raised or what it left in `out`, and the warnings it gave.
 _CHILD = r"""
 import json, sys, warnings
-warnings.simplefilter("ignore")
 import jax
 jax.config.update("jax_enable_x64", sys.argv[1] == "on")
 jax.config.update("jax_numpy_dtype_promotion", sys.argv[2])
@@ -55,14 +54,18 @@ def describe(value):
     return f"{dtype}{weak} [{library}] {np.asarray(value).tolist()!r}"
 
 scope = {"__name__": "__report__"}
-try:
-    exec(compile(sys.argv[3], "<snippet>", "exec"), scope)
-except Exception as error:
-    message = " ".join(str(error).split())
-    outcome = f"{type(error).__name__}: {message}"
-else:
-    outcome = describe(scope.get("out"))
-print(json.dumps(outcome[:400]))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        exec(compile(sys.argv[3], "<snippet>", "exec"), scope)
+    except Exception as error:
+        message = " ".join(str(error).split())
+        outcome = f"{type(error).__name__}: {message}"[:400]
+    else:
+        outcome = describe(scope.get("out"))[:400]
+shown = dict.fromkeys(f"{w.category.__name__}: {str(w.message).split('. ')[0][:160]}" for w in caught
+                      if not issubclass(w.category, DeprecationWarning))
+print(json.dumps(outcome + "".join(f"; warns {text}" for text in shown)))
 """
 
 
@@ -171,6 +174,11 @@ def landed(report: Report, result: Lint) -> list[str]:
     return sorted({code for line, code in result.codes.get(report.id, ()) if line in report.lines})
 
 
+def elsewhere(report: Report, result: Lint) -> list[str]:
+    """The findings on other lines than the problem's, as CODE@line."""
+    return sorted({f"{code}@{line}" for line, code in result.codes.get(report.id, ()) if line not in report.lines})
+
+
 def on_topic(report: Report, codes: list[str]) -> list[str]:
     """The codes that report the problem itself, not only that a dtype differs between modes."""
     return [code for code in codes if MODE_DIFFERENCE.get(code, "") in ("", *report.flags)]
@@ -187,10 +195,11 @@ def markdown(meta: dict, rows: list[dict], totals: dict[str, int], verified: boo
             f"found by default rules: {totals['default']}; found with all rules: {totals['all']} "
             f"({totals['all_on_topic']} counting PRM010/PRM024 only where the report is about that "
             f"mode difference).", "",
-            "| report | pattern | mode | outcome | reproduced | default rules | all rules |",
-            "|---|---|---|---|---|---|---|"]
+            "| report | pattern | mode | outcome | reproduced | default rules | all rules | all rules, other lines |",
+            "|---|---|---|---|---|---|---|---|"]
     body = [f"| [{row['id']}]({row['url']}) | {row['pattern']} | {row['mode']} | {row['kind']} | "
-            f"{row['reproduced']} | {row['default'] or '-'} | {row['all'] or '-'} |" for row in rows]
+            f"{row['reproduced']} | {row['default'] or '-'} | {row['all'] or '-'} | {row['elsewhere'] or '-'} |"
+            for row in rows]
     return "\n".join(head + body) + "\n"
 
 
@@ -228,9 +237,11 @@ def main(argv: list[str] | None = None) -> int:
             "".join(f", {flag}" for flag in report.flags)
         rows.append({"id": report.id, "url": report.url, "pattern": report.pattern, "mode": mode,
                      "kind": report.kind, "reproduced": reproduced,
-                     "default": ", ".join(found["default"]), "all": ", ".join(found["all"])})
+                     "default": ", ".join(found["default"]), "all": ", ".join(found["all"]),
+                     "elsewhere": ", ".join(elsewhere(report, results["all"]))})
         print(f"{report.id:28} {mode:24} {report.kind:9} reproduced={reproduced:8} "
-              f"default={','.join(found['default']) or '-':14} all={','.join(found['all']) or '-'}")
+              f"default={','.join(found['default']) or '-':14} all={','.join(found['all']) or '-':22} "
+              f"other lines={','.join(elsewhere(report, results['all'])) or '-'}")
     print(f"entries {totals['entries']}, reproduced {totals['reproduced']}, found by default rules "
           f"{totals['default']}, found with all rules {totals['all']} ({totals['all_on_topic']} with "
           f"PRM010/PRM024 counted only for their own mode difference)")
