@@ -30,7 +30,7 @@ NEWEST = ("jax", "numpy", "ml_dtypes")
 # The test extra's tools the two suites need, unpinned.
 TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "array-api-strict", "jaxtyping")  # jaxtyping: the corpus
 SUITES = ("tests/oracle", "tests/test_fuzz.py")
-FIGURES = re.compile(r"(reveal oracle \[\w|fuzz \[\w|\d+ (passed|failed)|FAILED )")
+FIGURES = re.compile(r"(reveal oracle \[\w|fuzz \[\w|\d+ (passed|failed)|FAILED |ERROR )")
 
 
 def runtime_dependencies() -> list[str]:
@@ -63,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     interpreter = args.venv / "bin" / "python" if args.no_install else make_environment(args.venv, args.python)
     print(f"newest versions: {versions(interpreter)}", flush=True)
-    run = subprocess.run([str(interpreter), "-m", "pytest", *SUITES, "-q", "-p", "no:cacheprovider", "-rf"],
-                         cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    # -rP: the suites print their figures (sites, agreements, claims) in passing tests' output too
+    run = subprocess.run([str(interpreter), "-m", "pytest", *SUITES, "-o", "addopts=", "-q", "-p", "no:cacheprovider",
+                          "-rfEP"], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     output = run.stdout + run.stderr
     (args.venv / "last_run.txt").write_text(output, encoding="utf-8")
     figures = [line[match.start():] for line in output.splitlines() for match in [FIGURES.search(line)] if match]
