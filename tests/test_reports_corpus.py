@@ -36,10 +36,29 @@ def test_each_entry_is_complete(report) -> None:
     compile(report.snippet, report.id, "exec")
 
 
+CORPUS_ENTRY = """[[report]]
+id = "x"
+url = "https://github.com/a/b/issues/1"
+title = "t"
+repository = "a/b"
+reported = "2025-01-01"
+pattern = "p"
+kind = "raises"
+x64 = "on"
+promotion = "standard"
+line = 1
+outcome = "TypeError"
+snippet = "out = 1"
+"""
+
+
 def test_a_malformed_entry_is_named(tmp_path) -> None:
     corpus = tmp_path / "reports.toml"
     corpus.write_text('[[report]]\nid = "x"\nurl = "https://github.com/a/b/issues/1"\n')
     with pytest.raises(CorpusError, match=r"report #1 \(x\): missing title"):
+        load(corpus)
+    corpus.write_text(CORPUS_ENTRY.replace('id = "x"', 'id = "x"\nseverity = "high"'))
+    with pytest.raises(CorpusError, match=r"report #1 \(x\): unknown field severity"):
         load(corpus)
 
 

@@ -75,6 +75,8 @@ class CorpusError(Exception):
 
 @dataclass(frozen=True)
 class Report:
+    """One reported surprise: where it was reported, its snippet, and what running it gave."""
+
     id: str
     url: str
     title: str
@@ -115,6 +117,9 @@ def load(path: Path = CORPUS) -> tuple[dict, list[Report]]:
         missing = [name for name in REQUIRED if name not in entry]
         if missing:
             raise CorpusError(f"{where}: missing {', '.join(missing)}")
+        unknown = sorted(set(entry) - set(Report.__dataclass_fields__))
+        if unknown:
+            raise CorpusError(f"{where}: unknown field {', '.join(unknown)}")
         if entry["id"] in seen:
             raise CorpusError(f"{where}: duplicate id")
         seen.add(entry["id"])
