@@ -87,7 +87,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool = False, write: bo
     """Apply the fixes to the files under ``paths`` (with ``write``), else only say what they
     would change; with ``stdin`` (a name and the bytes read), fix those bytes instead and keep the
     result in the report's ``output``."""
-    settings = Settings(x64=config.x64, promotion=config.promotion, jax_version=config.jax_version)
+    settings = config.settings()
     unreadable: list[Diagnostic] = []
     if stdin:
         named = [(stdin[0], stdin[1])]

@@ -264,7 +264,6 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from promolint.discovery import iter_files, unreadable_entry
-    from promolint.frontend.analysis import Settings
     from promolint.progress import Progress
     from promolint.project_facts import ProjectFacts
     from promolint.reveal import format_text, reveal_job
@@ -275,8 +274,7 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     config = _config(args, Path(stdin[0]).parent if stdin else paths[0])
     if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
         return 0
-    settings = Settings(x64=config.x64, promotion=config.promotion, python=config.python,
-                        jax_version=config.jax_version)  # fmt: skip
+    settings = config.settings()
     unreadable: list = []
     status, records_json, files = 0, [], [(Path(stdin[0]), stdin[1])] if stdin else []
     found = [] if stdin else list(iter_files(paths, config, unreadable))

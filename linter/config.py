@@ -11,13 +11,18 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from promolint.project_facts import ProjectFacts
 from promolint.rules.registry import NUMPY1_COMPAT, OUTSIDE_TESTS, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
+
+if TYPE_CHECKING:
+    from promolint.engine.flow.modes import Settings
 
 # Every rule's code, True for the opt-in ones; the checker's own PRM000 (always on) and PRM100
 # (opt-in) are handled apart.
@@ -82,6 +87,14 @@ class Config:
         switched = ((UNUSED_NOQA,) * self.report_unused_noqa + (X64_PORTABILITY,) * self.x64_portability
                     + (NUMPY1_COMPAT,) * self.numpy1_compat)
         return _enabled(self.select + self.extend_select + switched, ignored)
+
+    def settings(self, facts: ProjectFacts | None = None) -> Settings:
+        """The modes, grammar and facts a file is analysed with: every front end's one way from
+        the configuration to the engine (``facts``: what the other files of the run decide)."""
+        from promolint.engine.flow.modes import Settings  # loads the engine: a run served from the cache needs none
+
+        return Settings(x64=self.x64, promotion=self.promotion, facts=facts or ProjectFacts(), python=self.python,
+                        jax_version=self.jax_version)  # fmt: skip
 
     @property
     def python(self) -> tuple[int, int] | None:

@@ -25,7 +25,6 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 from promolint.config import Config, load_config
 from promolint.diagnostics import FixSummary
 from promolint.engine.records import Span
-from promolint.frontend.analysis import Settings
 from promolint.frontend.fix import apply_fixes
 from promolint.frontend.source import Source
 from promolint.lint import fix_source, lint_with_fixes
@@ -59,7 +58,7 @@ def findings(module: cst.Module, path: str | Path | None = None, *, config: Conf
     has resolved it already (a visitor, a Fixit rule), saving a second resolution."""
     if config is None:
         config = load_config(Path(path)) if path is not None else Config()
-    settings = Settings(x64=config.x64, promotion=config.promotion)
+    settings = config.settings()
     codes = config.enabled_codes(Path(path) if path is not None else None)
     data = module.bytes
     source, diagnostics = lint_with_fixes(data, str(path or "<module>"), settings, codes,
@@ -122,7 +121,7 @@ class StrictCasts(CodemodCommand):
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         path = self.context.filename
         config = load_config(Path(path)) if path else Config()
-        settings = Settings(x64=config.x64, promotion="strict")
+        settings = replace(config.settings(), promotion="strict")
         fixed, count, _ = fix_source(tree.bytes, path or "<module>", settings, frozenset({STRICT_PROMOTION}),
                                      unsafe=self.unsafe)  # fmt: skip
         return cst.parse_module(fixed) if count else tree

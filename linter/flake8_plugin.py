@@ -52,11 +52,12 @@ class Plugin:
             return  # flake8 does not read notebooks as such: `promolint check` does
         data = _source_bytes("".join(self.lines))
         codes = config.enabled_codes(path)
-        store, added = _cache(cache_directory(config), config.x64, config.promotion, config.external)
+        store, added = _cache(cache_directory(config), config.x64, config.promotion, config.target_version,
+                              config.jax_version, config.external)  # fmt: skip
         key = cache_key(data, codes)
         diagnostics = from_cache(store, self.filename, key)
         if diagnostics is None:
-            job = LintJob(self.filename, data, (config.x64, config.promotion), codes, config.external)
+            job = LintJob(self.filename, data, config.settings(), codes, config.external)
             diagnostics = lint_job(job)[0]
             if (rows := cache_rows(diagnostics)) is not None:
                 added[key] = rows
@@ -86,10 +87,12 @@ def _config(directory: Path) -> Config:
 
 
 @functools.lru_cache(maxsize=8)
-def _cache(directory: Path, x64: str, promotion: str, external: tuple[str, ...]) -> tuple[ResultCache, dict]:
+def _cache(directory: Path, x64: str, promotion: str, target_version: str, jax_version: str,
+           external: tuple[str, ...]) -> tuple[ResultCache, dict]:  # fmt: skip
     """The cache for one location and settings (as `promolint check` keys it), and the entries
     this process adds, merged into the cache file as it is when the process ends."""
-    config = Config(x64=x64, promotion=promotion, external=external, cache_dir=str(directory))
+    config = Config(x64=x64, promotion=promotion, target_version=target_version, jax_version=jax_version,
+                    external=external, cache_dir=str(directory))  # fmt: skip
     added: dict[str, list] = {}
     util.Finalize(None, _merge, args=(config, added), exitpriority=0)  # run at the exit of the process
     return open_cache(config), added

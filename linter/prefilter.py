@@ -24,8 +24,9 @@ def may_switch_x64(data: bytes) -> bool:
     return b"jax_enable_x64" in data or b"JAX_ENABLE_X64" in data
 
 
-def parses(data: bytes) -> bool:
-    """True when the file parses: False means the analysis reports why it does not."""
+def parses(data: bytes, python: tuple[int, int] | None = None) -> bool:
+    """True when the file parses with the grammar of ``python`` (the target version; None for
+    the running Python's): False means the analysis reports why it does not."""
     from promolint.frontend.source import ParseFailure, parse_bytes  # loads the engine: a cached run needs none
 
-    return not isinstance(parse_bytes(data), ParseFailure)
+    return not isinstance(parse_bytes(data, python), ParseFailure)

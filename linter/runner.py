@@ -25,6 +25,7 @@ from promolint.progress import Progress
 from promolint.project_facts import ProjectFacts
 
 if TYPE_CHECKING:
+    from promolint.engine.flow.modes import Settings
     from promolint.project import ModuleNode
 
 _PARALLEL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
@@ -63,27 +64,22 @@ class LintJob:
 
     path: str
     data: bytes
-    settings: tuple[str, str]  # x64, promotion
+    settings: Settings  # with what the other files of the run decide for this one (its facts)
     codes: frozenset[str]
     external: tuple[str, ...] = ()
-    facts: ProjectFacts | None = None  # what the other files of the run decide for this one
-    jax_version: str = ""  # the `jax-version` setting
 
 
 def lint_job(job: LintJob) -> tuple[list[Diagnostic], bool]:
     """Lint one file's bytes; True when it was skipped as finding-free."""
     data, codes = job.data, job.codes
     if (not may_have_findings(data) and (UNUSED_NOQA not in codes or b"noqa" not in data)
-            and not job.path.endswith(NOTEBOOK_SUFFIX) and parses(data)):  # fmt: skip
+            and not job.path.endswith(NOTEBOOK_SUFFIX) and parses(data, job.settings.python)):  # fmt: skip
         return [], True
     from promolint.lint import lint_file
-    from promolint.frontend.analysis import Settings
 
     try:
         with _young_garbage_collected_after():
-            facts = ProjectFacts() if job.facts is None else job.facts
-            settings = Settings(*job.settings, facts=facts, jax_version=job.jax_version)
-            return lint_file(data, job.path, settings, codes, job.external), False
+            return lint_file(data, job.path, job.settings, codes, job.external), False
     except Exception as error:  # one file's internal error must not end the run
         return [internal_error(job.path, error)], False
 
@@ -129,7 +125,7 @@ def cache_directory(config: Config) -> Path:
 
 def open_cache(config: Config) -> ResultCache:
     # The facts' versions too: results found with JAX 0.10's facts are not 0.12's.
-    key = (config.x64, config.promotion, *config.external, facts_versions(config))
+    key = (config.x64, config.promotion, config.target_version, *config.external, facts_versions(config))
     return ResultCache(cache_directory(config), "|".join(key))
 
 
@@ -172,7 +168,6 @@ def run_check(paths: list[Path], config: Config, jobs: int | None = None, cache:
 def _check(run: CheckRun, found: list[str], config: Config, store: ResultCache | None, jobs: int | None,
            stdin: tuple[str, bytes] | None, progress: Progress) -> None:  # fmt: skip
     """``run_check`` over the files ``found``, or standard input's."""
-    settings = (config.x64, config.promotion)
     index, facts = None, None
     if stdin:
         files = [(Path(stdin[0]), stdin[1])]
@@ -208,7 +203,7 @@ def _check(run: CheckRun, found: list[str], config: Config, store: ResultCache |
             progress.advance()
             continue
         keys[path] = key
-        work.append(LintJob(path, data, settings, codes, config.external, found_facts, config.jax_version))
+        work.append(LintJob(path, data, config.settings(found_facts), codes, config.external))
     for job, (diagnostics, skipped) in zip(work, parallel_map(lint_job, work, jobs, cost=_file_size)):
         run.skipped += skipped
         run.diagnostics += diagnostics

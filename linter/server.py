@@ -144,7 +144,7 @@ class PromolintServer(LanguageServer):
 
     def _analyze(self, uri: str, text: str, version: int | None, path: Path) -> _Analyzed:
         config = self.config_for(path)
-        settings = Settings(x64=config.x64, promotion=config.promotion)
+        settings = config.settings()
         codes = frozenset() if config.excluded(path) else config.enabled_codes(path)
         encoding = _encoding_of(text)
         data = text.encode(encoding)

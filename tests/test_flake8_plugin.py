@@ -80,7 +80,7 @@ def test_flake8_and_promolint_share_the_result_cache(project, capsys) -> None:
     fresh = project / "fixtures" / "PRM007_x64_truncation.py"
     flake8(str(fresh), cwd=project)  # analyzed by flake8, which writes its results back at exit
     main(["check", str(fresh), "--statistics"])
-    assert "1 files: 0 analyzed, 1 unchanged (from the cache)" in capsys.readouterr().out
+    assert "1 file: 0 analyzed, 1 unchanged (from the cache)" in capsys.readouterr().out
 
     shutil.rmtree(project / ".promolint_cache")
     flake8("fixtures", "-j", "2", cwd=project)  # two worker processes, each adding its files at exit

@@ -85,6 +85,27 @@ def test_the_settings_target_reaches_the_lint_and_reveal(tmp_path, capsys) -> No
     assert status == 1 and "`except*` clauses need Python 3.11; target-version is py310" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("front_end", ["check", "check --fix", "check --no-cache", "flake8"])
+def test_the_configured_target_reaches_check_fix_and_flake8(tmp_path, capsys, front_end) -> None:
+    """`check` (its workers, its cache, the prefilter that skips files without NumPy or JAX
+    names), `--fix` and the flake8 plugin read the project's `target-version` too."""
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\ntarget-version = "py310"\n')
+    path = tmp_path / "a.py"
+    path.write_text("try:\n    pass\nexcept* ValueError:\n    pass\n")  # no NumPy or JAX name in it
+    expected = "`except*` clauses need Python 3.11; target-version is py310"
+    if front_end == "flake8":
+        import subprocess
+        import sys
+
+        done = subprocess.run([sys.executable, "-m", "flake8", "--select", "PRM", str(path)], capture_output=True,
+                              text=True, cwd=tmp_path)  # fmt: skip
+        assert expected in done.stdout
+        return
+    for _ in range(2):  # the second run answers from the cache, where check keeps one
+        status = main([*front_end.split(), str(path)])
+        assert status == 1 and expected in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("value", ["3.12", "py2", "py315", "python311"])
 def test_a_bad_target_version_exits_two_with_one_line(tmp_path, capsys, value) -> None:
     status = main(["config", "--target-version", value, str(tmp_path)])
