@@ -25,7 +25,7 @@ from promolint.diagnostics import Diagnostic
 from promolint.engine.context import Context
 from promolint.engine.records import Seeds
 from promolint.engine.values import Array, Returns, Value
-from promolint.frontend.analysis import Settings, analyze
+from promolint.frontend.analysis import analyze
 from promolint.frontend.source import ParseFailure, parse_bytes
 from promolint.lint import diagnose
 from promolint.project import project_facts
@@ -142,11 +142,11 @@ class Analyzer:
             data = Path(path).read_bytes()
         except OSError:
             return None
-        source = parse_bytes(data)
+        source = parse_bytes(data, self.config.python)
         if isinstance(source, ParseFailure):
             return None  # mypy reports what it cannot parse itself
         facts = self._project_facts().get(path, ProjectFacts())
-        modes = Settings(self.config.x64, self.config.promotion, facts)
+        modes = self.config.settings(facts)
         read = {name for name, _ in facts.modules}  # the project pass runs their code: no tags needed
         seeds = Seeds(declared=self._declared(tree, modes.initial()), names=self._imported(source.tree, tree, read),
                       module=tree.fullname)  # fmt: skip
