@@ -21,6 +21,7 @@ from promolint.engine.values import (
     Elements,
     Items,
     Library,
+    Reference,
     Refusal,
     Value,
     is_none,
@@ -30,6 +31,7 @@ from promolint.engine.values import (
 
 _SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
 LONGEST_CHAIN = 32
+ELLIPSIS = "builtins.Ellipsis"
 
 
 def constant(value: object) -> Value:
@@ -42,7 +44,9 @@ def constant(value: object) -> Value:
         return DTypeRef(name) if name else UNKNOWN
     if value is None:
         return calls.resolve_reference("builtins.None")
-    return UNKNOWN  # bytes, ...
+    if value is Ellipsis:  # an index: ``x[..., 0]``
+        return calls.resolve_reference(ELLIPSIS)
+    return UNKNOWN  # bytes
 
 
 @lifted("augmented")
@@ -87,9 +91,33 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
             return Refusal("IndexError", "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                                          "integer or boolean arrays are valid indices")  # fmt: skip
         ndim = _indexed_rank(base.rank, slices, indices)
-        library = numpy_library(ndim) if base.library.is_numpy else base.library  # a[0] of a vector is a scalar
+        library = _numpy_indexed_library(ndim, slices, indices) if base.library.is_numpy else base.library
+        if library is None:
+            return UNKNOWN  # a NumPy scalar or an array, as the index's shape decides
         return replace(base, literal=None, provenance="", ndim=ndim, library=library)
     return UNKNOWN
+
+
+def _numpy_indexed_library(ndim: int | None, slices: list[bool], indices: list[Value]) -> Library | None:
+    """What indexing a NumPy array gives: a scalar where integers index every dimension (``a[0]``
+    of a vector), an array where any index element keeps or adds one (a slice, ``None``,
+    ``...``, a boolean, a list or an array with dimensions); None where only the index's
+    unknown value or shape, or the base's unknown rank, would say which."""
+    if ndim is not None:
+        return numpy_library(ndim)
+    if any(slices) or any(_keeps_dimensions(index) for index in indices):
+        return Library.NUMPY_ARRAY
+    return None
+
+
+def _keeps_dimensions(index: Value) -> bool:
+    if is_none(index) or (isinstance(index, Reference) and index.qualname == ELLIPSIS):
+        return True
+    if isinstance(index, Items):
+        return not index.is_tuple or any(_keeps_dimensions(item) for item in index.items)
+    if isinstance(index, Array):
+        return (index.rank or 0) > 0 or "bool" in index.dtypes and len(index.dtypes) == 1
+    return False
 
 
 _JAX_IMMUTABLE = ("JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, "

@@ -25,3 +25,18 @@ y2 = tau(bf16)
 y = f32[np.float32(1)]
 # ---
 y = a_f32[1.0]
+# ---
+# A NumPy array indexed by a value the engine does not know (the loop's `i`: a Python int,
+# then a NumPy scalar) gives a scalar or an array as the index's shape decides: unknown, never an array.
+t = np.arange(4)
+i = 0
+while i < 3:
+    k = t[i] + 1
+    i = k
+# ---
+# A slice, None or `...` keeps a dimension whatever the index's value: an array.
+t = np.arange(4)
+n = len([1, 2])
+w = t[n:]
+w2 = t[None, n]
+w3 = t[..., n]
