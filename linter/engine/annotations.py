@@ -62,7 +62,11 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
         dtypes = JAXTYPING_DTYPES[name]
         if library is Library.JAX and not ctx.x64:
             dtypes = tuple(dict.fromkeys(narrow_x32(d) for d in dtypes))  # 64-bit JAX arrays cannot exist
-        return Array(frozenset(dtypes), library, False, provenance=f"annotated {name}")
+        # The annotation checks the dtype, not the weak flag: ``jnp.array(-1.0)`` passes ``Float[Array, ""]``.
+        # Weak JAX values hold their kind's default dtype only (an Int8 array is strong).
+        weakly = {ctx.jax.default_dtype(kind) for kind in "ifc"}
+        weak = None if library is Library.JAX and weakly.intersection(dtypes) else False
+        return Array(frozenset(dtypes), library, weak, provenance=f"annotated {name}")
     return UNKNOWN
 
 

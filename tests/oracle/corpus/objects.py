@@ -240,3 +240,22 @@ first_of_pair = pair[0] * pair[1]
 leaves = jax.device_put({"a": np.ones(2), "b": 1.0})
 leaf = leaves["a"] + leaves["b"]
 listed = jax.device_put([np.int64(1), np.float32(2)])
+# ---
+# A jaxtyping annotation says the dtype, not the weak flag: fields made with jnp.array(-1.0) are
+# weak, read in a method the engine analyses without the object (made from a dict it does not follow).
+import dataclasses
+
+from jaxtyping import Array, Float
+
+
+@dataclasses.dataclass
+class Bounds:
+    low: Float[Array, "..."]
+    high: Float[Array, "..."]
+
+    def width(self):
+        return self.high - self.low
+
+
+ends = {"low": jnp.array(-1.0), "high": jnp.array(1.0)}
+w = Bounds(**{k: v for k, v in ends.items()}).width()

@@ -14,7 +14,6 @@ def wrap(codes: Int8[Array, "n"]) -> Int8[Array, "n"]:
 
 def scale(x: Float32[Array, "n"], y: jt.Float16[Array, "n"]) -> Float32[Array, "n"]:
     return x * y
-# MYPY: error: TypePromotionError under strict promotion: float32, float16 have no implicit promotion path. Cast explicitly, e.g. `.astype(...)`.  [promolint-strict-promotion]
 
 
 def some_float(x: Float[Array, ""]) -> None:
