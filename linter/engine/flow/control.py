@@ -213,7 +213,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
     if _has_symbolic(carry) or _has_symbolic(returned):
         if refused:
             return refused, UNKNOWN
-        return _symbolic_loop(what, step, invoke, quiet, init, carry, raw, returned, extra, ctx)
+        return _symbolic_loop(what, step, invoke, quiet, init, carry, raw, returned, extra, ctx, check)
     carry_again = returned_again = None
     match = _Match(carry, returned)
     if match.promote and not match.structure_differs and not refused:
@@ -357,8 +357,8 @@ def _an_object(leaf: Value, returned: Value) -> bool:
 
 
 def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
-                   init: Value, carry: Value, raw: Value, returned: Value, extra: Value,
-                   ctx: Context) -> tuple[Value, Value]:  # fmt: skip
+                   init: Value, carry: Value, raw: Value, returned: Value, extra: Value, ctx: Context,
+                   check: Callable[[Value], Refusal | None]) -> tuple[Value, Value]:  # fmt: skip
     """``_loop`` where the carry or what the body returns has symbolic leaves: the carry JAX
     traces again is symbolic too (each weak leaf promoted at the members where it is), and the
     body runs on it where it differs from the first at some member; each leaf of the result
@@ -378,13 +378,19 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
              or i < len(back) and _an_object(leaf, back[i]) else
              apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
              for i, leaf in enumerate(got)]  # fmt: skip
+    # A leaf the second trace gets as the first did, at every member, is that leaf itself.
+    again = [before if before is after or type(after) is Symbolic and _kept_everywhere(before, after) else after
+             for before, after in zip(got, again)]  # fmt: skip
     carry_again, returned_again = carry, returned
-    if not all(before is after or _kept_everywhere(before, after) for before, after in zip(got, again)):
+    if any(before is not after for before, after in zip(got, again)):
         carry_again = rebuild(carry, again)
         raw, extra = step(invoke, carry_again)
         returned_again = _traced_tree(raw, ctx)
         if isinstance(returned_again, Refusal):
             return UNKNOWN, UNKNOWN
+        refused = check(carry_again)  # JAX traces the condition again too, on the promoted carry
+        if refused:
+            return refused, UNKNOWN
     got_again, back_again = leaves(carry_again) or [], leaves(returned_again)
     if back_again is None:
         return UNKNOWN, extra

@@ -234,3 +234,17 @@ def shortened(x):
 
 for name in ("float32", "int8"):
     ys = shortened(jnp.ones(3, getattr(jnp, name)))
+# ---
+# JAX traces the condition again on the carry the body promotes: the weak 1.0 times a complex64
+# is a strong complex64 there, not only the weak float32 of the first trace.
+def power(v):
+    def cond(c):
+        return c[0].real < 3
+
+    def body(c):
+        return (jnp.vdot(v, v) * c[0], c[1] + 1)
+
+    return jax.lax.while_loop(cond, body, (jnp.array(1.0), 0))
+
+for name in ("complex64", "float32"):
+    y = power(jnp.ones(3, getattr(jnp, name)))
