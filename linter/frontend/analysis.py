@@ -297,6 +297,7 @@ class Analysis:
             # A dict with literal keys gets the entry: the dict is assigned back where it is held.
             changed = objects.stored(container, _key_literal(target.slice), value, type(target.value) is ast.Name)
             if changed is not None:
+                frame.changed_in_place(container, changed)
                 self._assign(target.value, changed, frame)
             else:
                 element = expressions.subscript(container, slices, indices)
@@ -558,6 +559,7 @@ class Analysis:
         if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
                                                                 node.func.attr,
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
+            frame.changed_in_place(func.receiver, UNKNOWN)
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
         return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names), open_keywords)
 

@@ -37,6 +37,15 @@ class Frame:
                 return scope[name]
         return None
 
+    def changed_in_place(self, container: Value, after: Value) -> None:
+        """``container`` (a dict or list) was changed in place (``d[k] = v``, ``d.update(...)``)
+        through one name, and becomes ``after`` there: every other name holding that very value
+        may be the same object (``st = state``, a loop's variable) or only an equal one (a memoized
+        call's result), so each holds either afterwards."""
+        for name, value in self.names.items():
+            if value is container:
+                self.names[name] = join([container, after])
+
 
 def merge(frame: Frame, branches: list[Frame]) -> None:
     """``frame`` becomes what holds after any of ``branches``: each name's value is the first

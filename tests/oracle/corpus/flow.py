@@ -230,3 +230,12 @@ def widened(x):
 with jax.enable_x64(True):
     inside = widened(jnp.ones(3, jnp.int8))
 outside = widened(jnp.ones(3, jnp.int8))
+# ---
+# A dict changed through another name for it: `state` is the same dict as `st`.
+state = {"r": jnp.array(1.0)}
+st = state
+st["r"] = jnp.ones((), jnp.float16)
+r = state["r"]
+for s in [state]:
+    s["q"] = f16
+q = state["q"]
