@@ -17,7 +17,7 @@ NP, JNP, PY = Library.NUMPY_ARRAY, Library.JAX, Library.PYTHON
 @dataclass(frozen=True)
 class Fn:
     rule: str  # create, like, full, asarray, scalar_type, promote, inexact, same, abs, sum, cumsum,
-    #           mean, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
+    #           mean, average, reduce, index, bool, compare, concatenate, where, fixed, random, finfo, iinfo,
     #           lax, lax_convert, dtype_of, python_scalar, forward, scaled, float_only, float_default,
     #           result_type, promote_types, jax_power, contract, einsum, multi_dot, norm, linalg,
     #           atleast, real, append, polyval, interp, nonzero, bincount, int_tuple, solve, key,
@@ -250,7 +250,8 @@ def _elementwise(library: Library) -> dict[str, Fn]:
         "cumsum": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",), shape="array"),
         "cumprod": Fn("cumsum", library, ("a", "axis", "dtype"), arrays=("a",), shape="array"),
         "mean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
-        "average": Fn("mean", library, ("a", "axis"), arrays=("a",), shape="reduce"),
+        "average": Fn("average", library, ("a", "axis", "weights", "returned"), arrays=("a", "weights"),
+                      shape="reduce"),
         "nanmean": Fn("mean", library, ("a", "axis", "dtype"), arrays=("a",), shape="reduce"),
         # the spread of complex values is real: default "real"
         "var": Fn("mean", library, ("a", "axis", "dtype"), "real", arrays=("a",), shape="reduce"),

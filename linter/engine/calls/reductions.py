@@ -14,7 +14,7 @@ from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduc
 from promolint.engine.calls.promotion import check_domain
 from promolint.engine.catalog import NUMPY_INDEX_THROUGH_NONZERO
 from promolint.engine.records import Call
-from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value, join
+from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value, is_none, join
 
 
 def _rule_index(call: Call) -> Value:
@@ -136,6 +136,36 @@ def _rule_mean(call: Call) -> Value:
     return value
 
 
+def _rule_average(call: Call) -> Value:
+    """``average(a, weights=w)``: without weights, the mean.  With them JAX makes ``a`` and ``w``
+    inexact together (``promote_dtypes_inexact``: int32 values with float16 weights average in
+    float16), a strong result; NumPy takes ``result_type(a, w)``, with float64 where ``a`` holds
+    integers or bools (measured: jax 0.10.2, numpy 2.4.6).  ``returned=True`` gives a pair,
+    not modelled."""
+    weights = call.bound.get("weights")
+    returned = call.bound.get("returned")
+    if returned is not None and not (isinstance(returned, Array) and returned.literal is False):
+        return UNKNOWN
+    if weights is None or is_none(weights):
+        return _rule_mean(call)
+    inputs = reduced_inputs(call)
+    if not isinstance(weights, Array) or len(inputs) != 2 or any(v.library is Library.PYTHON for v in inputs):
+        return UNKNOWN
+    library = call.fn.library
+    if library is Library.JAX:
+        promoted = operations.collect(operations.promote(inputs, library, call.ctx), library)
+        if isinstance(promoted, Refusal):
+            return promoted  # strict promotion: int32 values with float16 weights
+        inexact = operations.to_inexact(promoted, library)
+        return replace(inexact, weak=False, ndim=None) if isinstance(inexact, Array) and inexact.dtypes else UNKNOWN
+    kinds = {DTYPES[d].kind in "biu" and d not in INTN for d in inputs[0].dtypes}
+    if len(kinds) != 1:
+        return UNKNOWN
+    float64 = [Array(frozenset({"float64"}), Library.NUMPY_ARRAY, False)] if kinds.pop() else []
+    promoted = operations.collect(operations.promote([*inputs, *float64], library, call.ctx), Library.NUMPY_ARRAY)
+    return replace(promoted, ndim=None) if isinstance(promoted, Array) and promoted.dtypes else UNKNOWN
+
+
 def _rule_reduce(call: Call) -> Value:
     """max, min, ptp, segment_sum: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
@@ -154,5 +184,6 @@ RULES: dict[str, Callable[[Call], Value]] = {
     "sum": _rule_sum,
     "cumsum": _rule_cumsum,
     "mean": _rule_mean,
+    "average": _rule_average,
     "reduce": _rule_reduce,
 }

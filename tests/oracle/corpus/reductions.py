@@ -136,3 +136,13 @@ centered = data - data.mean()
 # ---
 y = np.sum(s_i8)
 y2 = np.mean(s_f32)
+# ---
+# average with weights makes the values and weights inexact together (JAX: int32 with float16
+# weights average in float16); NumPy's is float64 for integer values, else result_type's.
+y = jnp.average(jnp.arange(3), weights=jnp.ones(3, jnp.float16))
+y2 = jnp.average(jnp.ones(3, jnp.bool_), weights=jnp.ones(3, jnp.int8))
+y3 = jnp.average(c64, weights=f16)
+y4 = np.average(a_i8, weights=np.ones(3, np.float16))
+y5 = np.average(np.ones(3, np.float16), weights=np.ones(3, np.int8))
+y6 = np.average(np.ones((2, 3), np.float32), weights=np.ones(3, np.float16), axis=1)
+y7 = jnp.average(jnp.arange(3), weights=np.ones(3, np.float16))
