@@ -92,7 +92,8 @@ def _checked_nothing(finder, shim) -> str:
         return (f"{', '.join(imported[:5])} imported without the shim (before the plugin started, or by "
                 f"{', '.join(loaders)}): no module of {packages} was instrumented")  # fmt: skip
     if not shim.counts()["evaluations"]:
-        return f"{len(finder.instrumented)} module(s) of {packages} instrumented, but the tests evaluated none of their sites"
+        return (f"{len(finder.instrumented)} module(s) of {packages} instrumented, but the tests evaluated none of "
+                "their sites")  # fmt: skip
     return ""
 
 

@@ -213,8 +213,9 @@ def test_pytest_plugin_instruments_beside_jaxtypings_import_hook(tmp_path):
     })  # fmt: skip
     report = tmp_path / "report.json"
     process = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--jaxtyping-packages=typed_pkg,beartype.beartype",
-         "--promolint-verify=typed_pkg", "--promolint-mode=report", f"--promolint-report={report}"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "--jaxtyping-packages=typed_pkg,beartype.beartype", "--promolint-verify=typed_pkg", "--promolint-mode=report",
+         f"--promolint-report={report}"],
         env=_environment(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=180,
     )  # fmt: skip
     assert process.returncode == 0, process.stdout + process.stderr
