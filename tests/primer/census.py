@@ -89,9 +89,12 @@ def place_primer_downloads(harnesses: list[Harness], cache: Path) -> None:
             shutil.copyfile(_projects.download(project), target)
 
 
-def run_harness(harness: Harness, python: Path, mode: str, out: Path, timeout: int) -> dict:
-    """The recorder's report of one run, with its wall time and how it ended."""
+def run_harness(harness: Harness, python: Path, mode: str, out: Path, timeout: int, reuse: bool = False) -> dict:
+    """The recorder's report of one run, with its wall time and how it ended; with ``reuse``, the
+    report an earlier run of the same harness left in ``out``, where there is one."""
     spec, report = out / f"{harness.name}.spec.json", out / f"{harness.name}-{mode}.json"
+    if reuse and report.exists() and spec.exists() and json.loads(spec.read_text()) == harness.spec():
+        return {**json.loads(report.read_text()), "ended": "reused", "seconds": 0.0}
     spec.write_text(json.dumps(harness.spec()))
     report.unlink(missing_ok=True)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_", "PROMOLINT_"))}
@@ -103,7 +106,9 @@ def run_harness(harness: Harness, python: Path, mode: str, out: Path, timeout: i
         ended = f"exit {done.returncode}" + (f": {done.stderr.strip()[-600:]}" if done.returncode else "")
     except subprocess.TimeoutExpired:
         ended = f"timed out after {timeout} s"
-    result = json.loads(report.read_text()) if report.exists() else {"records": [], "cases": [], "casts": 0}
+    result = {"records": [], "cases": [], "casts": 0}
+    if report.exists():
+        result.update(json.loads(report.read_text()))
     return {**result, "ended": ended, "seconds": round(time.perf_counter() - start, 1)}
 
 
@@ -119,8 +124,8 @@ def census_lines(runs: dict[str, dict]) -> list[dict]:
     return [lines[key] for key in sorted(lines)]
 
 
-def census_project(harness: Harness, python: Path, out: Path, timeout: int, static: bool) -> dict:
-    runs = {mode: run_harness(harness, python, mode, out, timeout) for mode in MODES}
+def census_project(harness: Harness, python: Path, out: Path, timeout: int, static: bool, reuse: bool) -> dict:
+    runs = {mode: run_harness(harness, python, mode, out, timeout, reuse) for mode in MODES}
     lines = census_lines(runs)
     entry = {"driver": {"harness": harness.spec()}, "runs": runs, "lines": lines}
     if not static:
@@ -212,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-static", dest="static", action="store_false", help="skip promolint check")
     parser.add_argument("--cache", type=Path, default=WORK, help=f"downloads, venv and output (default {WORK})")
     parser.add_argument("--markdown", type=Path, default=MARKDOWN, help=f"where the figures go (default {MARKDOWN})")
+    parser.add_argument("--reuse-runs", action="store_true",
+                        help="take the harness reports an interrupted census left in the output folder")
     parser.add_argument("--report-only", action="store_true", help="rewrite the markdown from the last census.json")
     args = parser.parse_args(argv)
     if args.report_only:
@@ -240,9 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.project and (out / "census.json").exists():  # a partial run updates the last full one
         census["projects"] = json.loads((out / "census.json").read_text())["projects"]
     for harness in chosen:  # one at a time: the machine's cores are shared
-        entry = census_project(harness, python, out, args.timeout, args.static)
+        entry = census_project(harness, python, out, args.timeout, args.static, args.reuse_runs)
         entry["figures"] = figures(entry)
         census["projects"][harness.name] = entry
+        (out / "census.json").write_text(json.dumps(census, indent=1) + "\n")  # each project kept as it ends
         print(f"census: {harness.name}: {entry['figures']}", file=sys.stderr)
     if args.static:
         census["ledger"] = ledger_precision()
