@@ -150,3 +150,21 @@ def test_a_census_file_naming_an_unpinned_distribution_is_refused(tmp_path: Path
     """))
     with pytest.raises(ValueError, match="unpinned distributions"):
         census.load_census(path)
+
+
+def test_the_harness_records_a_promotion_its_package_raises_at_import(tmp_path: Path, monkeypatch) -> None:
+    import json
+
+    import _census_harness
+
+    package = tmp_path / "importraiser"
+    package.mkdir()
+    (package / "__init__.py").write_text("import jax.numpy as jnp\nSHIFTED = jnp.ones(2, jnp.float32) + jnp.int32(1)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec, report = tmp_path / "spec.json", tmp_path / "report.json"
+    spec.write_text(json.dumps({"package": "importraiser", "cases": {"never": "result = 1"}}))
+    with jax.numpy_dtype_promotion("strict"):
+        _census_harness.main([str(spec), str(report)])
+    [record] = json.loads(report.read_text())["records"]
+    assert (record["kind"], record["path"], record["line"], record["cases"]) == (
+        "strict", "importraiser/__init__.py", 2, ["import"])  # fmt: skip
