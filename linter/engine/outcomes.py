@@ -88,13 +88,15 @@ def _joint(operands: Sequence[Symbolic], limit: int, budget: _Budget, expansions
     """Assignments of every variable of ``operands`` giving each distinct tuple of their values
     once: the operands that share no variable are weighed apart and their classes combined."""
     per_component = []
+    count = 1
     for component in _components(operands):
         found = _component(component, limit, budget, expansions)
         if found is None:
             return None
+        count *= len(found)
+        if count > limit:  # before the components left are weighed
+            return None
         per_component.append(found)
-    if math.prod(len(found) for found in per_component) > limit:
-        return None
     combined = []
     for parts in itertools.product(*per_component):
         assignment: Assignment = {}
