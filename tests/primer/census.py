@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import linecache
 import os
 import shutil
 import subprocess
@@ -92,7 +93,7 @@ def place_primer_downloads(harnesses: list[Harness], cache: Path) -> None:
 def run_harness(harness: Harness, python: Path, mode: str, out: Path, timeout: int, reuse: bool = False) -> dict:
     """The recorder's report of one run, with its wall time and how it ended; with ``reuse``, the
     report an earlier run of the same harness left in ``out``, where there is one."""
-    spec, report = out / f"{harness.name}.spec.json", out / f"{harness.name}-{mode}.json"
+    spec, report = out / f"{harness.name}-{mode}.spec.json", out / f"{harness.name}-{mode}.json"
     if reuse and report.exists() and spec.exists() and json.loads(spec.read_text()) == harness.spec():
         return {**json.loads(report.read_text()), "ended": "reused", "seconds": 0.0}
     spec.write_text(json.dumps(harness.spec()))
@@ -146,6 +147,15 @@ def census_project(harness: Harness, python: Path, out: Path, timeout: int, stat
     return entry
 
 
+def attach_sources(census: dict) -> None:
+    """Each census line's code, as the primer's unpacked copy of its project has it."""
+    primer = {p.name: p for p in _projects.load_projects()}
+    for name, entry in census["projects"].items():
+        root = _projects.fetch(primer[name])
+        for line in entry["lines"]:
+            line["source"] = linecache.getline(str(root / line["path"]), line["line"]).strip()
+
+
 def figures(entry: dict) -> dict:
     lines = entry["lines"]
     errors = [line for line in lines if line["kind"] != F64_PROMOTION]
@@ -177,8 +187,9 @@ def markdown(census: dict) -> str:
         for line in entry["lines"]:
             if not line.get("named_all"):
                 hint = f" (nearby: {', '.join(line['nearby'])})" if line.get("nearby") else ""
+                message = line["message"].splitlines()[0].split(" have no available")[0][:120]
                 missed.append(f"- {name} `{line['path']}:{line['line']}` ({line['mode']}, {line['kind']}): "
-                              f"{line['message'].splitlines()[0][:160]}{hint}")  # fmt: skip
+                              f"`{line.get('source', '')[:100]}`: {message}{hint}")  # fmt: skip
     kinds: dict[str, list[int]] = {}
     for entry in census["projects"].values():
         for line in entry["lines"]:
@@ -226,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
         if not last.exists():
             print(f"census: no {last} to report on; run the census first", file=sys.stderr)
             return 2
-        args.markdown.write_text(markdown(json.loads(last.read_text())))
+        census = json.loads(last.read_text())
+        attach_sources(census)
+        args.markdown.write_text(markdown(census))
         print(args.markdown.read_text())
         return 0
     try:
@@ -254,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"census: {harness.name}: {entry['figures']}", file=sys.stderr)
     if args.static:
         census["ledger"] = ledger_precision()
+    attach_sources(census)
     (out / "census.json").write_text(json.dumps(census, indent=1) + "\n")
     text = markdown(census)
     args.markdown.write_text(text)
