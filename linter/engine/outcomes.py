@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # symbolic imports this module: its types only
 
     Assignment = dict[Variable, Value]
 
-# Evaluations one question may make before it gives up: a value over a hundred parameters (a
-# loop's state joined over its callers) must not cost more than the claim is worth.
+# Evaluations one question may make before it gives up: operands that each take many values
+# must not cost more than the claim is worth (folding asks about every value it meets).
 _MOST_EVALUATIONS = 20_000
 # Variables beyond which a value is not split: one computed from many parameters (a loop's state
 # joined over its callers) rarely has one outcome, and grouping its operands costs the most.

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 
 from promolint.dtypes import DTYPES, is_64bit
-from promolint.engine import outcomes as classes
+from promolint.engine import outcomes as outcome_classes
 from promolint.engine.context import Context
 from promolint.engine.values import (
     UNKNOWN,
@@ -237,8 +237,9 @@ class Symbolic(Value):
         assignments are first cut down by folding (``jnp.asarray(x, jnp.float32) +
         jnp.asarray(y, jnp.int32)`` weighs no member of x or y), then by leaving unknown the
         variables the value does not need (``_without_unneeded``); an assignment then names
-        only the variables still weighed.  Memoized for the usual limit: reveal and rules ask
-        again and again."""
+        only the variables still weighed.  Else one assignment per distinct value, the operands
+        that share no variable weighed apart (``outcomes.representatives``).  Memoized for the
+        usual limit: reveal and rules ask again and again."""
         if limit == MAX_ASSIGNMENTS and self._outcomes is not _ITSELF:
             return self._outcomes
         assignments = self.assignments(limit)
@@ -251,7 +252,7 @@ class Symbolic(Value):
             else:
                 assignments = folded.assignments(limit)
                 found = [(a, folded.at(a)) for a in assignments] if assignments is not None \
-                    else _without_unneeded(folded, limit) or classes.outcomes(folded, limit)  # fmt: skip
+                    else _without_unneeded(folded, limit) or outcome_classes.outcomes(folded, limit)  # fmt: skip
         if limit == MAX_ASSIGNMENTS:
             object.__setattr__(self, "_outcomes", found)
         return found
@@ -609,7 +610,7 @@ def _settle(value: Symbolic) -> Value:
         folded = value.folded()
         if type(folded) is not Symbolic:
             return folded
-        found = classes.representatives(folded, MAX_ASSIGNMENTS)  # else one member of each distinct value
+        found = outcome_classes.representatives(folded, MAX_ASSIGNMENTS)  # else one member per distinct value
         return value if found is None else _alike(value, (folded.at(assignment) for assignment in found))
     return _alike(value, (value.at(assignment) for assignment in assignments))
 
