@@ -45,6 +45,7 @@ from promolint.rules.registry import BY_CODE  # noqa: E402
 
 DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 LAST_BENCH_RUN = ROOT / "tests" / "benchmarks" / "last_run.json"
+CENSUS = ROOT / "tests" / "primer" / "census.md"  # written by tests/primer/census.py
 PROMPT = "$ "
 _CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 WIDTH = 100  # the docs' line length for prose
@@ -162,10 +163,18 @@ def bench_speed() -> str:
         f"{run['revision']}, {run['date']}.)")
 
 
+def census_recall() -> str:
+    """The census's figures: the tables ``tests/primer/census.py`` last wrote into census.md (its
+    heading and method are said in the docs; its list of the lines no rule names stays there)."""
+    text = CENSUS.read_text(encoding="utf-8")
+    return text[text.index("| project |"):text.index("Lines no rule names")].rstrip("\n") + "\n"
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "primer-precision": primer_precision,
     "primer-triage": primer_triage,
     "bench-speed": bench_speed,
+    "census-recall": census_recall,
 }
 
 
