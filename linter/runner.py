@@ -544,11 +544,19 @@ def _interrupts_held() -> Iterator[None]:
 
 
 def _terminate(pool) -> None:
-    """End ``pool``'s workers now (``ProcessPoolExecutor.terminate_workers`` from Python 3.14)."""
+    """End ``pool``'s workers now (``ProcessPoolExecutor.terminate_workers`` from Python 3.14),
+    and wait for the pool's manager thread to see them gone: one still closing its pipe when the
+    interpreter exits races the executor's exit hook, which then prints an OSError traceback."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False)  # not cancel_futures: see parallel_map
     for process in processes:
         process.terminate()
+    if manager is not None:
+        manager.join(timeout=_MANAGER_EXIT_S)
+
+
+_MANAGER_EXIT_S = 10  # a backstop: the manager ends as soon as it sees its workers gone
 
 
 def _batches(costs: list[float], count: int) -> list[list[int]]:
