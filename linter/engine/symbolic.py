@@ -608,10 +608,7 @@ def _settle(value: Symbolic) -> Value:
     assignments = value.assignments()
     if assignments is None:  # too many to weigh: those of the operands that matter, if fewer
         folded = value.folded()
-        if type(folded) is not Symbolic:
-            return folded
-        found = outcome_classes.representatives(folded, MAX_ASSIGNMENTS)  # else one member per distinct value
-        return value if found is None else _alike(value, (folded.at(assignment) for assignment in found))
+        return value if type(folded) is Symbolic else folded
     return _alike(value, (value.at(assignment) for assignment in assignments))
 
 
