@@ -9,16 +9,14 @@ one (no ``--select``) and all rules (``ALL_RULES_EXCLUDED`` aside).
 from __future__ import annotations
 
 import functools
-import json
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 from _ledger import VERDICTS, precision, read_ledger
-from _lint import ModeRun, _tail
+from _lint import ModeRun, json_check
 
 CHECK_FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 RULE_SETS = ("default", "all")
@@ -47,20 +45,8 @@ def selection(rules: str) -> list[str]:
 
 
 def check(root: Path, packages: Iterable[str], mode: str, rules: str, timeout: float) -> ModeRun:
-    command = [*PROMOLINT, "check", "--format", "json", "--no-cache", "--exit-zero", "--jobs", "1",
-               *selection(rules), *CHECK_FLAGS[mode], *packages]  # fmt: skip
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(["nice", "-n", "10", *command], cwd=root, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return ModeRun(time.perf_counter() - start, crash=f"timed out after {timeout:.0f}s")
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        return ModeRun(wall, crash=f"exit status {done.returncode}: {_tail(done.stderr)}")
-    try:
-        return ModeRun(wall, json.loads(done.stdout))
-    except json.JSONDecodeError as error:
-        return ModeRun(wall, crash=f"output is not JSON ({error}): {_tail(done.stderr or done.stdout)}")
+    return json_check(["nice", "-n", "10", *PROMOLINT, "check", "--jobs", "1", *selection(rules), *CHECK_FLAGS[mode],
+                       *packages], root, timeout)  # fmt: skip
 
 
 def naming(path: str, line: int, findings: Iterable[dict]) -> list[str]:

@@ -53,8 +53,14 @@ class Coverage:
 
 
 def check(promolint: list[str], root: Path, packages: tuple[str, ...], mode: str, jobs: int, timeout: float) -> ModeRun:
-    command = [*promolint, "check", "--format", "json", "--no-cache", "--exit-zero", "--select", _selected(tuple(promolint)),
-               "--jobs", str(jobs), *MODES[mode], *packages]  # fmt: skip
+    return json_check([*promolint, "check", "--select", _selected(tuple(promolint)), "--jobs", str(jobs), *MODES[mode],
+                       *packages], root, timeout)  # fmt: skip
+
+
+def json_check(command: list[str], root: Path, timeout: float) -> ModeRun:
+    """A ``promolint check`` command run in ``root`` with its findings as JSON, every one (no cache,
+    exit 0 whatever it finds), its wall time, or why it gave none."""
+    command = [*command, "--format", "json", "--no-cache", "--exit-zero"]
     start = time.perf_counter()
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
