@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import promolint.files
+import pytest
+from permissions import bound_by_permissions
 from promolint.cli import main
 from promolint.files import write_atomically
 
@@ -60,10 +60,10 @@ def test_a_read_only_file_is_not_replaced_although_its_folder_would_allow_it(tmp
     target = tmp_path / "frozen.py"
     target.write_text("old\n")
     os.chmod(target, 0o444)
-    if os.access(target, os.W_OK):
-        pytest.skip("this user writes files whatever their permissions (root)")
-    with pytest.raises(PermissionError):
-        write_atomically(target, "new\n")
+    attempt = f"from promolint.files import write_atomically\nwrite_atomically({str(target)!r}, 'new')"
+    result = subprocess.run(bound_by_permissions([sys.executable, "-c", attempt]), capture_output=True, text=True,
+                            timeout=120, check=False)  # fmt: skip
+    assert result.returncode == 1 and result.stderr.splitlines()[-1].startswith("PermissionError: [Errno 13]")
     assert target.read_text() == "old\n" and _leftovers(tmp_path) == []
 
 
@@ -142,10 +142,8 @@ def test_fix_on_a_file_the_user_may_not_write_fixes_the_others(tmp_path) -> None
     for name in ("a.py", "locked.py", "z.py"):
         (tmp_path / name).write_text(FIXABLE)
     os.chmod(tmp_path / "locked.py", 0o444)
-    if os.access(tmp_path / "locked.py", os.W_OK):
-        pytest.skip("this user writes files whatever their permissions (root)")
-    result = subprocess.run([sys.executable, "-m", "promolint", "check", "--fix", "--x64", "off", "."], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    command = bound_by_permissions([sys.executable, "-m", "promolint", "check", "--fix", "--x64", "off", "."])
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "locked.py:1:1: PRM000 cannot write the fixes: Permission denied" in result.stdout
     assert (tmp_path / "locked.py").read_text() == FIXABLE
