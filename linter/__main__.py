@@ -1,3 +1,3 @@
-from promolint.cli import main
+from promolint.cli.main import main
 
 raise SystemExit(main())

@@ -1,7 +1,7 @@
 """The plugin's side of the one engine: each module is analyzed as ``promolint check`` analyzes it,
 seeded with what mypy knows, and its findings become mypy errors.
 
-The analysis is the command line's own (``promolint.lint``: the ``ast`` front end, the engine's
+The analysis is the command line's own (``promolint.driver.lint``: the ``ast`` front end, the engine's
 flow, the rules, ``# noqa``), so the two agree by construction.  What mypy adds are seeds
 (``promolint.engine.records.Seeds``): the values of names the module imports from the program's
 other modules, read from the dtype tags the plugin leaves on their types, and the declared types
@@ -21,15 +21,15 @@ from mypy.nodes import Context as MypyContext
 from mypy.nodes import Decorator, FuncDef, MypyFile, TypeInfo, Var
 from mypy.types import CallableType, Instance, get_proper_type
 
-from promolint.diagnostics import Diagnostic
+from promolint.core.diagnostics import Diagnostic
 from promolint.engine.context import Context
 from promolint.engine.records import Seeds
 from promolint.engine.values import Array, Returns, Value
-from promolint.frontend.analysis import analyze
-from promolint.frontend.source import ParseFailure, parse_bytes
-from promolint.lint import diagnose
-from promolint.project import project_facts
-from promolint.project_facts import ProjectFacts
+from promolint.engine.walker.analysis import analyze
+from promolint.engine.walker.source import ParseFailure, parse_bytes
+from promolint.driver.lint import diagnose
+from promolint.driver.project import project_facts
+from promolint.engine.project_facts import ProjectFacts
 from promolint_mypy import errorcodes, settings, tags
 from promolint_mypy.translate import TypeFactory, value_of_type, with_value_tag
 

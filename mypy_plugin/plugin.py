@@ -37,7 +37,7 @@ def jax_scalar_types() -> tuple[str, ...]:
     """jax.numpy's scalar types (``jnp.float32``...): ``Any`` in JAX's stub, so calls of them would
     be invisible (an ``Any`` operand silences operator checking); the plugin makes them type
     objects that return ``jax.Array``."""
-    from promolint.dtypes import MODULE_DTYPE_ATTRIBUTES
+    from promolint.core.dtypes import MODULE_DTYPE_ATTRIBUTES
 
     return tuple(sorted(MODULE_DTYPE_ATTRIBUTES["jax.numpy"]))
 

@@ -3,7 +3,7 @@
 mypy calls ``report_config_data`` for every module on every run, warm cache included, so what
 it returns is cheap: a digest of the bytes of the pyproject.toml files that may hold the table
 (no TOML parsing, no engine import).  The table itself is parsed when a hook first needs it, and
-validated by ``promolint.config.parse_table``, the same code as ``promolint check``.
+validated by ``promolint.driver.config.parse_table``, the same code as ``promolint check``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 class RawConfig:
     """Where ``[tool.promolint]`` comes from: the nearest pyproject.toml with that table above
     the directory of mypy's config file, else above the working directory (as
-    ``promolint.config.find_pyproject`` looks)."""
+    ``promolint.driver.config.find_pyproject`` looks)."""
 
     def __init__(self, config_file: str | None):
         starts = [os.path.dirname(os.path.abspath(config_file))] if config_file else []
@@ -132,8 +132,8 @@ def discover(config_file: str | None) -> RawConfig:
 
 
 def load(raw: RawConfig):
-    """The validated ``promolint.config.Config`` and an error message (None when valid)."""
-    from promolint.config import Config, ConfigError, parse_table
+    """The validated ``promolint.driver.config.Config`` and an error message (None when valid)."""
+    from promolint.driver.config import Config, ConfigError, parse_table
 
     if raw.error:
         return Config(root=Path(raw.root)), raw.error

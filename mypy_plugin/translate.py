@@ -14,7 +14,7 @@ from dataclasses import fields, replace
 from mypy.nodes import TypeInfo
 from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, TypeOfAny, UnionType, get_proper_type
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine.annotations import annotation_value
 from promolint.engine.context import Context
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Value, join, python_scalar

@@ -2,7 +2,7 @@
 
 ``.ci/run`` tests against the versions pinned in pyproject's test extra; this script makes (or
 reuses) a second environment with the newest releases (Python 3.12: the newest JAX and NumPy need
-it), installs this checkout there without its pins, runs ``tests/oracle`` and ``tests/test_fuzz.py``
+it), installs this checkout there without its pins, runs ``tests/oracle`` and ``tests/fuzz/test_fuzz.py``
 and prints the versions and the figures.  Every difference it shows is a fact per version
 (``promolint.systems.numpy_facts``, ``promolint.systems.jax_versions``) or a fix.
 
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NEWEST = ("jax", "numpy", "ml_dtypes")
 # The test extra's tools the two suites need, unpinned.
 TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "array-api-strict", "jaxtyping")  # jaxtyping: the corpus
-SUITES = ("tests/oracle", "tests/test_fuzz.py")
+SUITES = ("tests/oracle", "tests/fuzz/test_fuzz.py")
 FIGURES = re.compile(r"(reveal oracle \[\w|fuzz \[\w|\d+ (passed|failed)|FAILED |ERROR )")
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from promolint.rules import RULES
-from promolint.cli import _normalized, build_parser, main
-from promolint.docs import RULES_MD, rules_markdown
+from promolint.cli.main import _normalized, build_parser, main
+from promolint.report.rule_docs import RULES_MD, rules_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 COMMANDS = ("check", "config", "run", "explain", "rules", "reveal", "server", "table", "join", "lattice")
@@ -26,7 +26,7 @@ from promolint.rules.registry import REGISTRY  # noqa: E402
 
 def test_rules_md_is_up_to_date() -> None:
     assert RULES_MD.read_text(encoding="utf-8") == rules_markdown(), (
-        "docs/rules.md is stale: run `python -m promolint.docs`"
+        "docs/rules.md is stale: run `python -m promolint.report.rule_docs`"
     )
 
 

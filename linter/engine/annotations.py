@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from promolint.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
+from promolint.core.dtypes import MODULE_DTYPE_ATTRIBUTES, narrow_x32
 from promolint.engine.context import Context
 from promolint.engine.values import UNKNOWN, Array, Library, Unknown, Value, python_scalar
 

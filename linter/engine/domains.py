@@ -12,7 +12,7 @@ stand for every dtype of the class, and single dtypes where only some of a class
 
 from __future__ import annotations
 
-from promolint.dtypes import CUSTOM_FLOATS, DTYPES, FLOAT4, FLOAT6, FLOAT8, INTN
+from promolint.core.dtypes import CUSTOM_FLOATS, DTYPES, FLOAT4, FLOAT6, FLOAT8, INTN
 
 DTYPE_CLASSES: dict[str, frozenset[str]] = {
     "bool": frozenset({"bool"}),

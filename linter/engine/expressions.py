@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES, resolve_string
+from promolint.core.dtypes import DTYPES, resolve_string
 from promolint.engine import calls, operations
 from promolint.engine.calls.conversions import out_of_bounds
 from promolint.engine.calls.python_functions import element_of

@@ -12,7 +12,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES, INTN, NUMPY_NATIVE
+from promolint.core.dtypes import DTYPES, INTN, NUMPY_NATIVE
 from promolint.engine.catalog import (
     JAX_BOOL_AS_INT32,
     NUMPY_INT_TO_FLOAT64,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from promolint.dtypes import is_64bit
+from promolint.core.dtypes import is_64bit
 from promolint.engine import symbolic
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Items, Library, Value, ValueSource

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 
-from promolint.dtypes import DTYPES, is_64bit
+from promolint.core.dtypes import DTYPES, is_64bit
 from promolint.engine import outcomes as outcome_classes
 from promolint.engine.context import Context
 from promolint.engine.values import (

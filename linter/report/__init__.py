@@ -8,7 +8,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from promolint.diagnostics import Diagnostic
+    from promolint.core.diagnostics import Diagnostic
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 

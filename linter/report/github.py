@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from promolint.diagnostics import Diagnostic
+from promolint.core.diagnostics import Diagnostic
 from promolint.report.location import relative_path
 
 

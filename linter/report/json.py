@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from promolint.diagnostics import Diagnostic
+from promolint.core.diagnostics import Diagnostic
 
 
 def render(diagnostics: Sequence[Diagnostic]) -> str:

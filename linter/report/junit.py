@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from promolint.diagnostics import Diagnostic
+from promolint.core.diagnostics import Diagnostic
 from promolint.report.location import relative_path
 
 PACKAGE = "org.promolint"

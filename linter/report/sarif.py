@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from promolint.rules import rule_by_code
-from promolint.diagnostics import Diagnostic, RelatedLocation
+from promolint.core.diagnostics import Diagnostic, RelatedLocation
 from promolint.report.location import relative_path
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from promolint.diagnostics import Diagnostic
+from promolint.core.diagnostics import Diagnostic
 
 
 def render(diagnostics: Sequence[Diagnostic], statistics: bool = False, fixed: int = 0,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from promolint.dtypes import DTYPES, is_64bit
+from promolint.core.dtypes import DTYPES, is_64bit
 from promolint.engine.records import Module, Operation, Returned
 from promolint.engine.symbolic import Symbolic, uniform_instances
 from promolint.engine.values import Array, Items, Library, Refusal, Value, ValueSource, python_scalar

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine.records import Operation
 from promolint.engine.values import Library
 from promolint.rules.base import Example, Finding, Rule, exact

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.records import Operation
 from promolint.engine.values import Array, Library, Refusal, Value

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from promolint.dtypes import DTYPES, narrow_x32
+from promolint.core.dtypes import DTYPES, narrow_x32
 from promolint.engine import operations
 from promolint.engine.records import Operation
 from promolint.engine.symbolic import is_symbolic

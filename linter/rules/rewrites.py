@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from promolint.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
+from promolint.core.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
 from promolint.engine import calls, operations
 from promolint.engine.context import Context
 from promolint.engine.records import Call, Operation

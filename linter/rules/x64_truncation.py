@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from promolint.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, is_64bit, narrow_x32, resolve_string
+from promolint.core.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, is_64bit, narrow_x32, resolve_string
 from promolint.engine.context import X64_BY_USER
 from promolint.engine.values import DTypeRef, Library
 from promolint.rules.base import Edit, Example, Fix, Rule

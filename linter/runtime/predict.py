@@ -19,10 +19,10 @@ from promolint.engine.records import Seeds
 from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
-from promolint.frontend.analysis import Analysis, analyze
-from promolint.frontend.source import Source
-from promolint.project import project_facts
-from promolint.project_facts import ProjectFacts
+from promolint.engine.walker.analysis import Analysis, analyze
+from promolint.engine.walker.source import Source
+from promolint.driver.project import project_facts
+from promolint.engine.project_facts import ProjectFacts
 from promolint.runtime.observe import Mode
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
@@ -70,7 +70,7 @@ class Predictor:
 
     def __init__(self, source: Source, facts: ProjectFacts = ProjectFacts()):
         self.source = source
-        self.facts = facts  # the modules of its package it reads (promolint.project)
+        self.facts = facts  # the modules of its package it reads (promolint.driver.project)
         self._values: dict[Mode, dict[Span, Value]] = {}
         self._paths: dict[int, frozenset[str]] | None = None
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from promolint.files import write_atomically
+from promolint.core.files import write_atomically
 from promolint.runtime import MODES, PREDICTIONS
 from promolint.runtime.observe import WIDE_DTYPES
 

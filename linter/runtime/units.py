@@ -73,7 +73,7 @@ class ModuleUnit:
                  compiler: Callable[[str, str], types.CodeType] | None = None):  # fmt: skip
         """``compiler`` turns the instrumented source into code (another import hook's transform,
         such as jaxtyping's, applied on top); by default Python's own ``compile``."""
-        from promolint.frontend.source import ParseFailure, parse_text
+        from promolint.engine.walker.source import ParseFailure, parse_text
 
         self.path = path
         self.name = name

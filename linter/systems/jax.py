@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from promolint.dtypes import (
+from promolint.core.dtypes import (
     CUSTOM_FLOATS,
     DEFAULT_DTYPE_X32,
     DEFAULT_DTYPE_X64,
@@ -21,7 +21,7 @@ from promolint.dtypes import (
     WEAK_NODE_KIND,
     narrow_x32,
 )
-from promolint.lattice import Lattice, NoJoin
+from promolint.systems.lattice import Lattice, NoJoin
 from promolint.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
 
 _SMALL_FLOATS = [n for n in DTYPES if n in FLOAT8 | FLOAT6 | FLOAT4]

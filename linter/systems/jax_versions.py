@@ -37,7 +37,7 @@ class JaxFacts:
 
 
 # Oldest first, each measured on its own version (0.12.0's on 0.12.0.1 too) with the probes in
-# tests/test_versions.py's docstring.
+# tests/systems/test_versions.py's docstring.
 _FLOAT6 = frozenset({"float6_e2m3fn", "float6_e3m2fn"})
 JAX_FACTS: tuple[JaxFacts, ...] = (
     JaxFacts(PINNED, inexact_weak={"log2": "strong", "log10": "strong", "hypot": "all-weak"}),

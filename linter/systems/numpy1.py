@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
+from promolint.core.dtypes import DEFAULT_DTYPE_X64, DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
 from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 from promolint.systems.numpy import LOOPS, SAFE_CASTS
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from promolint import __version__
-from promolint.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND
-from promolint.files import write_atomically
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND
+from promolint.core.files import write_atomically
 from promolint.systems import installed
 
 NO_RESULT = "-"  # NumPy raises (DTypePromotionError, UFuncTypeError): both are TypeErrors

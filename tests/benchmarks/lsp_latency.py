@@ -26,12 +26,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 from _corpus import fetch  # noqa: E402
 from lsp_session import LspSession  # noqa: E402
 
-from promolint.frontend.analysis import Settings  # noqa: E402
-from promolint.lint import lint_with_fixes  # noqa: E402
+from promolint.engine.walker.analysis import Settings  # noqa: E402
+from promolint.driver.lint import lint_with_fixes  # noqa: E402
 
 CODES = frozenset(f"PRM00{i}" for i in range(10))
 

@@ -26,7 +26,7 @@ PEAK = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 PARSE = "import ast, sys; tree = ast.parse(open(sys.argv[1], 'rb').read()); " + PEAK
 CHECK = (
     "import sys\n"
-    "from promolint.cli import main\n"
+    "from promolint.cli.main import main\n"
     "try:\n    main(['check', '--no-cache', '--output-format', 'json', sys.argv[1]])\n"
     "except SystemExit:\n    pass\n" + PEAK
 )

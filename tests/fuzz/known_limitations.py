@@ -5,7 +5,7 @@ Each limitation is a ``## ID: title`` section with, in this order, bullet lines
 ``- modes: x64off, x64on`` and ``- class: `REGEX` `` (matched against a disagreement's class,
 ``Disagreement.key`` less its ``[mode] `` prefix), optionally ``- versions: ml_dtypes < 0.7``
 (the installed versions it holds for: a later release may behave otherwise), then the minimized
-program as a ```python block.  ``tests/test_fuzz.py`` checks that every program still disagrees
+program as a ```python block.  ``tests/fuzz/test_fuzz.py`` checks that every program still disagrees
 as its class says.
 """
 

@@ -4,7 +4,7 @@
 small program cost together.  Here the same ``__promolint_check__(__promolint_enter__(ID),
 EXPR)`` wrapping is done on Python's own ``ast`` and compiled from the tree.  Spans agree with
 libcst's (both leave parentheses out, and generated programs are ASCII, so byte and character
-columns agree); ``tests/test_fuzz.py`` checks that both runners see the same sites and values.
+columns agree); ``tests/fuzz/test_fuzz.py`` checks that both runners see the same sites and values.
 Recording, error attribution and the output format are the oracle's (``Recorder``,
 ``describe_error``).
 """

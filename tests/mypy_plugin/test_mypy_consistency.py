@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from promolint.lint import lint_source
-from promolint.frontend.analysis import Settings
+from promolint.driver.lint import lint_source
+from promolint.engine.walker.analysis import Settings
 from promolint.rules import ALL_RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 
 # float6 arrays cannot be created and int1/uint1 ones fail to lower on CPU (jax_probe.py).
 NOT_CREATABLE = {"float6_e2m3fn", "float6_e3m2fn", "uint1", "int1"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from promolint.cli import main
+from promolint.cli.main import main
 from promolint.systems import Operand, Promoted, get_system
 from promolint.systems.numpy1 import Input, python_input, resolve
 

@@ -318,8 +318,8 @@ def test_corpus_covers_catalog_operators_and_flow(corpus):
     and JAX operands, and every flow construct the front end models appears."""
     from promolint.engine.catalog import CATALOG, METHODS
     from promolint.engine.operations import ARITHMETIC, COMPARISONS
-    from promolint.frontend.analysis import Analysis, Settings
-    from promolint.frontend.source import parse_bytes
+    from promolint.engine.walker.analysis import Analysis, Settings
+    from promolint.engine.walker.source import parse_bytes
 
     called, methods, operators, flow = set(), set(), set(), set()
     for snippet in corpus:

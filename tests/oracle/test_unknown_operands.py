@@ -11,7 +11,7 @@ import json
 import subprocess
 import sys
 
-from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Library

@@ -2,7 +2,7 @@
 
 Only the command line is used (`python -m promolint ...` of the venv given), so the same code
 runs a base revision installed in a scratch venv.  Coverage is counted with this checkout's
-``promolint.reveal.coverage`` over whatever records that promolint reveals, so the figure means
+``promolint.driver.reveal.coverage`` over whatever records that promolint reveals, so the figure means
 the same thing on both sides of a diff.
 """
 
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from promolint.reveal import coverage
+from promolint.driver.reveal import coverage
 from promolint.rules.registry import MEASURED_OPT_IN
 
 # Mode name -> the flags `promolint check` gets; default: as configured (x64 and promotion auto).

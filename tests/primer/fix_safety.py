@@ -14,7 +14,7 @@ and files that timed out.  Exit status 1 when a safe fix changed something.
 The fixes are the ones the rules call safe, as they are; ``--net`` applies them as
 `promolint check --fix` does, after its own check that drops a fix changing an assigned name's
 dtype in the other x64 mode (which hides a rule's wrong call).  The comparison is
-``tests/safe_fixes.py``'s, as the test suite runs it on the fixtures.
+``tests/support/safe_fixes.py``'s, as the test suite runs it on the fixtures.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 from _projects import DEFAULT_CACHE, ROOT, FetchError, fetch, load_projects, python_files  # noqa: E402
 from safe_fixes import check_safe_fixes  # noqa: E402
 
-from promolint.config import X64_PORTABILITY, known_codes  # noqa: E402
-from promolint.frontend.analysis import Settings  # noqa: E402
-from promolint.project import project_facts  # noqa: E402
-from promolint.project_facts import ProjectFacts  # noqa: E402
+from promolint.driver.config import X64_PORTABILITY, known_codes  # noqa: E402
+from promolint.engine.walker.analysis import Settings  # noqa: E402
+from promolint.driver.project import project_facts  # noqa: E402
+from promolint.engine.project_facts import ProjectFacts  # noqa: E402
 
 MODES = {"default": Settings(), "x64": Settings(x64="on"), "x32": Settings(x64="off"),
          "strict": Settings(promotion="strict")}  # fmt: skip

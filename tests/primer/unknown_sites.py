@@ -5,7 +5,7 @@ Usage: ``python tests/primer/unknown_sites.py [--promolint CMD] [--project NAME[
 
 Runs ``promolint reveal --format json`` (``CMD``: ``python -m promolint`` of this interpreter by
 default; ``promolint`` to measure another install) on each unpacked project's packages, prints each
-project's static coverage (``promolint.reveal.coverage``), then counts the sites that are not
+project's static coverage (``promolint.driver.reveal.coverage``), then counts the sites that are not
 known by the kind of their expression: the call of a NumPy/JAX function (resolved through the
 file's imports), a method call ``.xxx()``, an attribute ``.xxx``, a subscript, an operator...
 The largest kinds are where a catalog row or an engine fact would raise coverage most.
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _projects import DEFAULT_CACHE, load_projects, python_files  # noqa: E402
 from missing_calls import ROOTS, _dotted, _imports  # noqa: E402
 
-from promolint.reveal import COVERAGE_LIBRARIES, coverage  # noqa: E402
+from promolint.driver.reveal import COVERAGE_LIBRARIES, coverage  # noqa: E402
 
 _CHUNK = 40  # files per reveal invocation: its JSON stays a few megabytes
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls.conversions import library_inputs
 from promolint.engine.calls.promotion import promote

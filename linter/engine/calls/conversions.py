@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from promolint.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x32, resolve_string
+from promolint.core.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, narrow_x32, resolve_string
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES, narrow_x32
+from promolint.core.dtypes import DTYPES, narrow_x32
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from promolint.dtypes import BUILTIN_TYPE_DTYPES, MODULE_DTYPE_ATTRIBUTES
+from promolint.core.dtypes import BUILTIN_TYPE_DTYPES, MODULE_DTYPE_ATTRIBUTES
 from promolint.engine import operations
 from promolint.engine.calls import (
     comparisons,

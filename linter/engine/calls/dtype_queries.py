@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from promolint.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.context import Context
 from promolint.engine.records import Call

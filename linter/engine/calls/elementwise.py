@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES, NUMPY_NATIVE
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, as_numpy, default, library_inputs, requested
 from promolint.engine.calls.creation import numpy_array_of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype, requested
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.dtypes import CUSTOM_FLOATS, DTYPES, INTN
+from promolint.core.dtypes import CUSTOM_FLOATS, DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.conversions import REAL_OF, reduced_inputs
 from promolint.engine.calls.promotion import promote

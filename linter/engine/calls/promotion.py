@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from promolint.dtypes import CUSTOM_FLOATS, INTN
+from promolint.core.dtypes import CUSTOM_FLOATS, INTN
 from promolint.engine import operations
 from promolint.engine.domains import DTYPE_CLASSES
 from promolint.engine.calls.binding import display_name

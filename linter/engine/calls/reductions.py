@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES, INTN
+from promolint.core.dtypes import DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.catalog import DRAWN_FROM
 from promolint.engine.records import Call

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from promolint.dtypes import CUSTOM_FLOATS, DTYPES, INTN
+from promolint.core.dtypes import CUSTOM_FLOATS, DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, reduced_inputs

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls import as_traced, replaced, replaced_parts, traced_variable
 from promolint.engine.context import Context

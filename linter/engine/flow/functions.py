@@ -13,7 +13,7 @@ from typing import Protocol
 from promolint.engine import calls, sources
 from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds

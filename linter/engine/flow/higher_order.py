@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from promolint.dtypes import DTYPES
+from promolint.core.dtypes import DTYPES
 from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.flow import control

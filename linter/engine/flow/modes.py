@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from promolint.engine.context import X64_BY_CODE, X64_BY_DEFAULT, X64_BY_USER, Context
-from promolint.project_facts import ProjectFacts
+from promolint.engine.project_facts import ProjectFacts
 
 # Calls that set a configuration option from here on: jax.config.update("jax_enable_x64", True).
 CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})

@@ -2,7 +2,7 @@
 
 ``from .utils import scale`` binds an ``Imported`` placeholder; the first read of ``scale`` runs
 the statements of ``utils``'s top level that bind it (its imports, constants, functions and
-classes, as the front end groups them: ``promolint.frontend.top_level``), recording nothing, and
+classes, as the front end groups them: ``promolint.engine.walker.top_level``), recording nothing, and
 takes the name from there; a later read of another name runs the statements that one needs.  A
 function of another module runs its body among that module's names, and a name it reads runs its
 statements then.  So a value from another module of the project is as known as a local one, and a
@@ -11,7 +11,7 @@ module's top level give unknown rather than run: registrations and tables built 
 own modules are full of them) would otherwise run for every module that reads one name there.
 
 Only the modules the project's facts name load (the run's own files that this module's imports
-reach: ``promolint.project``); third-party code stays unknown.  Each loads once per analysis, at
+reach: ``promolint.driver.project``); third-party code stays unknown.  Each loads once per analysis, at
 most ``MAX_DEPTH`` imports away from the module analysed and at most ``_MAX_MODULES`` of them.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine.values import UNKNOWN, Function, Imported, Reference, Value
-from promolint.project_facts import MODULE_DEPTH as MAX_DEPTH
+from promolint.engine.project_facts import MODULE_DEPTH as MAX_DEPTH
 _MAX_MODULES = 12
 
 
@@ -58,7 +58,7 @@ class TopLevel(Protocol):
 
 
 class Uses(Protocol):
-    """A module's uses of names as values (``promolint.frontend.top_level.Uses``)."""
+    """A module's uses of names as values (``promolint.engine.walker.top_level.Uses``)."""
 
     values: frozenset[str]  # names read other than as the function a call calls, or imported as another name
     dynamic: frozenset[str]  # names whose attributes a computed ``getattr`` (``vars``, ``__dict__``) reads

@@ -1,0 +1,92 @@
+"""The ``ast`` answers to ``promolint.engine.records.Syntax``: which syntax stands for an
+operation's operands and arguments, so that rules can build fixes without knowing the tree."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from promolint.engine.records import LoopCall, Operation
+from promolint.engine.walker.source import Source
+
+
+class AstSyntax:
+    def __init__(self, source: Source, operations: dict[int, Operation]):
+        self._source = source
+        self._operations = operations
+        self._functions: dict[int, ast.AST] | None = None
+
+    def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
+        node = operation.node
+        kind = type(node)
+        if kind is ast.BinOp:
+            return node.left, node.right
+        if kind is ast.AugAssign:
+            return node.target, node.value
+        if kind is ast.Compare:
+            # A chained comparison records one operation for several pairs: which one is unknown.
+            return (node.left, node.comparators[0]) if len(node.comparators) == 1 else ()
+        if kind is ast.UnaryOp:
+            return (node.operand,)
+        if kind is ast.Call:
+            positional = []
+            for arg in node.args:
+                if type(arg) is ast.Starred:
+                    break  # the engine stops binding positions at the first *args
+                positional.append(arg)
+            if len(operation.operands) == len(positional) + 1 and type(node.func) is ast.Attribute:
+                return (node.func.value, *positional)  # a method: the receiver comes first
+            return tuple(positional) if len(operation.operands) == len(positional) else ()
+        return ()
+
+    def argument_node(self, operation: Operation, param: str) -> ast.AST | None:
+        node, call = operation.node, operation.call
+        if type(node) is not ast.Call or call is None:
+            return None
+        keyword = next((k.value for k in node.keywords if k.arg == param), None)
+        if keyword is not None:
+            return keyword
+        if call.fn.rule == "scalar_type" and param == "dtype":
+            return node.func
+        nodes = self.operand_nodes(operation)
+        index = call.fn.params.index(param) if param in call.fn.params else len(nodes)
+        return nodes[index] if index < len(nodes) else None
+
+    def operation_at(self, node: object) -> Operation | None:
+        return self._operations.get(id(node))
+
+    def text(self, node: ast.AST) -> str:
+        return self._source.code(node)
+
+    def line(self, node: ast.AST) -> int:
+        return self._source.span(node).line
+
+    def function_of(self, node: object) -> ast.AST | None:
+        if self._functions is None:
+            self._functions = _enclosing_functions(self._source.tree)
+        return self._functions.get(id(node))
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:
+    """Each node inside a function, by id, with the innermost function holding it."""
+    found: dict[int, ast.AST] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        if function is not None:
+            found[id(node)] = function
+        inner = node if isinstance(node, _FUNCTIONS) else function
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def attach_syntax(source: Source, operations: dict[int, Operation],
+                  others: Iterable[Operation | LoopCall] = ()) -> None:  # fmt: skip
+    """Give ``operations`` (which ``operation_at`` finds) and ``others`` (calls of the module's
+    own functions, and of its jitted functions in loops) the syntax that answers for them."""
+    syntax = AstSyntax(source, operations)
+    for operation in (*operations.values(), *others):
+        operation.syntax = syntax

@@ -1,0 +1,390 @@
+"""`promolint check` as a user runs it: exit codes, bad input, suppression, configuration."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from promolint.driver.lint import lint_source
+from promolint.rules import rule_by_code
+from promolint.cli.main import main
+from promolint.engine.walker.analysis import Settings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_clean_file_exits_zero(tmp_path, capsys) -> None:
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3) + 1\n")
+    assert run(capsys, "check", str(tmp_path))[0] == 0
+
+
+def test_findings_exit_one_with_ruff_style_lines(tmp_path, capsys) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    status, out, _ = run(capsys, "check", str(tmp_path / "bad.py"))
+    assert status == 1
+    assert out.startswith(f"{tmp_path / 'bad.py'}:2:5: PRM006 ")
+
+
+def test_default_command_is_check(tmp_path, capsys) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    assert run(capsys, str(tmp_path))[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message", "position"),
+    [
+        (b"def f(:\n    pass\n", "syntax error", "1:7"),
+        (b"x = 1\x00\n", "NUL bytes", "1:1"),
+        (b"x = 1\ny = 2\nz = '\xc3\xa9\xff\xfe'\n", "cannot decode", "3:7"),  # at the byte, in characters
+        (b"# coding: ascii\nx = '\xe9'\n", "cannot decode", "2:6"),
+    ],
+)
+def test_unparsable_file_is_one_diagnostic_and_the_run_goes_on(tmp_path, capsys, content, message,
+                                                                position) -> None:  # fmt: skip
+    (tmp_path / "a_broken.py").write_bytes(content)
+    (tmp_path / "b_bad.py").write_text(BAD)
+    status, out, err = run(capsys, "check", str(tmp_path))
+    lines = out.strip().splitlines()
+    assert status == 1 and "Traceback" not in err
+    assert f"a_broken.py:{position}: PRM000 " in lines[0] and message in lines[0]
+    assert "b_bad.py:2:5: PRM006" in lines[1]
+
+
+def test_noqa_suppresses(tmp_path, capsys) -> None:
+    source = BAD.replace("1000\n", "1000  # noqa: PRM006\n") + "y = jnp.ones(3, jnp.int8) + 999  # noqa\n"
+    source += "z = jnp.ones(3, jnp.int8) + 998  # noqa: PRM001\n"
+    (tmp_path / "s.py").write_text(source)
+    status, out, _ = run(capsys, "check", str(tmp_path))
+    assert status == 1 and out.count("PRM006") == 1 and ":4:5:" in out
+
+
+def test_noqa_inside_a_string_is_not_a_directive(tmp_path, capsys) -> None:
+    (tmp_path / "s.py").write_text(BAD.replace("1000\n", '1000; s = "# noqa"\n'))
+    assert ":2:5: PRM006" in run(capsys, "check", str(tmp_path))[1]
+
+
+def test_file_level_disable_comment(tmp_path, capsys) -> None:
+    lines = BAD.splitlines()
+    (tmp_path / "off.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001, PRM006", lines[1]]) + "\n")
+    (tmp_path / "other.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001", lines[1]]) + "\n")
+    (tmp_path / "trailing.py").write_text(BAD.replace("1000\n", "1000  # promolint: disable=PRM006\n"))
+    status, out, _ = run(capsys, "check", str(tmp_path))
+    assert status == 1 and "off.py" not in out  # disabled for the whole file
+    assert "other.py:3:5: PRM006" in out  # other codes stay on
+    assert "trailing.py:2:5: PRM006" in out  # only a comment line disables a file
+
+
+def test_unused_noqa_is_reported_by_kind(tmp_path, capsys) -> None:
+    (tmp_path / "u.py").write_text(
+        "import jax.numpy as jnp\n"
+        "a = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"  # used
+        "b = jnp.ones(3, jnp.float32) + 1  # noqa: PRM006\n"  # enabled, silent here: unused
+        "c = jnp.ones(3, jnp.float32) + 1  # noqa: PRM002, XYZ123\n"  # PRM002 ignored below; XYZ123 unknown
+        "d = jnp.ones(3, jnp.float32) + 1  # noqa\n"  # blanket, suppresses nothing
+        "e = jnp.ones(3, jnp.int8) + 1000  # noqa\n"  # blanket, used
+        "f = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006, PRM001\n"  # partly used
+    )
+    assert run(capsys, "check", str(tmp_path))[0] == 0  # off by default, like ruff's RUF100
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--ignore", "PRM002")
+    assert status == 1
+    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [
+        "PRM100 unused `noqa` directive (unused: `PRM006`)",
+        "PRM100 unused `noqa` directive (non-enabled: `PRM002`; unknown: `XYZ123`)",
+        "PRM100 unused blanket `noqa` directive",
+        "PRM100 unused `noqa` directive (non-enabled: `PRM001`)",  # opt-in
+    ]
+    assert out.startswith(f"{tmp_path / 'u.py'}:3:35: PRM100")  # at the directive
+
+
+def test_noqa_for_a_rule_disabled_in_the_file_is_non_enabled_not_unused(tmp_path, capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nper-file-ignores = {"gen.py" = ["PRM006"]}\n')
+    line = "x = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"
+    (tmp_path / "gen.py").write_text("import jax.numpy as jnp\n" + line)
+    (tmp_path / "off.py").write_text("import jax.numpy as jnp\n# promolint: disable=PRM006\n" + line)
+    (tmp_path / "on.py").write_text("import jax.numpy as jnp\n" + line)
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "on.py" not in out
+    assert out.count("(non-enabled: `PRM006`)") == 2 and "unused:" not in out
+
+
+def test_unused_noqa_can_itself_be_disabled(tmp_path, capsys) -> None:
+    (tmp_path / "u.py").write_text("# promolint: disable=PRM100\nx = 1  # noqa\n")
+    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa")[0] == 0
+
+
+@pytest.mark.parametrize("code", ["PRM000", "PRM100"])
+def test_checker_codes_are_documented_and_their_examples_hold(code) -> None:
+    rule = rule_by_code(code)
+    codes = frozenset({"PRM000", "PRM006", "PRM100"})
+    for kind, fires in (("invalid", True), ("valid", False)):
+        for example in getattr(rule, kind):
+            found = lint_source(textwrap.dedent(example.code).encode(), "example.py", Settings(), codes)
+            assert (code in {d.code for d in found}) is fires, f"{code} {kind} example:\n{example.code}"
+
+
+def test_select_and_ignore(tmp_path, capsys) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    assert run(capsys, "check", str(tmp_path), "--ignore", "PRM006")[0] == 0
+    assert run(capsys, "check", str(tmp_path), "--select", "PRM001")[0] == 0
+    assert run(capsys, "check", str(tmp_path), "--select", "PRM00")[0] == 1
+
+
+# NumPy's float64 widens a float32 JAX array where x64 is on (PRM001), and is truncated where off.
+WIDENS_UNDER_X64 = "import jax.numpy as jnp\nimport numpy as np\ny = jnp.zeros(3, jnp.float32) * np.ones(3)\n"
+
+
+def test_pyproject_configuration(tmp_path, capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nper-file-ignores = {"gen_*.py" = ["PRM006"]}\n'
+                                             'extend-exclude = ["vendored"]\nextend-select = ["PRM001"]\n')  # fmt: skip
+    (tmp_path / "gen_a.py").write_text(BAD)
+    (tmp_path / "vendored").mkdir()
+    (tmp_path / "vendored" / "v.py").write_text(BAD)
+    (tmp_path / "x.py").write_text(WIDENS_UNDER_X64)
+    status, out, _ = run(capsys, "check", str(tmp_path))
+    assert status == 1
+    assert "x.py:3:33: PRM001" in out and "gen_a.py" not in out and "vendored" not in out
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[tool.promolint]\ncolour = "red"\n', "unknown key 'colour'"),
+        ('[tool.promolint]\nselect = ["PRM999"]\n', "unknown rule code 'PRM999'"),
+        ('[tool.promolint]\nx64 = "sometimes"\n', "x64 = 'sometimes' is not one of on, off, auto"),
+        ("[tool.promolint\n", "invalid TOML"),
+    ],
+)
+def test_bad_configuration_exits_two_with_one_line(tmp_path, capsys, toml, needle) -> None:
+    (tmp_path / "pyproject.toml").write_text(toml)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_flag_exits_two(capsys) -> None:
+    assert run(capsys, "check", ".", "--select", "NOPE")[0] == 2
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "--x64", "maybe"])
+    assert exited.value.code == 2
+
+
+def test_output_is_identical_for_any_worker_count(tmp_path, capsys) -> None:
+    for name in ("a", "b", "c", "d", "e", "f"):
+        shutil.copy(FIXTURES / "PRM006_literal_overflow.py", tmp_path / f"{name}.py")
+    outputs = {run(capsys, "check", str(tmp_path), "--jobs", str(jobs), "--format", "json")[1] for jobs in (1, 2, 3)}
+    assert len(outputs) == 1 and json.loads(outputs.pop())
+
+
+def test_explain_and_rules(capsys) -> None:
+    status, out, _ = run(capsys, "explain", "PRM002")
+    assert status == 0 and "## Why is this bad?" in out
+    assert run(capsys, "explain", "PRM404")[0] == 2
+    status, out, _ = run(capsys, "rules")
+    assert status == 0 and "PRM007  x64-truncation" in out and "PRM100  unused-noqa" in out
+    assert "## What it does" in run(capsys, "explain", "prm100")[1]
+
+
+def test_installed_console_script_runs(tmp_path) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    result = subprocess.run(
+        [sys.executable, "-m", "promolint", "check", str(tmp_path)], check=False, capture_output=True, text=True
+    )
+    assert result.returncode == 1 and "PRM006" in result.stdout
+
+
+def test_run_subcommand_verifies_a_script_at_run_time(tmp_path) -> None:
+    script = tmp_path / "script.py"
+    script.write_text("import numpy as np\nx = np.ones(3, np.float32) + 1.0\nprint(x.dtype)\n")
+    result = subprocess.run([sys.executable, "-m", "promolint", "run", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0 and "float32" in result.stdout
+    assert " 0 disagree" in result.stderr + result.stdout
+
+
+# --- robustness: what a user's tree may hold ----------------------------------------------------
+def promolint(*argv: str, cwd: Path | None = None, stdin: bytes | None = None,
+              timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
+    """The installed command in a subprocess (a hang fails the test by its timeout)."""
+    return subprocess.run([sys.executable, "-m", "promolint", *argv], cwd=cwd, input=stdin, capture_output=True,
+                          timeout=timeout, check=False)  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["check", "reveal"])
+def test_a_fifo_named_like_python_is_one_diagnostic_and_never_read(tmp_path, command) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    os.mkfifo(tmp_path / "pipe.py")  # opened for reading, it would block until a writer came
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "sub" / "notebook.ipynb")
+    walked = promolint(command, str(tmp_path), "--no-cache" if command == "check" else "--x64=off", timeout=30)
+    named = promolint(command, str(tmp_path / "pipe.py"), timeout=30)
+    assert walked.returncode == named.returncode == 1 and b"bad.py:2:" in walked.stdout
+    report = "stdout" if command == "check" else "stderr"  # reveal's stdout holds the records only
+    for result in (walked, named):
+        assert b"pipe.py" + (b":1:1: PRM000" if command == "check" else b":") + b" cannot read file: not a regular " \
+            b"file (a FIFO)" in getattr(result, report)
+        assert b"Traceback" not in result.stderr
+    assert b"notebook.ipynb" in getattr(walked, report) and getattr(walked, report).count(b"a FIFO") == 2
+
+
+def test_an_internal_error_exits_two_and_keeps_the_other_files_findings(tmp_path, capsys, monkeypatch) -> None:
+    import promolint.driver.lint
+
+    real = promolint.driver.lint.lint_file
+
+    def crash_on_crash_py(data, path, *args, **kwargs):
+        if path.endswith("crash.py"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(promolint.driver.lint, "lint_file", crash_on_crash_py)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "crash.py").write_text(BAD)
+    status, out, err = run(capsys, "check", str(tmp_path), "--jobs", "1", "--no-cache")
+    assert status == 2 and "Traceback" not in err  # ruff's status for an internal error; findings alone give 1
+    assert "bad.py:2:5: PRM006" in out and "crash.py:1:1: PRM000 promolint could not analyze this file" in out
+    assert run(capsys, "check", str(tmp_path / "bad.py"), "--no-cache")[0] == 1
+
+
+def test_reveal_piped_into_head_prints_no_traceback(tmp_path) -> None:
+    for name in ("big.py", "more.py", "most.py"):  # a write per file: those after the reader left fail
+        (tmp_path / name).write_text("import jax.numpy as jnp\n" + "x = jnp.ones(3) + 1\n" * 5000)
+    process = subprocess.Popen([sys.executable, "-m", "promolint", "reveal", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    first = process.stdout.readline()
+    process.stdout.close()  # what `| head -1` does once it has its line
+    _, err = process.communicate(timeout=120)
+    assert first.startswith(str(tmp_path / "big.py").encode()) and b"Traceback" not in err and err == b""
+    assert process.returncode == 141
+
+
+def test_reveal_reports_an_internal_error_in_one_line_with_status_two(tmp_path, capsys, monkeypatch) -> None:
+    import promolint.driver.reveal
+
+    def crash(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(promolint.driver.reveal, "reveal_file", crash)
+    (tmp_path / "a.py").write_text(BAD)
+    status, out, err = run(capsys, "reveal", str(tmp_path / "a.py"))
+    assert status == 2 and out == "" and "Traceback" not in err
+    assert err.strip() == f"{tmp_path / 'a.py'}:1:1: promolint could not analyze this file: internal error " \
+                          "RecursionError: maximum recursion depth exceeded (please report it)"
+
+
+# --- one command line ------------------------------------------------------------------------------
+def test_version(capsys) -> None:
+    from promolint import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out == f"promolint {__version__}\n"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("chek", "check"), ("revael", "reveal"), ("explian", "explain"),
+                                              ("tabel", "table")])  # fmt: skip
+def test_a_mistyped_command_is_unknown_and_the_closest_is_named(tmp_path, capsys, monkeypatch, typed, meant) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, typed)
+    assert status == 2 and out == ""
+    assert err == f"promolint: error: unknown command {typed!r}, and no file or directory has that name; " \
+                  f"did you mean `promolint {meant}`?\n"
+
+
+def test_a_path_without_a_command_is_still_checked(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "bad.py").write_text(BAD)
+    assert run(capsys, "src")[0] == 1  # a directory named like no command
+    status, _, err = run(capsys, "missing.py")
+    assert status == 2 and "no such file or directory: missing.py" in err
+
+
+def test_a_clean_run_says_so_in_one_line(tmp_path, capsys) -> None:
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3) + 1\n")
+    assert run(capsys, "check", str(tmp_path))[1] == "All checks passed!\n"
+    assert run(capsys, "check", str(tmp_path), "--format", "json")[1] == "[]\n"  # machine formats stay as they were
+
+
+@pytest.mark.parametrize("spelling", ["prm006", "Prm006", "prm", "all"])
+def test_select_and_ignore_accept_any_case_like_explain(tmp_path, capsys, spelling) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    assert run(capsys, "check", str(tmp_path), "--select", spelling)[0] == 1
+    assert run(capsys, "check", str(tmp_path), "--ignore", spelling)[0] == 0
+    assert run(capsys, "explain", spelling)[0] == (0 if spelling.lower() == "prm006" else 2)
+
+
+@pytest.mark.parametrize("value", ["", ",", " "])
+def test_an_empty_select_is_refused_not_silently_every_rule_off(tmp_path, capsys, value) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    status, out, err = run(capsys, "check", str(tmp_path), "--select", value)
+    assert status == 2 and out == "" and "--select selects no rule" in err
+    (tmp_path / "pyproject.toml").write_text("[tool.promolint]\nselect = []\n")
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and "select selects no rule" in err
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_jobs_must_be_a_positive_number(tmp_path, capsys, jobs) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["check", str(tmp_path), "--jobs", jobs])
+    assert exited.value.code == 2 and "--jobs" in capsys.readouterr().err
+
+
+def test_external_noqa_codes_are_left_to_their_tools(tmp_path, capsys) -> None:
+    (tmp_path / "m.py").write_text("import os  # noqa: F401\nimport sys  # noqa: E401, PRM006\nx = 1  # noqa: W291\n")
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "unknown: `F401`" in out and "unknown: `E401`" in out
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["F401", "E"]\n')
+    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
+    assert status == 1 and "F401" not in out and "E401" not in out  # declared: theirs to judge
+    assert "m.py:2:13: PRM100 unused `noqa` directive (unused: `PRM006`)" in out  # promolint's own still judged
+    assert "m.py:3:8: PRM100 unused `noqa` directive (unknown: `W291`)" in out
+    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--external", "W")[1].count("PRM100") == 1
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["PRM006"]\n')
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and "'PRM006' is promolint's own code" in err
+
+
+def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatch) -> None:
+    root = FIXTURES.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    (excerpt,) = re.findall(r"```text\n(fixtures/readme_example\.py:\d+:\d+: \w+: .*?)```", readme, re.DOTALL)
+    said = re.search(r"Part of its output, the four assignments of lines (\d+) to (\d+) \(it prints (\d+) lines",
+                     readme)  # fmt: skip
+    monkeypatch.chdir(root)
+    assert main(["reveal", "fixtures/readme_example.py", "--x64", "off"]) == 0
+    output = capsys.readouterr().out.splitlines()
+    first, last, total = map(int, said.groups())
+    assignments = re.compile(rf":({'|'.join(map(str, range(first, last + 1)))}):1: ")
+    assert excerpt.splitlines() == [line for line in output if assignments.search(line)]
+    assert len(output) == total
+
+
+def test_reveal_reads_the_configuration_check_reads_and_takes_directories(tmp_path, capsys) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "x.py").write_text(WIDENS_UNDER_X64)
+    (tmp_path / "src" / "vendored.py").write_text("import jax.numpy as jnp\nz = jnp.ones(3)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nextend-exclude = ["vendored.py"]\n'
+                                             'extend-select = ["PRM001"]\n')  # fmt: skip
+    status, out, _ = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 0 and f"{tmp_path / 'src' / 'x.py'}:3:1: y: float64 [jax]" in out.splitlines()
+    assert "vendored" not in out
+    assert "PRM001 `np.ones(3)` is float64" in run(capsys, "check", str(tmp_path / "src"))[1]  # the same mode
+    assert ":3:1: y: float32 [jax]" in run(capsys, "reveal", str(tmp_path / "src"), "--x64", "off")[1]
+    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "maybe"\n')
+    status, out, err = run(capsys, "reveal", str(tmp_path / "src"))
+    assert status == 2 and out == "" and "x64 = 'maybe' is not one of on, off, auto" in err
