@@ -1,4 +1,4 @@
-"""The project pass (issue 16): a value from another module of the run is as known as a local one.
+"""The project pass: a value from another module of the run is as known as a local one.
 
 A package is written to disk, run for real (jax 0.10.2, numpy 2.4.6) and revealed by the command
 line: what the importing module's names hold when the package runs is what ``reveal`` claims,

@@ -1,6 +1,6 @@
-"""Issue #16's real cases, minimized from the projects as they wrote them (each switches x64 on
-itself, at module level), run for real and compared with ``reveal`` (modes followed from the
-code), and reported by ``check``.
+"""Real modules that switch x64 on themselves, at module level, minimized from the projects as
+they wrote them, run for real and compared with ``reveal`` (modes followed from the code), and
+reported by ``check``.
 
 - netket (PR 1218): ``x / np.sqrt(n_samp)`` turns a float32 leaf float64 under x64;
 - blackjax ``diagnostics.py``: ``jnp.maximum(tau_hat, 1 / np.log10(num_chains * num_samples))``
@@ -95,7 +95,7 @@ def effective_sample_size(input_array):
 
 ess = effective_sample_size(jnp.ones((2, 10), jnp.float32))
 """, "jnp.maximum(tau_hat, 1 / np.log10(num_chains * num_samples))", ["ess"]),
-    # The issue's call-site example: the body runs where x64 is on, so does the call.
+    # A call site: the body runs where x64 is on, so does the call.
     "call site": ("""
 def f(x):
     return x / np.sqrt(3.0)

@@ -17,7 +17,7 @@ from promolint.driver.lint import fix_source, lint_source
 
 CODES = frozenset(known_codes()) - {X64_PORTABILITY}
 
-# A test module that exists to test float64 (issue #34): it turns x64 on three lines before.
+# A test module that exists to test float64: it turns x64 on three lines before.
 SETS_X64_ON = """
 import jax
 import jax.numpy as jnp

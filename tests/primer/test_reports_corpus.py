@@ -1,4 +1,4 @@
-"""Issue #35's corpus of reported promotion surprises (tests/primer/reports.toml): it parses, every
+"""The corpus of reported promotion surprises (tests/primer/reports.toml): it parses, every
 entry names its report, mode, problem line and recorded outcome, and ``promolint check`` reads every
 snippet, with the default rules and with every rule, without an internal error.
 
@@ -19,7 +19,7 @@ from reports import KINDS, RULE_SETS, CorpusError, lint, load  # noqa: E402
 META, REPORTS = load()
 
 
-def test_the_corpus_names_its_versions_and_has_the_issues_thirty_reports() -> None:
+def test_the_corpus_names_its_versions_and_holds_at_least_thirty_distinct_reports() -> None:
     assert META["jax"] and META["numpy"]
     assert len(REPORTS) >= 30
     assert len({report.url for report in REPORTS}) == len(REPORTS)
