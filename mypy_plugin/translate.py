@@ -229,21 +229,6 @@ def _has_field(name: str) -> bool:
     return any(field.name == name for field in fields(Array))
 
 
-def library_only(typ: Type | None) -> Value:
-    """Only the library a type names: what is left when a dtype cannot be trusted."""
-    typ = get_proper_type(typ) if typ is not None else None
-    if isinstance(typ, UnionType):
-        libraries = {library_of(t) for t in map(get_proper_type, typ.items) if isinstance(t, Instance)}
-        library = libraries.pop() if len(libraries) == 1 else None
-    else:
-        library = library_of(typ) if isinstance(typ, Instance) else None
-    if library is None:
-        return UNKNOWN
-    if library is Library.PYTHON:
-        return python_scalar(_PYTHON[typ.type.fullname]) if isinstance(typ, Instance) else UNKNOWN
-    return Array(frozenset(), library, None)
-
-
 # --- writing --------------------------------------------------------------------------------
 def with_value_tag(typ: Type, value: Value | None, str_type: Instance | None) -> Type:
     """A variable's declared type carrying ``value`` (its value once its module has run), or

@@ -609,5 +609,3 @@ NUMBER_ATTRIBUTES = frozenset({
     "tobytes", "tofile", "tolist", "trace", "traceback", "transpose", "unsafe_buffer_pointer", "var",
     "view", "weak_type"
 })
-# Attributes of arrays that keep the dtype, and those that are something else.
-SAME_DTYPE_ATTRIBUTES = frozenset({"T", "mT"})

@@ -258,10 +258,6 @@ def join(values: Iterable[Value]) -> Value:
     )
 
 
-def with_provenance(value: Value, provenance: str) -> Value:
-    return replace(value, provenance=provenance) if not isinstance(value, Unknown) else value
-
-
 # --- objects of the program (``promolint.engine.flow.objects``) -----------------------------
 @dataclass(frozen=True)
 class Instance(Value):
