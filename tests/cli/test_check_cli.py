@@ -1,4 +1,4 @@
-"""`promolint check` as a user runs it: exit codes, bad input, suppression, configuration."""
+"""`promolint check` as a user runs it: exit codes, bad input, configuration, workers, commands."""
 
 from __future__ import annotations
 
@@ -8,15 +8,11 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from promolint.driver.lint import lint_source
-from promolint.rules import rule_by_code
 from promolint.cli.main import main
-from promolint.engine.walker.analysis import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
@@ -63,78 +59,6 @@ def test_unparsable_file_is_one_diagnostic_and_the_run_goes_on(tmp_path, capsys,
     assert status == 1 and "Traceback" not in err
     assert f"a_broken.py:{position}: PRM000 " in lines[0] and message in lines[0]
     assert "b_bad.py:2:5: PRM006" in lines[1]
-
-
-def test_noqa_suppresses(tmp_path, capsys) -> None:
-    source = BAD.replace("1000\n", "1000  # noqa: PRM006\n") + "y = jnp.ones(3, jnp.int8) + 999  # noqa\n"
-    source += "z = jnp.ones(3, jnp.int8) + 998  # noqa: PRM001\n"
-    (tmp_path / "s.py").write_text(source)
-    status, out, _ = run(capsys, "check", str(tmp_path))
-    assert status == 1 and out.count("PRM006") == 1 and ":4:5:" in out
-
-
-def test_noqa_inside_a_string_is_not_a_directive(tmp_path, capsys) -> None:
-    (tmp_path / "s.py").write_text(BAD.replace("1000\n", '1000; s = "# noqa"\n'))
-    assert ":2:5: PRM006" in run(capsys, "check", str(tmp_path))[1]
-
-
-def test_file_level_disable_comment(tmp_path, capsys) -> None:
-    lines = BAD.splitlines()
-    (tmp_path / "off.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001, PRM006", lines[1]]) + "\n")
-    (tmp_path / "other.py").write_text("\n".join([lines[0], "# promolint: disable=PRM001", lines[1]]) + "\n")
-    (tmp_path / "trailing.py").write_text(BAD.replace("1000\n", "1000  # promolint: disable=PRM006\n"))
-    status, out, _ = run(capsys, "check", str(tmp_path))
-    assert status == 1 and "off.py" not in out  # disabled for the whole file
-    assert "other.py:3:5: PRM006" in out  # other codes stay on
-    assert "trailing.py:2:5: PRM006" in out  # only a comment line disables a file
-
-
-def test_unused_noqa_is_reported_by_kind(tmp_path, capsys) -> None:
-    (tmp_path / "u.py").write_text(
-        "import jax.numpy as jnp\n"
-        "a = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"  # used
-        "b = jnp.ones(3, jnp.float32) + 1  # noqa: PRM006\n"  # enabled, silent here: unused
-        "c = jnp.ones(3, jnp.float32) + 1  # noqa: PRM002, XYZ123\n"  # PRM002 ignored below; XYZ123 unknown
-        "d = jnp.ones(3, jnp.float32) + 1  # noqa\n"  # blanket, suppresses nothing
-        "e = jnp.ones(3, jnp.int8) + 1000  # noqa\n"  # blanket, used
-        "f = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006, PRM001\n"  # partly used
-    )
-    assert run(capsys, "check", str(tmp_path))[0] == 0  # off by default, like ruff's RUF100
-    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--ignore", "PRM002")
-    assert status == 1
-    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [
-        "PRM100 unused `noqa` directive (unused: `PRM006`)",
-        "PRM100 unused `noqa` directive (non-enabled: `PRM002`; unknown: `XYZ123`)",
-        "PRM100 unused blanket `noqa` directive",
-        "PRM100 unused `noqa` directive (non-enabled: `PRM001`)",  # opt-in
-    ]
-    assert out.startswith(f"{tmp_path / 'u.py'}:3:35: PRM100")  # at the directive
-
-
-def test_noqa_for_a_rule_disabled_in_the_file_is_non_enabled_not_unused(tmp_path, capsys) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nper-file-ignores = {"gen.py" = ["PRM006"]}\n')
-    line = "x = jnp.ones(3, jnp.int8) + 1000  # noqa: PRM006\n"
-    (tmp_path / "gen.py").write_text("import jax.numpy as jnp\n" + line)
-    (tmp_path / "off.py").write_text("import jax.numpy as jnp\n# promolint: disable=PRM006\n" + line)
-    (tmp_path / "on.py").write_text("import jax.numpy as jnp\n" + line)
-    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
-    assert status == 1 and "on.py" not in out
-    assert out.count("(non-enabled: `PRM006`)") == 2 and "unused:" not in out
-
-
-def test_unused_noqa_can_itself_be_disabled(tmp_path, capsys) -> None:
-    (tmp_path / "u.py").write_text("# promolint: disable=PRM100\nx = 1  # noqa\n")
-    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa")[0] == 0
-
-
-@pytest.mark.parametrize("code", ["PRM000", "PRM100"])
-def test_checker_codes_are_documented_and_their_examples_hold(code) -> None:
-    rule = rule_by_code(code)
-    codes = frozenset({"PRM000", "PRM006", "PRM100"})
-    for kind, fires in (("invalid", True), ("valid", False)):
-        for example in getattr(rule, kind):
-            found = lint_source(textwrap.dedent(example.code).encode(), "example.py", Settings(), codes)
-            assert (code in {d.code for d in found}) is fires, f"{code} {kind} example:\n{example.code}"
 
 
 def test_select_and_ignore(tmp_path, capsys) -> None:
@@ -342,21 +266,6 @@ def test_jobs_must_be_a_positive_number(tmp_path, capsys, jobs) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["check", str(tmp_path), "--jobs", jobs])
     assert exited.value.code == 2 and "--jobs" in capsys.readouterr().err
-
-
-def test_external_noqa_codes_are_left_to_their_tools(tmp_path, capsys) -> None:
-    (tmp_path / "m.py").write_text("import os  # noqa: F401\nimport sys  # noqa: E401, PRM006\nx = 1  # noqa: W291\n")
-    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
-    assert status == 1 and "unknown: `F401`" in out and "unknown: `E401`" in out
-    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["F401", "E"]\n')
-    status, out, _ = run(capsys, "check", str(tmp_path), "--report-unused-noqa")
-    assert status == 1 and "F401" not in out and "E401" not in out  # declared: theirs to judge
-    assert "m.py:2:13: PRM100 unused `noqa` directive (unused: `PRM006`)" in out  # promolint's own still judged
-    assert "m.py:3:8: PRM100 unused `noqa` directive (unknown: `W291`)" in out
-    assert run(capsys, "check", str(tmp_path), "--report-unused-noqa", "--external", "W")[1].count("PRM100") == 1
-    (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nexternal = ["PRM006"]\n')
-    status, _, err = run(capsys, "check", str(tmp_path))
-    assert status == 2 and "'PRM006' is promolint's own code" in err
 
 
 def test_readme_says_its_reveal_excerpt_is_part_of_the_output(capsys, monkeypatch) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from promolint.cli.main import main
-from promolint.driver.config import RULE_CODES, Config, apply_flags, parse_table
+from promolint.driver.config import RULE_CODES, apply_flags, parse_table
 from promolint.rules import ALL_RULES
 
 if sys.version_info >= (3, 11):
@@ -93,13 +93,6 @@ def test_select_flag_replaces_and_list_flags_extend() -> None:
     )
 
 
-def test_unused_noqa_is_opt_in() -> None:
-    assert "PRM100" not in Config().enabled_codes()
-    assert "PRM100" in Config(report_unused_noqa=True).enabled_codes()
-    assert "PRM100" in Config(extend_select=("PRM100",)).enabled_codes()
-    assert "PRM100" not in Config(report_unused_noqa=True, ignore=("PRM100",)).enabled_codes()
-
-
 def test_the_configuration_knows_every_rule_and_which_are_opt_in() -> None:
     assert RULE_CODES == {rule.code: rule.opt_in for rule in ALL_RULES}
 
@@ -170,7 +163,7 @@ def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeyp
         ('test-files = "tests"', "test-files must be a list of glob patterns"),
         ('per-file-ignores = ["x"]', "per-file-ignores must be a table of glob = [codes]"),
         ('per-file-ignores = {"a.py" = ["NOPE1"]}', "unknown rule code 'NOPE1' in"),
-        ("[tool.promolint.driver.lint]", "unknown key 'lint'"),
+        ("[tool.promolint.lint]", "unknown key 'lint'"),
     ],
 )
 def test_bad_setting_exits_two_naming_what_is_allowed(tmp_path, capsys, toml, needle) -> None:

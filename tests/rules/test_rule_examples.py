@@ -8,7 +8,7 @@ import pytest
 
 from promolint.driver.lint import fix_source, lint_source
 from promolint.engine.walker.analysis import Settings
-from promolint.rules import ALL_RULES
+from promolint.rules import ALL_RULES, rule_by_code
 
 CASES = [(rule, example, kind) for rule in ALL_RULES for kind in ("invalid", "valid")
          for example in getattr(rule, kind)]  # fmt: skip
@@ -53,15 +53,11 @@ def test_fix_availability_in_the_registry_is_what_the_examples_show(rule) -> Non
     assert shown == (rule.info.fix != "never")
 
 
-@pytest.mark.parametrize(("code", "named"), [
-    # netket's Pauli basis: a sequence operand is described by its items
-    ("jnp.stack([jnp.eye(2), jnp.array([[0, 1], [1, 0]]), jnp.array([[0, -1j], [1j, 0]])])",
-     "float32, int32, complex64"),
-    # numpyro's Bernoulli.sample: a Python type given as an operand is named (JAX's message names
-    # "<class 'int'>" and 'bool'; strict promotion of the two raises, measured with jax 0.10.2)
-    ("jnp.result_type(jnp.array([True]), int)", "bool, Python type int"),
-])  # fmt: skip
-def test_strict_messages_name_every_operand_type(code, named) -> None:
-    source = f"import jax.numpy as jnp\ny = {code}\n".encode()
-    messages = [d.message for d in lint_source(source, "m.py", Settings("off", "strict"), frozenset({"PRM004"}))]
-    assert len(messages) == 1 and f"strict promotion: {named} have no implicit promotion path" in messages[0]
+@pytest.mark.parametrize("code", ["PRM000", "PRM100"])
+def test_checker_codes_are_documented_and_their_examples_hold(code) -> None:
+    rule = rule_by_code(code)
+    codes = frozenset({"PRM000", "PRM006", "PRM100"})
+    for kind, fires in (("invalid", True), ("valid", False)):
+        for example in getattr(rule, kind):
+            found = lint_source(textwrap.dedent(example.code).encode(), "example.py", Settings(), codes)
+            assert (code in {d.code for d in found}) is fires, f"{code} {kind} example:\n{example.code}"

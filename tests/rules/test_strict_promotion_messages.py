@@ -82,3 +82,17 @@ def test_reveal_prints_a_refusal_once_and_then_refers_to_it() -> None:
     assert len(full) == 1 and full[0].startswith("m.py:3:1: a: TypePromotionError: Input dtypes")
     assert len(refusals) == 3  # a, then `m + 1` on lines 3 and 4 (what a refusal feeds is unknown)
     assert all(line.endswith("TypePromotionError (refused: see line 3)") for line in refusals if line not in full)
+
+
+@pytest.mark.parametrize(("code", "named"), [
+    # netket's Pauli basis: a sequence operand is described by its items
+    ("jnp.stack([jnp.eye(2), jnp.array([[0, 1], [1, 0]]), jnp.array([[0, -1j], [1j, 0]])])",
+     "float32, int32, complex64"),
+    # numpyro's Bernoulli.sample: a Python type given as an operand is named (JAX's message names
+    # "<class 'int'>" and 'bool'; strict promotion of the two raises, measured with jax 0.10.2)
+    ("jnp.result_type(jnp.array([True]), int)", "bool, Python type int"),
+])  # fmt: skip
+def test_strict_messages_name_every_operand_type(code, named) -> None:
+    source = f"import jax.numpy as jnp\ny = {code}\n".encode()
+    messages = [d.message for d in lint_source(source, "m.py", Settings("off", "strict"), frozenset({"PRM004"}))]
+    assert len(messages) == 1 and f"strict promotion: {named} have no implicit promotion path" in messages[0]

@@ -1,4 +1,4 @@
-"""PRM001's advice names the dtype of the data the leak widens (bfloat16 activations are cast back
+"""PRM001 (implicit-x64): its advice names the dtype of the data the leak widens (bfloat16 activations are cast back
 to bfloat16, not float32), and integers widened by integers are no leak: an int32 action widened
 by an int64 table keeps its values (gymnax's FrozenLake, x64 on)."""
 
