@@ -1,8 +1,10 @@
 """Notebooks (`.ipynb`): their code cells linted as one module in execution order, findings placed
-in cells, fixes written back into the cells and nowhere else, nothing executed."""
+in cells, fixes written back into the cells and nowhere else, nothing executed; through the command
+line, then the ``Notebook`` object on its own (IPython syntax, broken cells, unreadable files)."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import shutil
@@ -14,6 +16,7 @@ import jsonschema
 import pytest
 
 from promolint.cli.main import main
+from promolint.driver.notebook import Notebook, NotebookError
 
 DATA = Path(__file__).parents[1] / "data"
 NOTEBOOK = DATA / "notebooks" / "training.ipynb"
@@ -197,3 +200,111 @@ def test_a_cell_with_a_syntax_error_hides_no_finding_of_the_others(tmp_path, cap
     assert [c["source"] for c in written[:2]] == cells[:2]  # the broken cell as it was
     assert "dtype=jnp.float32)  # promolint: was float64" in written[2]["source"]
     assert "nb.ipynb:cell 2:2:7: PRM000 syntax error" in out and "cell 3:3:11: PRM006" in out
+
+
+# --- the Notebook object (promolint.driver.notebook) -----------------------------------------
+def _read(document: dict, **dumps) -> Notebook:
+    return Notebook(json.dumps(document, **dumps).encode("utf-8"))
+
+
+def test_code_cells_make_one_module_in_execution_order_and_map_back_to_their_cells() -> None:
+    document = notebook("a = 1\nb = 2\n", "c = 3\n")
+    document["cells"][0]["execution_count"] = 2
+    document["cells"][1]["execution_count"] = 1
+    document["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": "# a title"})
+    nb = _read(document)
+    module = nb.python.decode().splitlines()
+    assert module[0] == "c = 3" and module[2:] == ["a = 1", "b = 2"]
+    # cells count as ruff counts them: every cell of the file, Markdown too, from 1
+    assert [nb.locate(line) for line in (1, 3, 4)] == [(3, 1), (1, 1), (1, 2)]
+
+
+def test_cells_keep_the_files_order_when_one_was_never_run() -> None:
+    document = notebook("first = 1\n", "second = 2\n")
+    document["cells"][0]["execution_count"] = 5
+    document["cells"][1]["execution_count"] = None
+    assert _read(document).python.decode().splitlines()[0] == "first = 1"
+
+
+@pytest.mark.parametrize("line", ["%matplotlib inline", "!pip install jax", "files = !ls", "jnp.ones?",
+                                  "x = %time f()", "    %timeit f()"])  # fmt: skip
+def test_ipython_lines_stand_in_as_statements_and_every_other_line_keeps_its_place(line) -> None:
+    cell = f"import jax.numpy as jnp\ndef f():\n    return 1\n{line}\ny = jnp.ones(3)\n"
+    nb = _read(notebook(cell))
+    module = nb.python.decode().splitlines()
+    compile(nb.python, "nb.py", "exec")  # parses as Python
+    assert len(module) == 5 and module[4] == "y = jnp.ones(3)" and line.strip() not in module[3]
+
+
+def test_a_cell_magic_of_another_language_stands_in_whole_but_a_timing_one_keeps_its_python() -> None:
+    nb = _read(notebook("%%bash\necho hi\nls -l\n", "%%time\nx = 1 + 2\n"))
+    module = nb.python.decode().splitlines()
+    assert not any("echo" in line or "ls -l" in line for line in module)
+    assert module[-1] == "x = 1 + 2" and not nb.broken
+
+
+def test_a_magic_like_line_inside_a_string_is_left_as_written() -> None:
+    cell = 'text = """\n!not a shell line\n"""\n%matplotlib inline\n'
+    module = _read(notebook(cell)).python.decode().splitlines()
+    assert module[1] == "!not a shell line" and "%matplotlib" not in module[3]
+
+
+def test_a_cell_that_does_not_parse_is_named_and_the_others_stay() -> None:
+    nb = _read(notebook("x = 1\n", "def f(:\n    pass\n", "y = 2\n"))
+    assert nb.broken == [(3, "def f(:\n    pass")]  # its first line in the module, and its code
+    module = nb.python.decode().splitlines()
+    compile(nb.python, "nb.py", "exec")
+    assert module[0] == "x = 1" and module[-1] == "y = 2"
+
+
+def test_writing_back_the_module_unchanged_gives_the_same_bytes() -> None:
+    document = notebook(["import jax.numpy as jnp\n", "%matplotlib inline\n", "x = 1"], "%%bash\nls\n",
+                        "def f(:\n    pass\n")  # fmt: skip
+    data = codecs.BOM_UTF8 + (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    nb = Notebook(data)
+    assert nb.with_python(nb.python) == data
+
+
+def test_writing_back_changes_only_the_edited_cell_in_its_own_form() -> None:
+    document = notebook(["a = 1\n", "%matplotlib inline\n", "b = 2"], "c = 3\n")
+    nb = _read(document, indent=1)
+    fixed = nb.python.decode().replace("b = 2", "b = 20").replace("c = 3", "c = 30").encode()
+    written = json.loads(nb.with_python(fixed))
+    assert written["cells"][0]["source"] == ["a = 1\n", "%matplotlib inline\n", "b = 20"]  # still a list
+    assert written["cells"][1]["source"] == "c = 30\n"  # still one string
+    assert {k: v for k, v in written.items() if k != "cells"} == {k: v for k, v in document.items() if k != "cells"}
+
+
+def test_writing_back_a_module_whose_cells_moved_is_refused() -> None:
+    nb = _read(notebook("a = 1\n", "b = 2\n"))
+    with pytest.raises(NotebookError, match="moved a cell boundary"):
+        nb.with_python(b"a = 1\nb = 2\n")
+
+
+def test_a_cells_lines_are_found_in_the_file_and_read_as_written() -> None:
+    nb = _read(notebook("x = 1\n", ["y = 2\n", "!ls\n"]), indent=1)
+    file_lines = nb.text.splitlines()
+    assert '"!ls\\n"' in file_lines[nb.file_line(2, 2) - 1] and '"x = 1\\n"' in file_lines[nb.file_line(1, 1) - 1]
+    assert nb.cell_lines(2) == ["y = 2", "!ls", ""]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"{not json", "not a readable notebook"),
+    (b"\xff\xfe{}", "not a readable notebook"),
+    (b'{"cells": {}}', "no list of cells"),
+    (b"[1, 2]", "no list of cells"),
+    (b'{"cells": [{"cell_type": "code", "source": 3}]}', "cell 1: its source is not text"),
+])  # fmt: skip
+def test_what_is_no_readable_notebook_raises_one_error_saying_why(data, message) -> None:
+    with pytest.raises(NotebookError, match=message):
+        Notebook(data)
+
+
+@pytest.mark.parametrize(("metadata", "python"), [
+    ({"language_info": {"name": "R"}}, False),
+    ({"kernelspec": {"language": "julia"}}, False),
+    ({"kernelspec": {"language": "Python3"}}, True),
+    ({}, True),  # nothing says otherwise
+])  # fmt: skip
+def test_a_notebook_of_another_kernels_language_is_not_python(metadata, python) -> None:
+    assert _read(notebook("x = 1\n", metadata=metadata)).is_python is python
