@@ -13,7 +13,6 @@ import pytest
 from lsp_session import LspSession, apply_edits
 from promolint.engine.walker.analysis import Settings
 from promolint.driver.lint import lint_source
-from promolint.core.positions import Position, PositionMap, split_lines
 from promolint.rules.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -263,23 +262,3 @@ def test_an_invalid_configuration_is_one_message_and_the_defaults(tmp_path) -> N
     assert message["type"] == 1 and "x64" in message["message"] and "default settings" in message["message"]
     assert _ranges(diagnostics) == _expected(README_EXAMPLE)
     assert session.close() == 0
-
-
-# --- positions, without a server --------------------------------------------------------------
-def test_lines_break_where_lsp_breaks_them() -> None:
-    assert split_lines("a\r\nb\rc\nd\x0ce\u2028f") == ["a\r\n", "b\r", "c\n", "d\x0ce\u2028f"]
-    positions = PositionMap("x = 1\r\ny = '😀' + z\n")
-    assert positions.to_client(2, 12) == Position(1, 12)  # `z`: after a surrogate pair
-    assert positions.from_client(Position(1, 12)) == (2, 12)
-    assert positions.from_client(Position(1, 6)) == (2, 7)  # inside the pair: the next character
-    assert positions.line_end(1) == Position(0, 5)
-
-
-def test_edits_touch_only_the_lines_that_differ() -> None:
-    old = "import jax\nx = np.sqrt(n)\ny = 1"
-    new = "import jax\nimport math\nx = math.sqrt(n)\ny = 1"
-    edits = PositionMap(old).edits_to(new)
-    assert [(e.start, e.end, e.new_text) for e in edits] == [
-        (Position(1, 0), Position(2, 0), "import math\nx = math.sqrt(n)\n")]
-    (append,) = PositionMap(old).edits_to(old + "\nz = 2\n")
-    assert (append.start, append.end, append.new_text) == (Position(2, 0), Position(2, 5), "y = 1\nz = 2\n")

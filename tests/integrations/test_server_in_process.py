@@ -62,7 +62,7 @@ def _noqa_edits(editor: Editor, text: str, line: int) -> list[types.TextEdit]:
     return [edit for action in actions for change in action.edit.document_changes for edit in change.edits]
 
 
-# --- the `# noqa` quick fix ---------------------------------------------------------------------
+# --- the noqa quick fix -------------------------------------------------------------------------
 def test_noqa_is_added_at_the_line_end_after_two_spaces(editor) -> None:
     (edit,) = _noqa_edits(editor, HEADER + OVERFLOW + "\n", 1)
     assert edit.new_text == "  # noqa: PRM006" and edit.range.start == types.Position(1, len(OVERFLOW))
