@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -139,31 +138,7 @@ def test_run_subcommand_verifies_a_script_at_run_time(tmp_path) -> None:
     assert " 0 disagree" in result.stderr + result.stdout
 
 
-# --- robustness: what a user's tree may hold ----------------------------------------------------
-def promolint(*argv: str, cwd: Path | None = None, stdin: bytes | None = None,
-              timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
-    """The installed command in a subprocess (a hang fails the test by its timeout)."""
-    return subprocess.run([sys.executable, "-m", "promolint", *argv], cwd=cwd, input=stdin, capture_output=True,
-                          timeout=timeout, check=False)  # fmt: skip
-
-
-@pytest.mark.parametrize("command", ["check", "reveal"])
-def test_a_fifo_named_like_python_is_one_diagnostic_and_never_read(tmp_path, command) -> None:
-    (tmp_path / "bad.py").write_text(BAD)
-    os.mkfifo(tmp_path / "pipe.py")  # opened for reading, it would block until a writer came
-    (tmp_path / "sub").mkdir()
-    os.mkfifo(tmp_path / "sub" / "notebook.ipynb")
-    walked = promolint(command, str(tmp_path), "--no-cache" if command == "check" else "--x64=off", timeout=30)
-    named = promolint(command, str(tmp_path / "pipe.py"), timeout=30)
-    assert walked.returncode == named.returncode == 1 and b"bad.py:2:" in walked.stdout
-    report = "stdout" if command == "check" else "stderr"  # reveal's stdout holds the records only
-    for result in (walked, named):
-        assert b"pipe.py" + (b":1:1: PRM000" if command == "check" else b":") + b" cannot read file: not a regular " \
-            b"file (a FIFO)" in getattr(result, report)
-        assert b"Traceback" not in result.stderr
-    assert b"notebook.ipynb" in getattr(walked, report) and getattr(walked, report).count(b"a FIFO") == 2
-
-
+# --- robustness: promolint's own errors, and a reader that leaves early -------------------------
 def test_an_internal_error_exits_two_and_keeps_the_other_files_findings(tmp_path, capsys, monkeypatch) -> None:
     import promolint.driver.lint
 

@@ -93,3 +93,20 @@ def test_a_folder_and_a_file_the_user_may_not_read_are_one_diagnostic_each(tmp_p
     assert "secret.py" in denied[1] and "cannot read file" in denied[1]
     assert result.returncode == 1
     assert ("a_bad.py:2:" in result.stdout) or command == "check --diff"
+
+
+@pytest.mark.parametrize("command", ["check", "reveal"])
+def test_a_fifo_named_like_python_is_one_diagnostic_and_never_read(tmp_path, command) -> None:
+    (tmp_path / "bad.py").write_text(BAD)
+    os.mkfifo(tmp_path / "pipe.py")  # opened for reading, it would block until a writer came
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "sub" / "notebook.ipynb")
+    walked = promolint(command, str(tmp_path), "--no-cache" if command == "check" else "--x64=off", cwd=tmp_path)
+    named = promolint(command, str(tmp_path / "pipe.py"), cwd=tmp_path)
+    assert walked.returncode == named.returncode == 1 and "bad.py:2:" in walked.stdout
+    report = "stdout" if command == "check" else "stderr"  # reveal's stdout holds the records only
+    for result in (walked, named):
+        assert "pipe.py" + (":1:1: PRM000" if command == "check" else ":") + " cannot read file: not a regular " \
+            "file (a FIFO)" in getattr(result, report)
+        assert "Traceback" not in result.stderr
+    assert "notebook.ipynb" in getattr(walked, report) and getattr(walked, report).count("a FIFO") == 2
