@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-import promolint.integrations.server
+import promolint.driver.lint
 from promolint.integrations.server import FIX_ALL, PromolintServer, _encoding_of, hover_text
 
 OVERFLOW = "x = jnp.ones(3, jnp.int8) + 1000"
@@ -130,7 +130,7 @@ def test_an_internal_error_in_one_buffer_is_one_diagnostic_and_the_session_goes_
     def crash(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(promolint.integrations.server, "lint_with_fixes", crash)
+    monkeypatch.setattr(promolint.driver.lint, "parse_bytes", crash)  # the analysis's first step
     _, (diagnostic,) = editor.open("m.py", HEADER + OVERFLOW + "\n")
     assert diagnostic.code == "PRM000" and diagnostic.severity == types.DiagnosticSeverity.Error
     assert "internal error RuntimeError: a bug (please report it)" in diagnostic.message
