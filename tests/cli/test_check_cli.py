@@ -71,7 +71,7 @@ def test_select_and_ignore(tmp_path, capsys) -> None:
 WIDENS_UNDER_X64 = "import jax.numpy as jnp\nimport numpy as np\ny = jnp.zeros(3, jnp.float32) * np.ones(3)\n"
 
 
-def test_pyproject_configuration(tmp_path, capsys) -> None:
+def test_check_obeys_the_projects_pyproject_table(tmp_path, capsys) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nx64 = "on"\nper-file-ignores = {"gen_*.py" = ["PRM006"]}\n'
                                              'extend-exclude = ["vendored"]\nextend-select = ["PRM001"]\n')  # fmt: skip
     (tmp_path / "gen_a.py").write_text(BAD)
@@ -185,7 +185,7 @@ def test_reveal_reports_an_internal_error_in_one_line_with_status_two(tmp_path, 
 
 
 # --- one command line ------------------------------------------------------------------------------
-def test_version(capsys) -> None:
+def test_version_prints_the_installed_version(capsys) -> None:
     from promolint import __version__
 
     with pytest.raises(SystemExit) as exited:

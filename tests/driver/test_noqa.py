@@ -19,7 +19,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_noqa_suppresses(tmp_path, capsys) -> None:
+def test_a_noqa_suppresses_the_codes_it_names_or_every_code_on_its_line(tmp_path, capsys) -> None:
     source = BAD.replace("1000\n", "1000  # noqa: PRM006\n") + "y = jnp.ones(3, jnp.int8) + 999  # noqa\n"
     source += "z = jnp.ones(3, jnp.int8) + 998  # noqa: PRM001\n"
     (tmp_path / "s.py").write_text(source)

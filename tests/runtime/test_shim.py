@@ -347,7 +347,7 @@ class _FakeTracer:
         raise TypeError("a tracer has no devices")  # JAX raises ConcretizationTypeError, a TypeError
 
 
-def test_device_platforms(monkeypatch):
+def test_the_device_platform_is_the_arrays_own_and_none_for_a_tracer(monkeypatch):
     monkeypatch.setitem(observe.KINDS, _FakeAccelerated, "jax")
     monkeypatch.setitem(observe.KINDS, _FakeTracer, "jax")
     assert observe.device_platform(_FakeAccelerated("gpu")) == "gpu"

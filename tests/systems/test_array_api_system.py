@@ -135,7 +135,7 @@ def test_the_rules_are_a_join_where_defined():
     assert not (report.ambiguous or report.not_commutative or report.not_associative or report.not_idempotent)
 
 
-def test_table_cells():
+def test_table_cells_give_the_join_or_a_dash_where_none_exists():
     assert SYSTEM.table_cell("f*", "float32") == "float32"
     assert SYSTEM.table_cell("c*", "float32") == "complex64"
     assert SYSTEM.table_cell("i*", "f*") == "f*"

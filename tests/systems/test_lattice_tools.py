@@ -65,7 +65,7 @@ def test_check_a_dag_with_missing_and_ambiguous_joins(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("text", [CHAIN_TABLE_PAIRS, CHAIN_TABLE_NESTED], ids=["pairs", "nested"])
-def test_toml_tables(capsys, tmp_path, text):
+def test_a_toml_table_of_pairs_or_nested_tables_loads_and_checks(capsys, tmp_path, text):
     path = write(tmp_path, "table.toml", text)
     assert load(path).cells == {("a", "a"): "a", ("a", "b"): "b", ("b", "a"): "b", ("b", "b"): "b"}
     assert run(capsys, "lattice", "check", path)[0] == 0
@@ -147,7 +147,7 @@ def test_a_file_decides_its_weak_nodes(tmp_path):
     assert {node for node, g in node_boxes(svg).items() if g.find(f"{SVG}rect").get("stroke-dasharray")} == {"a"}
 
 
-def test_dot():
+def test_dot_output_draws_upward_edges_and_weak_nodes_dashed():
     dot = render(load_lattice(DATA / "good-lattice.toml"), "dot")
     assert dot.startswith("digraph lattice {\n  rankdir=BT;")
     assert '"i*" [style="rounded,filled,dashed"' in dot and '  "uint8" -> "int16";' in dot

@@ -72,7 +72,7 @@ def test_join_is_idempotent(a):
     assert LATTICE.join(a, a) == a
 
 
-def test_documented_promotions():
+def test_the_promotions_max_documents_hold():
     assert SYSTEM.result_type(Operand("bfloat16"), Operand("float16")) == Promoted("bfloat16")
     assert SYSTEM.result_type(Operand("index"), Operand("address")) == Promoted("uint64")
     assert SYSTEM.result_type(Operand("int16"), Operand("index")) == Promoted("float16")
