@@ -1,16 +1,19 @@
 """`--baseline` and `--write-baseline`: a project adopts promolint with today's findings recorded,
-and sees only new ones, however lines move."""
+and sees only new ones, however lines move; then the keys findings are recorded by, on their own."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from promolint.cli.main import main
+from promolint.core.diagnostics import Diagnostic
+from promolint.driver import baseline
 from promolint.report import FORMATS
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -104,3 +107,43 @@ def test_the_documented_configuration_is_accepted(project, capsys) -> None:
     (project / "pyproject.toml").write_text(toml)
     assert run(capsys, "check", "src", "--write-baseline", "promolint-baseline.json")[0] == 0
     assert run(capsys, "check", "src")[0] == 0
+
+
+# --- the keys findings are recorded by (promolint.driver.baseline) -------------------------------
+def _keys(files: dict[str, str], *diagnostics: Diagnostic, root: Path = Path("/project")) -> list[tuple]:
+    return baseline.keys(diagnostics, root, lambda path: files[path].encode("utf-8"))
+
+
+def test_a_key_is_the_path_from_the_root_the_code_and_the_flagged_text_with_whitespace_collapsed() -> None:
+    source = "x = 1\ny = foo(a,\n        b)  + 2\n"
+    found = Diagnostic("/project/pkg/m.py", 2, 5, "PRM006", "message", 3, 11)
+    assert _keys({"/project/pkg/m.py": source}, found) == [("pkg/m.py", "PRM006", "foo(a, b)")]
+
+
+def test_a_finding_without_an_end_is_keyed_by_its_whole_line() -> None:
+    found = Diagnostic("/project/m.py", 1, 3, "PRM000", "syntax error")
+    assert _keys({"/project/m.py": "def f(:\n"}, found) == [("m.py", "PRM000", "def f(:")]
+
+
+def test_a_file_outside_the_root_is_keyed_by_its_absolute_path_and_an_unreadable_one_by_no_text() -> None:
+    def unreadable(path: str) -> bytes:
+        raise PermissionError(path)
+
+    found = Diagnostic("/elsewhere/m.py", 1, 1, "PRM006", "message", 1, 5)
+    assert baseline.keys([found], Path("/project"), unreadable) == [("/elsewhere/m.py", "PRM006", "")]
+
+
+def test_a_notebook_finding_is_keyed_by_the_text_of_its_cell() -> None:
+    document = {"cells": [{"cell_type": "markdown", "source": "# title"},
+                          {"cell_type": "code", "source": "x = 1\ny = jnp.ones(3, jnp.int8) + 1000\n"}]}  # fmt: skip
+    found = Diagnostic("/project/nb.ipynb", 2, 5, "PRM006", "message", 2, 33, cell=2)
+    assert _keys({"/project/nb.ipynb": json.dumps(document)}, found) == [
+        ("nb.ipynb", "PRM006", "jnp.ones(3, jnp.int8) + 1000")]  # fmt: skip
+
+
+def test_a_recorded_key_hides_as_many_findings_as_it_counts() -> None:
+    files = {"/project/m.py": "a = f(1)\nb = f(1)\nc = f(2)\n"}
+    first, second, other = (Diagnostic("/project/m.py", line, 5, "PRM006", "m", line, 9) for line in (1, 2, 3))
+    recorded = Counter({("m.py", "PRM006", "f(1)"): 1})
+    reported = baseline.apply(recorded, [first, second, other], Path("/project"), lambda p: files[p].encode())
+    assert reported == [second, other]
