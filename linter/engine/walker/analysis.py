@@ -1,5 +1,5 @@
 """The ``ast`` front end: walks a module's statements in order and translates each piece of syntax
-into the engine's calls.
+into the engine's calls (expressions: ``promolint.engine.walker.expressions``).
 
 The engine's flow (``promolint.engine.flow``) keeps the state: it binds, branches and merges,
 runs loops to a fixed point, evaluates the module's functions at their call sites and once more
@@ -11,9 +11,9 @@ expression a node is, which names and literals it holds.  Nothing here imports o
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from promolint.engine import calls, expressions, operations
+from promolint.engine import expressions
 from promolint.engine.annotations import annotation_value, python_type
 from promolint.engine.context import Context
 from promolint.engine.flow import higher_order, modes, objects
@@ -24,23 +24,17 @@ from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import (UNKNOWN, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
-                                     Reference, Value, python_scalar)
+from promolint.engine.values import UNKNOWN, Class, Function, Imported, Instance, Reference, Value
 from promolint.engine.walker.deep import deeply
+from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
+from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
+                                           literal, parameters, static_names, target_names)
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 
 __all__ = ["Analysis", "Settings", "analyze"]
 
-_BINARY = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
-    ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
-}  # fmt: skip
-# Unknown arguments a `*args` in a call stands for: more positions than any callee binds.
-_STARRED_POSITIONS = 16
-_COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
-# What handles each kind of node, by exact type (a dict lookup beats isinstance chains on the
+# What handles each kind of statement, by exact type (a dict lookup beats isinstance chains on the
 # hottest path).  Names, not functions: the tables are bound per analysis.
 _STATEMENT_HANDLERS = {
     ast.Expr: "_expression_statement", ast.Assign: "_assign_statement", ast.AnnAssign: "_annotated_assign",
@@ -49,16 +43,7 @@ _STATEMENT_HANDLERS = {
     ast.While: "_loop", ast.With: "_with", ast.AsyncWith: "_with", ast.Try: "_try", ast.TryStar: "_try",
     ast.FunctionDef: "_define", ast.AsyncFunctionDef: "_define", ast.ClassDef: "_class", ast.Match: "_match",
 }  # fmt: skip
-_EVALUATORS = {
-    ast.Constant: "_constant", ast.Name: "_name", ast.Attribute: "_attribute", ast.Call: "_call",
-    ast.BinOp: "_binary", ast.Compare: "_compare", ast.UnaryOp: "_unary", ast.BoolOp: "_boolean",
-    ast.IfExp: "_conditional", ast.Tuple: "_sequence", ast.List: "_sequence", ast.Subscript: "_subscript",
-    ast.Lambda: "_define", ast.NamedExpr: "_walrus", ast.ListComp: "_comprehension", ast.SetComp: "_comprehension",
-    ast.GeneratorExp: "_comprehension", ast.DictComp: "_comprehension", ast.JoinedStr: "_formatted",
-    ast.Dict: "_dict",
-}  # fmt: skip
 
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 # Statements of a class body that cannot define a method out of the engine's sight.
 _CLASS_BODY_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr,
                                     ast.Pass, ast.ClassDef, ast.Import, ast.ImportFrom, ast.AugAssign})  # fmt: skip
@@ -66,7 +51,7 @@ _CLASS_BODY_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.A
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "typing_extensions.ClassVar"})
 
 
-class Analysis:
+class Analysis(ExpressionWalker):
     """Values of every expression of one module, and the operations rules read."""
 
     def __init__(self, source: Source, settings: Settings = Settings(), seeds: Seeds = Seeds()):
@@ -74,7 +59,7 @@ class Analysis:
         self.settings = settings
         self.flow = Flow(self, settings, seeds)
         self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
-        self._evaluators = {kind: getattr(self, name) for kind, name in _EVALUATORS.items()}
+        self._evaluators = {kind: getattr(self, name) for kind, name in EVALUATORS.items()}
 
     @property
     def sites(self) -> dict[int, Site]:
@@ -143,7 +128,7 @@ class Analysis:
         head, arguments = node, []
         if type(node) is ast.Subscript:
             head = node.value
-            arguments = [self._reference_of(e) for e in _index_elements(node.slice) if type(e) is not ast.Slice]
+            arguments = [self._reference_of(e) for e in index_elements(node.slice) if type(e) is not ast.Slice]
         reference = self._reference_of(head)
         value = annotation_value(reference, arguments, ctx)
         return self._object_of_class(head, reference) if value is UNKNOWN else value
@@ -185,7 +170,7 @@ class Analysis:
         for statement in node.body:
             kind = type(statement)
             if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-                decorators = [self._reference_of(_decorator_target(d)) for d in statement.decorator_list]
+                decorators = [self._reference_of(decorator_target(d)) for d in statement.decorator_list]
                 methods.append((statement.name, self._define(statement, inner), decorators))
                 continue
             handler = handlers.get(kind)
@@ -205,7 +190,7 @@ class Analysis:
         method_names = {name for name, _, _ in methods}
         values = {name: value for name, value in inner.names.items()
                   if frame.names.get(name) is not value and name not in declared and name not in method_names}
-        decorators = [self._reference_of(_decorator_target(d)) for d in node.decorator_list]
+        decorators = [self._reference_of(decorator_target(d)) for d in node.decorator_list]
         hidden = any(type(statement) not in _CLASS_BODY_STATEMENTS for statement in node.body)
         frame.names[node.name] = self.flow.objects.define(node, node.name, bases, decorators, values, methods,
                                                           fields, hidden)  # fmt: skip
@@ -228,8 +213,8 @@ class Analysis:
         call = node.value
         if type(call) is ast.Call and len(call.args) + len(call.keywords) == 2:
             key, setting = [*call.args, *(keyword.value for keyword in call.keywords)]
-            frame.ctx = modes.config_update(frame.ctx, self._reference_of(call.func), _literal(key),
-                                            _literal(setting), self.settings)  # fmt: skip
+            frame.ctx = modes.config_update(frame.ctx, self._reference_of(call.func), literal(key),
+                                            literal(setting), self.settings)  # fmt: skip
         self._expr(call, frame)
 
     def _assign_statement(self, node: ast.Assign, frame: Frame) -> None:
@@ -276,7 +261,7 @@ class Analysis:
 
     def _delete(self, node: ast.Delete, frame: Frame) -> None:
         for target in node.targets:
-            for name in _names(target):
+            for name in target_names(target):
                 frame.names.pop(name, None)
 
     def _assign(self, target: ast.expr, value: Value, frame: Frame) -> None:
@@ -295,7 +280,7 @@ class Analysis:
             container = self._expr(target.value, frame)
             slices, indices = self._index(target.slice, frame)
             # A dict with literal keys gets the entry: the dict is assigned back where it is held.
-            changed = objects.stored(container, _key_literal(target.slice), value, type(target.value) is ast.Name)
+            changed = objects.stored(container, key_literal(target.slice), value, type(target.value) is ast.Name)
             if changed is not None:
                 frame.changed_in_place(container, changed)
                 self._assign(target.value, changed, frame)
@@ -307,25 +292,12 @@ class Analysis:
         else:
             self._expr(target, frame)
 
-    def _index(self, index: ast.expr, frame: Frame) -> tuple[list[bool], list[Value]]:
-        """Evaluates an index: which of its elements are slices, and the values of the others."""
-        elements = _index_elements(index)
-        indices = []
-        for element in elements:
-            if type(element) is ast.Slice:
-                for part in (element.lower, element.upper, element.step):
-                    if part is not None:
-                        self._expr(part, frame)
-            else:
-                indices.append(self._expr(element, frame))
-        return [type(e) is ast.Slice for e in elements], indices
-
     def _bind(self, target: ast.Name, value: Value, frame: Frame) -> None:
         frame.names[target.id] = value
         self.flow.record(target, value, target=True)
 
     def _augmented(self, node: ast.AugAssign, frame: Frame) -> None:
-        op = _BINARY[type(node.op)]
+        op = BINARY_OPERATORS[type(node.op)]
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = expressions.augmented(op, current, other, frame.ctx)
@@ -393,7 +365,7 @@ class Analysis:
         if kind is ast.Call:
             named = test.args[0] if len(test.args) == 1 and not test.keywords else None
             reads = self._reference_of(test.func) in modes.CONFIG_READS
-            return True if reads and named is not None and _literal(named) == "jax_enable_x64" else None
+            return True if reads and named is not None and literal(named) == "jax_enable_x64" else None
         return True if self._reference_of(test) in modes.X64_ATTRIBUTES else None
 
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While, frame: Frame) -> None:
@@ -412,7 +384,7 @@ class Analysis:
             context = item.context_expr
             self._expr(context, frame)
             if type(context) is ast.Call:
-                arguments = [_literal(a) for a in (*context.args, *(k.value for k in context.keywords))]
+                arguments = [literal(a) for a in (*context.args, *(k.value for k in context.keywords))]
                 frame.ctx = modes.switched(frame.ctx, self._reference_of(context.func), arguments, self.settings)
             if item.optional_vars is not None:
                 self._assign(item.optional_vars, UNKNOWN, frame)
@@ -426,216 +398,25 @@ class Analysis:
     # --- functions ----------------------------------------------------------------------
     def _define(self, node: FunctionNode, frame: Frame) -> Function:
         decorators = getattr(node, "decorator_list", ())
-        names = [self._reference_of(_decorator_target(d)) for d in decorators]
-        params = [Param(param.arg, param, param.annotation) for param, _ in _parameters(node)]
+        names = [self._reference_of(decorator_target(d)) for d in decorators]
+        params = [Param(param.arg, param, param.annotation) for param, _ in parameters(node)]
         functions = self.flow.functions
         enclosing = (frame.names, *frame.enclosing) if frame.in_function else ()
         key = functions.define(node, params, higher_order.keeps_body(names),
                                node.lineno if type(node) is not ast.Lambda else None,
-                               enclosing, lambda: _free_names(node, params) if enclosing else ())  # fmt: skip
+                               enclosing, lambda: free_names(node, params) if enclosing else ())  # fmt: skip
         function = Function(key)
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]
         if tracing:
             parameter_names = [param.name for param in params]
-            static = frozenset().union(*(_static_names(d, parameter_names) for d in tracing))
+            static = frozenset().union(*(static_names(d, parameter_names) for d in tracing))
             outermost = next(name for name in names if name in higher_order.TRACING)
             function = Function(key, True, static, outermost in higher_order.COMPILING)
-        functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in _parameters(node)
+        functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in parameters(node)
                                      if default is not None})  # fmt: skip
         if type(node) is not ast.Lambda:
             frame.names[node.name] = objects.decorated_function(function, names)
         return function
-
-    # --- expressions --------------------------------------------------------------------
-    def _expr(self, node: ast.expr, frame: Frame) -> Value:
-        value = self._evaluators.get(type(node), self._children)(node, frame)
-        flow = self.flow
-        if flow.recording:  # record() inlined: this runs for every expression
-            flow.sites[id(node)] = Site(node, value, "")
-        return value
-
-    def _constant(self, node: ast.Constant, frame: Frame) -> Value:
-        return expressions.constant(node.value)
-
-    def _formatted(self, node: ast.JoinedStr, frame: Frame) -> Value:
-        """An f-string is a str; what it formats is not analyzed (``ast`` places the parts of
-        an f-string unreliably before Python 3.12)."""
-        return UNKNOWN
-
-    def _name(self, node: ast.Name, frame: Frame) -> Value:
-        name = node.id
-        value = frame.names.get(name)
-        if value is None and frame.enclosing:
-            value = frame.lookup(name)
-        if value is None:
-            value = self.flow.module_names.get(name)
-            if value is None:
-                return calls.resolve_reference(f"builtins.{name}")
-        return self.flow.resolve(value, node) if type(value) is Imported else value
-
-    def _attribute(self, node: ast.Attribute, frame: Frame) -> Value:
-        return self.flow.attribute(self._expr(node.value, frame), node.attr, frame.ctx, node)
-
-    def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
-        operand = self._expr(node.operand, frame)
-        op = _UNARY[type(node.op)]
-        return self.flow.operation("unary", op, (operand,), operations.unary(op, operand, frame.ctx), frame, node)
-
-    def _boolean(self, node: ast.BoolOp, frame: Frame) -> Value:
-        values = iter(node.values)
-        result = self._expr(next(values), frame)
-        for value in values:  # `a or b or c` is (a or b) or c
-            result = join([result, self._expr(value, frame)])
-        return result
-
-    def _conditional(self, node: ast.IfExp, frame: Frame) -> Value:
-        self._expr(node.test, frame)
-        return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
-
-    def _sequence(self, node: ast.Tuple | ast.List, frame: Frame) -> Value:
-        items = [self._expr(e, frame) for e in node.elts]
-        if any(type(e) is ast.Starred for e in node.elts):
-            return UNKNOWN
-        return Items(tuple(items), is_tuple=type(node) is ast.Tuple)
-
-    def _dict(self, node: ast.Dict, frame: Frame) -> Value:
-        entries = []
-        for key, value in zip(node.keys, node.values):
-            if key is None:
-                entries.append((objects.SPREAD, self._expr(value, frame)))
-            else:
-                self._expr(key, frame)
-                entries.append((_key_literal(key), self._expr(value, frame)))
-        return objects.dict_display(entries)
-
-    def _walrus(self, node: ast.NamedExpr, frame: Frame) -> Value:
-        value = self._expr(node.value, frame)
-        self._assign(node.target, value, frame)
-        return value
-
-    def _children(self, node: ast.expr, frame: Frame) -> Value:
-        """Any other expression: its parts are evaluated, its own value is not tracked."""
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self._expr(child, frame)
-        return UNKNOWN
-
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, frame: Frame) -> Value:
-        """Names bound inside a comprehension stay inside.  A list comprehension is a list of
-        unknown length whose items are all what its element is (each loop variable being any
-        item of what it iterates); other comprehensions are not tracked."""
-        inner = frame.copy()
-        for clause in node.generators:
-            self._assign(clause.target, expressions.element_of(self._expr(clause.iter, inner)), inner)
-            for condition in clause.ifs:
-                self._expr(condition, inner)
-        if type(node) is ast.DictComp:
-            self._expr(node.key, inner)
-            self._expr(node.value, inner)
-            return UNKNOWN
-        element = self._expr(node.elt, inner)
-        return Elements(element) if type(node) is ast.ListComp else UNKNOWN
-
-    def _call(self, node: ast.Call, frame: Frame) -> Value:
-        func = self._expr(node.func, frame)
-        args: list[Value] = []
-        kwargs: dict[str, Value] = {}
-        positional = True
-        for arg in node.args:
-            value = self._expr(arg, frame)
-            if type(arg) is ast.Starred:
-                if positional:  # it may fill every position from here: none is known, none is omitted
-                    args += [UNKNOWN] * _STARRED_POSITIONS
-                positional = False
-            elif positional:
-                args.append(value)
-        open_keywords = False
-        for keyword in node.keywords:
-            value = self._expr(keyword.value, frame)
-            if keyword.arg is not None:
-                kwargs[keyword.arg] = value
-            else:
-                open_keywords = True
-        if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
-                                                                node.func.attr,
-                                                                type(node.func.value) is ast.Name):  # fmt: skip
-            frame.changed_in_place(func.receiver, UNKNOWN)
-            self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
-        return self.flow.call(func, args, kwargs, frame, node, lambda names: _static_names(node, names), open_keywords)
-
-    def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
-        base = self._expr(node.value, frame)
-        slices, indices = self._index(node.slice, frame)
-        if len(indices) == 1 and len(slices) == 1:
-            item = self.flow.objects.item(base, _key_literal(node.slice))
-            if item is not None:
-                return item
-        return expressions.subscript(base, slices, indices)
-
-    def _binary(self, node: ast.BinOp, frame: Frame) -> Value:
-        """A binary operator, and the chain of binary operators down its left operand, walked
-        without recursion (``a + b + ... + z`` as long as Python compiles)."""
-        spine = [node]
-        while type(spine[-1].left) is ast.BinOp:
-            spine.append(spine[-1].left)
-        left = self._expr(spine[-1].left, frame)
-        flow = self.flow
-        for current in reversed(spine):
-            op = _BINARY[type(current.op)]
-            right = self._expr(current.right, frame)
-            result = operations.binary(op, left, right, frame.ctx)
-            chain, chain_text = (), ()
-            inner_node = current.left
-            if type(inner_node) is ast.BinOp and type(inner_node.op) is type(current.op):
-                inner = flow.operations.get(id(inner_node))
-                if inner is not None:
-                    code = self.source.code
-                    chain, chain_text = expressions.extend_chain(
-                        inner, right, (code(inner_node.left), code(inner_node.right)), code(current.right))
-            result = flow.operation("binop", op, (left, right), result, frame, current, chain=chain,
-                                    chain_text=chain_text)  # fmt: skip
-            if current is not node and flow.recording:
-                flow.sites[id(current)] = Site(current, result, "")
-            left = result
-        return left
-
-    def _compare(self, node: ast.Compare, frame: Frame) -> Value:
-        left = self._expr(node.left, frame)
-        results = []
-        for operator, comparator in zip(node.ops, node.comparators):
-            right = self._expr(comparator, frame)
-            op = _COMPARE.get(type(operator))
-            result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
-            if op:
-                self.flow.operation("compare", op, (left, right), result, frame, node)
-            results.append(result)
-            left = right
-        return results[0] if len(results) == 1 else UNKNOWN
-
-    # --- names ------------------------------------------------------------------------
-    def _reference_of(self, node: ast.expr | None) -> str | None:
-        """The qualified name an expression refers to, without recording it."""
-        kind = type(node)
-        if kind is ast.Name:
-            name = node.id
-        elif kind is ast.Attribute:
-            base = self._reference_of(node.value)
-            return f"{base}.{node.attr}" if base else None
-        elif kind is ast.Constant and node.value is None:
-            name = "None"
-        else:
-            return None
-        value = self.flow.module_names.get(name) or calls.resolve_reference(f"builtins.{name}")
-        if type(value) is Imported:  # an alias another module of the program defines, else its name there
-            resolved = self.flow.modules.resolve(value)
-            if not isinstance(resolved, (Reference, DTypeRef)):
-                resolved = Reference(f"{value.module}.{value.name}")
-            value = resolved
-        if isinstance(value, Reference):
-            return value.qualname
-        if isinstance(value, DTypeRef):
-            return f"builtins.{name}" if value.builtin else None
-        return None
 
 
 def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seeds()) -> Analysis:
@@ -645,15 +426,6 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     if analysis.failures:
         analysis = deeply(lambda: Analysis(source, settings, seeds).run())
     return analysis
-
-
-def _parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:
-    """Each named parameter (not ``*args``/``**kwargs``) with its default."""
-    arguments = node.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
-    yield from zip(positional, defaults)
-    yield from zip(arguments.kwonlyargs, arguments.kw_defaults)
 
 
 def _assuming(run, earlier: list[bool | None], holds: bool | None):
@@ -669,73 +441,3 @@ def _assuming(run, earlier: list[bool | None], holds: bool | None):
         run(frame)
 
     return assuming
-
-
-def _literal(node: ast.expr) -> bool | str | None:
-    if type(node) is ast.Constant and type(node.value) in (bool, str):
-        return node.value
-    return None
-
-
-def _key_literal(node: ast.expr) -> object:
-    """A string or integer literal (a dict key or an index the engine follows), else None."""
-    if type(node) is ast.Constant and type(node.value) in (str, int):
-        return node.value
-    return None
-
-
-def _index_elements(index: ast.expr) -> list[ast.expr]:
-    """``x[i, j:k]`` indexes with ``i`` and ``j:k``; ``x[(i, j)]`` means the same to Python."""
-    return index.elts if type(index) is ast.Tuple else [index]
-
-
-def _dotted(node: ast.expr) -> str:
-    if type(node) is ast.Name:
-        return node.id
-    if type(node) is ast.Attribute:
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
-
-
-def _free_names(node: FunctionNode, params: list[Param]) -> tuple[str, ...]:
-    """The names a function's body (nested functions included) reads that may be its enclosing
-    functions' variables: every name read but its parameters (a name it also binds is read
-    from its own frame first; listing it too only costs a memo entry)."""
-    own = {param.name for param in params}
-    return tuple(sorted({n.id for n in ast.walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Load} - own))
-
-
-def _names(node: ast.expr) -> list[str]:
-    if type(node) is ast.Name:
-        return [node.id]
-    if type(node) in (ast.Tuple, ast.List):
-        return [n for e in node.elts for n in _names(e)]
-    return []
-
-
-def _static_names(node: ast.expr, names: list[str]) -> frozenset[str]:
-    """The parameters ``jax.jit(f, static_argnums=..., static_argnames=...)`` (or the same in
-    ``partial(jax.jit, ...)``) keeps static: they stay Python values while tracing."""
-    if type(node) is not ast.Call:
-        return frozenset()
-    static: set[str] = set()
-    for keyword in node.keywords:
-        if keyword.arg not in ("static_argnums", "static_argnames"):
-            continue
-        parts = keyword.value.elts if type(keyword.value) in (ast.Tuple, ast.List) else [keyword.value]
-        for part in parts:
-            value = part.value if type(part) is ast.Constant else None
-            if type(value) is int and value < len(names):
-                static.add(names[value])
-            elif type(value) is str:
-                static.add(value)
-    return frozenset(static)
-
-
-def _decorator_target(node: ast.expr) -> ast.expr:
-    """``@partial(jax.jit, static_argnums=0)`` decorates with ``jax.jit``."""
-    if type(node) is ast.Call:
-        if _dotted(node.func).endswith("partial") and node.args:
-            return node.args[0]
-        return node.func
-    return node

@@ -1,0 +1,245 @@
+"""The ``ast`` walker's expressions: what each kind of expression node evaluates to, handed to
+the flow (names, attributes, calls, operations it records) and to the expression evaluator;
+and the qualified name an expression refers to."""
+
+from __future__ import annotations
+
+import ast
+
+from promolint.engine import calls, expressions, operations
+from promolint.engine.flow import objects
+from promolint.engine.flow.frames import Frame
+from promolint.engine.records import Site
+from promolint.engine.symbolic import join
+from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Elements, Imported, Items, Reference, Value,
+                                     python_scalar)
+from promolint.engine.walker.nodes import index_elements, key_literal, static_names
+
+BINARY_OPERATORS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+    ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+}  # fmt: skip
+# Unknown arguments a `*args` in a call stands for: more positions than any callee binds.
+_STARRED_POSITIONS = 16
+_COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
+# What evaluates each kind of expression node, by exact type (a dict lookup beats isinstance
+# chains on the hottest path).  Names, not functions: the table is bound per analysis.
+EVALUATORS = {
+    ast.Constant: "_constant", ast.Name: "_name", ast.Attribute: "_attribute", ast.Call: "_call",
+    ast.BinOp: "_binary", ast.Compare: "_compare", ast.UnaryOp: "_unary", ast.BoolOp: "_boolean",
+    ast.IfExp: "_conditional", ast.Tuple: "_sequence", ast.List: "_sequence", ast.Subscript: "_subscript",
+    ast.Lambda: "_define", ast.NamedExpr: "_walrus", ast.ListComp: "_comprehension", ast.SetComp: "_comprehension",
+    ast.GeneratorExp: "_comprehension", ast.DictComp: "_comprehension", ast.JoinedStr: "_formatted",
+    ast.Dict: "_dict",
+}  # fmt: skip
+
+
+class ExpressionWalker:
+    """The expression half of ``promolint.engine.walker.analysis.Analysis``: it reads the
+    analysis's ``flow``, ``source`` and ``_evaluators``, and binds through its ``_assign`` and
+    ``_define`` (a walrus, a lambda, a call that changes a dict in place)."""
+
+    # --- expressions --------------------------------------------------------------------
+    def _expr(self, node: ast.expr, frame: Frame) -> Value:
+        value = self._evaluators.get(type(node), self._children)(node, frame)
+        flow = self.flow
+        if flow.recording:  # record() inlined: this runs for every expression
+            flow.sites[id(node)] = Site(node, value, "")
+        return value
+
+    def _constant(self, node: ast.Constant, frame: Frame) -> Value:
+        return expressions.constant(node.value)
+
+    def _formatted(self, node: ast.JoinedStr, frame: Frame) -> Value:
+        """An f-string is a str; what it formats is not analyzed (``ast`` places the parts of
+        an f-string unreliably before Python 3.12)."""
+        return UNKNOWN
+
+    def _name(self, node: ast.Name, frame: Frame) -> Value:
+        name = node.id
+        value = frame.names.get(name)
+        if value is None and frame.enclosing:
+            value = frame.lookup(name)
+        if value is None:
+            value = self.flow.module_names.get(name)
+            if value is None:
+                return calls.resolve_reference(f"builtins.{name}")
+        return self.flow.resolve(value, node) if type(value) is Imported else value
+
+    def _attribute(self, node: ast.Attribute, frame: Frame) -> Value:
+        return self.flow.attribute(self._expr(node.value, frame), node.attr, frame.ctx, node)
+
+    def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
+        operand = self._expr(node.operand, frame)
+        op = _UNARY[type(node.op)]
+        return self.flow.operation("unary", op, (operand,), operations.unary(op, operand, frame.ctx), frame, node)
+
+    def _boolean(self, node: ast.BoolOp, frame: Frame) -> Value:
+        values = iter(node.values)
+        result = self._expr(next(values), frame)
+        for value in values:  # `a or b or c` is (a or b) or c
+            result = join([result, self._expr(value, frame)])
+        return result
+
+    def _conditional(self, node: ast.IfExp, frame: Frame) -> Value:
+        self._expr(node.test, frame)
+        return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
+
+    def _sequence(self, node: ast.Tuple | ast.List, frame: Frame) -> Value:
+        items = [self._expr(e, frame) for e in node.elts]
+        if any(type(e) is ast.Starred for e in node.elts):
+            return UNKNOWN
+        return Items(tuple(items), is_tuple=type(node) is ast.Tuple)
+
+    def _dict(self, node: ast.Dict, frame: Frame) -> Value:
+        entries = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                entries.append((objects.SPREAD, self._expr(value, frame)))
+            else:
+                self._expr(key, frame)
+                entries.append((key_literal(key), self._expr(value, frame)))
+        return objects.dict_display(entries)
+
+    def _walrus(self, node: ast.NamedExpr, frame: Frame) -> Value:
+        value = self._expr(node.value, frame)
+        self._assign(node.target, value, frame)
+        return value
+
+    def _children(self, node: ast.expr, frame: Frame) -> Value:
+        """Any other expression: its parts are evaluated, its own value is not tracked."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._expr(child, frame)
+        return UNKNOWN
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, frame: Frame) -> Value:
+        """Names bound inside a comprehension stay inside.  A list comprehension is a list of
+        unknown length whose items are all what its element is (each loop variable being any
+        item of what it iterates); other comprehensions are not tracked."""
+        inner = frame.copy()
+        for clause in node.generators:
+            self._assign(clause.target, expressions.element_of(self._expr(clause.iter, inner)), inner)
+            for condition in clause.ifs:
+                self._expr(condition, inner)
+        if type(node) is ast.DictComp:
+            self._expr(node.key, inner)
+            self._expr(node.value, inner)
+            return UNKNOWN
+        element = self._expr(node.elt, inner)
+        return Elements(element) if type(node) is ast.ListComp else UNKNOWN
+
+    def _call(self, node: ast.Call, frame: Frame) -> Value:
+        func = self._expr(node.func, frame)
+        args: list[Value] = []
+        kwargs: dict[str, Value] = {}
+        positional = True
+        for arg in node.args:
+            value = self._expr(arg, frame)
+            if type(arg) is ast.Starred:
+                if positional:  # it may fill every position from here: none is known, none is omitted
+                    args += [UNKNOWN] * _STARRED_POSITIONS
+                positional = False
+            elif positional:
+                args.append(value)
+        open_keywords = False
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, frame)
+            if keyword.arg is not None:
+                kwargs[keyword.arg] = value
+            else:
+                open_keywords = True
+        if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
+                                                                node.func.attr,
+                                                                type(node.func.value) is ast.Name):  # fmt: skip
+            frame.changed_in_place(func.receiver, UNKNOWN)
+            self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
+        return self.flow.call(func, args, kwargs, frame, node, lambda names: static_names(node, names), open_keywords)
+
+    def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
+        base = self._expr(node.value, frame)
+        slices, indices = self._index(node.slice, frame)
+        if len(indices) == 1 and len(slices) == 1:
+            item = self.flow.objects.item(base, key_literal(node.slice))
+            if item is not None:
+                return item
+        return expressions.subscript(base, slices, indices)
+
+    def _binary(self, node: ast.BinOp, frame: Frame) -> Value:
+        """A binary operator, and the chain of binary operators down its left operand, walked
+        without recursion (``a + b + ... + z`` as long as Python compiles)."""
+        spine = [node]
+        while type(spine[-1].left) is ast.BinOp:
+            spine.append(spine[-1].left)
+        left = self._expr(spine[-1].left, frame)
+        flow = self.flow
+        for current in reversed(spine):
+            op = BINARY_OPERATORS[type(current.op)]
+            right = self._expr(current.right, frame)
+            result = operations.binary(op, left, right, frame.ctx)
+            chain, chain_text = (), ()
+            inner_node = current.left
+            if type(inner_node) is ast.BinOp and type(inner_node.op) is type(current.op):
+                inner = flow.operations.get(id(inner_node))
+                if inner is not None:
+                    code = self.source.code
+                    chain, chain_text = expressions.extend_chain(
+                        inner, right, (code(inner_node.left), code(inner_node.right)), code(current.right))
+            result = flow.operation("binop", op, (left, right), result, frame, current, chain=chain,
+                                    chain_text=chain_text)  # fmt: skip
+            if current is not node and flow.recording:
+                flow.sites[id(current)] = Site(current, result, "")
+            left = result
+        return left
+
+    def _compare(self, node: ast.Compare, frame: Frame) -> Value:
+        left = self._expr(node.left, frame)
+        results = []
+        for operator, comparator in zip(node.ops, node.comparators):
+            right = self._expr(comparator, frame)
+            op = _COMPARE.get(type(operator))
+            result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
+            if op:
+                self.flow.operation("compare", op, (left, right), result, frame, node)
+            results.append(result)
+            left = right
+        return results[0] if len(results) == 1 else UNKNOWN
+
+    def _index(self, index: ast.expr, frame: Frame) -> tuple[list[bool], list[Value]]:
+        """Evaluates an index: which of its elements are slices, and the values of the others."""
+        elements = index_elements(index)
+        indices = []
+        for element in elements:
+            if type(element) is ast.Slice:
+                for part in (element.lower, element.upper, element.step):
+                    if part is not None:
+                        self._expr(part, frame)
+            else:
+                indices.append(self._expr(element, frame))
+        return [type(e) is ast.Slice for e in elements], indices
+
+    # --- names ------------------------------------------------------------------------
+    def _reference_of(self, node: ast.expr | None) -> str | None:
+        """The qualified name an expression refers to, without recording it."""
+        kind = type(node)
+        if kind is ast.Name:
+            name = node.id
+        elif kind is ast.Attribute:
+            base = self._reference_of(node.value)
+            return f"{base}.{node.attr}" if base else None
+        elif kind is ast.Constant and node.value is None:
+            name = "None"
+        else:
+            return None
+        value = self.flow.module_names.get(name) or calls.resolve_reference(f"builtins.{name}")
+        if type(value) is Imported:  # an alias another module of the program defines, else its name there
+            resolved = self.flow.modules.resolve(value)
+            if not isinstance(resolved, (Reference, DTypeRef)):
+                resolved = Reference(f"{value.module}.{value.name}")
+            value = resolved
+        if isinstance(value, Reference):
+            return value.qualname
+        if isinstance(value, DTypeRef):
+            return f"builtins.{name}" if value.builtin else None
+        return None
