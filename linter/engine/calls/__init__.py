@@ -1,20 +1,26 @@
-"""Calls of catalogued functions and array methods: one implementation per catalog rule.
+"""Calls of catalogued functions and array methods: one implementation per semantics a catalog row
+names (``promolint.engine.catalog``).
 
 By concept: ``binding`` (arguments by parameter name), ``conversions`` (dtype requests and
 defaults, values crossing NumPy, JAX and Python), ``shapes`` (ranks), ``promotion`` (the core
-the rules share), the rule families (``creation``, ``elementwise``, ``comparisons``,
+the semantics share), the families of semantics (``creation``, ``elementwise``, ``comparisons``,
 ``reductions``, ``dtype_queries``, ``lax``, ``methods``, ``python_functions``, ``linear_algebra``,
-``spectral``, ``sequences``) and ``dispatch``
-(calls, attributes and names; the table of rules).  What the front ends and the rules use is
-here."""
+``spectral``, ``sequences``) and ``dispatch`` (calls, attributes and names; the table of
+semantics, ``SEMANTICS``, which lint rules read as ``RULES``).  What the front ends and the lint
+rules use is here."""
 
 from promolint.engine.calls.binding import bind
 from promolint.engine.calls.conversions import (as_dtype, as_traced, as_traced_field, default, replaced, replaced_parts,
                                                 requested, traced_variable)
-from promolint.engine.calls.dispatch import RULES, apply, attribute, call, call_function, call_method, resolve_reference
+from promolint.engine.calls.dispatch import (SEMANTICS, apply, attribute, call, call_function, call_method,
+                                             resolve_reference)
+
+# The name the lint rules and the model read the table by.
+RULES = SEMANTICS
 
 __all__ = [
     "RULES",
+    "SEMANTICS",
     "apply",
     "as_dtype",
     "as_traced",

@@ -1,4 +1,4 @@
-"""Comparison and predicate rules: ``jnp.less(x, 1.5)`` is ``x < 1.5``; ``isnan``,
+"""Comparison and predicate semantics: ``jnp.less(x, 1.5)`` is ``x < 1.5``; ``isnan``,
 ``logical_and`` and the other predicates give bools, weak in JAX where the operands are."""
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from promolint.core.dtypes import DTYPES
 from promolint.engine import operations
 from promolint.engine.calls.conversions import library_inputs
 from promolint.engine.calls.promotion import promote
-from promolint.engine.catalog import JAX_WEAK_PREDICATES
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Unknown, Value, array
 from promolint.systems.base import Operand
 
 
-def _rule_bool(call: Call) -> Value:
+def _bool(call: Call) -> Value:
     inputs = library_inputs(call)
     promoted = promote(call, inputs) if inputs else UNKNOWN
     if isinstance(promoted, Refusal):
@@ -28,7 +27,7 @@ def _rule_bool(call: Call) -> Value:
         return Array(frozenset(), library, None)
     # JAX's elementwise predicates of weak values are weak (jnp.isnan(1.5)); the ones it builds
     # from constants or other operations are not (isneginf, isclose; isinf/isnan of integers).
-    kinds = JAX_WEAK_PREDICATES.get(call.short, "") if library is Library.JAX else ""
+    kinds = call.fn.weak_kinds if library is Library.JAX else ""
     dtypes = promoted.dtypes if isinstance(promoted, Array) else frozenset()
     # An operand that is not an array (jnp.isnan(obj.x)) takes part in the promotion unseen.
     complete = not _unseen(call)
@@ -43,7 +42,7 @@ def _rule_bool(call: Call) -> Value:
 
 
 def _unseen(call: Call) -> list[Value]:
-    """The array arguments nothing is known of (dispatch lets these through to rules whose
+    """The array arguments nothing is known of (dispatch lets these through to semantics whose
     result does not depend on them), not lists nor other values known to be something else."""
     return [call.bound[p] for p in call.fn.arrays if type(call.bound.get(p)) is Unknown]
 
@@ -52,7 +51,7 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
                 "greater_equal": ">="}  # fmt: skip
 
 
-def _rule_compare(call: Call) -> Value:
+def _compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
     inputs, unseen = library_inputs(call), _unseen(call)
     if call.fn.library is Library.JAX and unseen and len(inputs) + len(unseen) == 2:
@@ -71,7 +70,7 @@ def _rule_compare(call: Call) -> Value:
     return operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "bool": _rule_bool,
-    "compare": _rule_compare,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "bool": _bool,
+    "compare": _compare,
 }

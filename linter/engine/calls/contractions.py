@@ -21,7 +21,7 @@ def _preferred(call: Call) -> Value | None:
     return requested(ref, Library.JAX, call.ctx) if ref else None
 
 
-def _rule_contract(call: Call) -> Value:
+def _contract(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
@@ -53,7 +53,7 @@ def _tensordot_rank(call: Call) -> int | None:
     return rank if rank >= 0 else None
 
 
-def _rule_einsum(call: Call) -> Value:
+def _einsum(call: Call) -> Value:
     """``jnp.einsum(subscripts, *operands)``: the operands promoted, or the preferred element
     type.  The result's rank is written in the subscripts, which the engine does not read."""
     operands = call.bound.get("operands")
@@ -66,7 +66,7 @@ def _rule_einsum(call: Call) -> Value:
     return replace(value, ndim=None) if isinstance(value, Array) else value
 
 
-def _rule_multi_dot(call: Call) -> Value:
+def _multi_dot(call: Call) -> Value:
     """``linalg.multi_dot(arrays)``: a chain of ``dot``s of two-dimensional arrays, the first
     and the last of which may be vectors (whose dimension the product loses)."""
     sequence = call.bound.get("arrays")
@@ -81,8 +81,8 @@ def _rule_multi_dot(call: Call) -> Value:
     return replace(value, library=library, ndim=ndim)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "contract": _rule_contract,
-    "einsum": _rule_einsum,
-    "multi_dot": _rule_multi_dot,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "contract": _contract,
+    "einsum": _einsum,
+    "multi_dot": _multi_dot,
 }

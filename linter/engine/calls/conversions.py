@@ -253,7 +253,7 @@ def call_scalar_type(ref: DTypeRef, args, kwargs, ctx: Context) -> tuple[Value, 
         return (_builtin_conversion(kind, args[0]) if args else python_scalar(kind, kind != "bool" and 0 or False)), None
     library = Library.JAX if ref.module == "jax.numpy" else Library.NUMPY_SCALAR
     fn = Fn("scalar_type", library, ("x",))
-    # The type called is the dtype requested: rules read it as if passed as dtype=.
+    # The type called is the dtype requested: the semantics read it as if passed as dtype=.
     bound = Call(f"{ref.module or 'numpy'}.{ref.name}", fn, {**bind(fn, args, kwargs), "dtype": ref}, ctx)
     value = requested(DTypeRef(ref.name), library, ctx, ndim=0)  # a scalar type makes a 0-d value
     source = bound.bound.get("x")

@@ -1,4 +1,4 @@
-"""Creation rules: arrays made from a shape, a fill value, another array, data or a range
+"""Creation semantics: arrays made from a shape, a fill value, another array, data or a range
 (``zeros``, ``full``, ``zeros_like``, ``asarray``, ``arange``, ``linspace``), fixed-dtype
 constructors and legacy random draws: a requested dtype, else the library's default or the
 data's own."""
@@ -28,17 +28,17 @@ from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Val
 from promolint.systems.base import Operand
 
 
-def _rule_create(call: Call) -> Value:
+def _create(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     ndim = created_rank(call)
     if ref:
         return requested(ref, call.fn.library, call.ctx, ndim)
-    if not call.fn.default:  # a dtype it cannot do without (np.fromiter): not one given here
+    if not call.fn.result:  # a dtype it cannot do without (np.fromiter): not one given here
         return UNKNOWN
-    return default(call.fn.default, call.fn.library, call.ctx, display_name(call.name), ndim)
+    return default(call.fn.result, call.fn.library, call.ctx, display_name(call.name), ndim)
 
 
-def _rule_full(call: Call) -> Value:
+def _full(call: Call) -> Value:
     ndim = shape_rank(call.bound.get("shape"))
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
@@ -51,11 +51,11 @@ def _rule_full(call: Call) -> Value:
         # default int wraps silently instead of raising (measured: jnp.full(3, 2**40)).
         dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in fill.dtypes)
         return Array(dtypes, Library.JAX, fill.weak, ndim=ndim)
-    value = _rule_asarray(Call(call.name, call.fn, {"object": fill}, call.ctx))
+    value = _asarray(Call(call.name, call.fn, {"object": fill}, call.ctx))
     return replace(value, ndim=ndim) if isinstance(value, Array) else value
 
 
-def _rule_like(call: Call) -> Value:
+def _like(call: Call) -> Value:
     source = call.first()
     ndim = source.rank if isinstance(source, Array) else None
     ref = as_dtype(call.bound.get("dtype"))
@@ -67,11 +67,11 @@ def _rule_like(call: Call) -> Value:
         if source.library is Library.PYTHON:  # only its dtype is read: a big int does not raise
             dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in source.dtypes)
             return Array(dtypes, Library.JAX, source.weak, ndim=0)
-        return _rule_asarray(Call(call.name, call.fn, {"object": source}, call.ctx))
+        return _asarray(Call(call.name, call.fn, {"object": source}, call.ctx))
     return Array(source.dtypes, Library.NUMPY_ARRAY, False, ndim=ndim)
 
 
-def _rule_asarray(call: Call) -> Value:
+def _asarray(call: Call) -> Value:
     data = call.bound.get("object", call.bound.get("a"))
     ndim = data_rank(data)
     ref = as_dtype(call.bound.get("dtype"))
@@ -116,7 +116,7 @@ def _rule_asarray(call: Call) -> Value:
 
 
 def of_empty_list(call: Call) -> Array:
-    """What ``np.array`` / ``jnp.array`` (the "asarray" rule) makes of an empty list: the dtype
+    """What ``np.array`` / ``jnp.array`` (the "asarray" semantics) makes of an empty list: the dtype
     requested, else the default float (measured: np.array([]) is float64, jnp.array([]) float32,
     float64 with x64).  Only for a list known to be empty where it may be: a list display the
     code fills elsewhere (``collect(xs)``) is not followed."""
@@ -132,7 +132,7 @@ def numpy_array_of(value: Value | None, ctx: Context) -> Value:
     a JAX array a NumPy one of its dtype."""
     if value is None:
         return UNKNOWN
-    return _rule_asarray(Call("numpy.asarray", CATALOG["numpy.asarray"], {"a": value}, ctx))
+    return _asarray(Call("numpy.asarray", CATALOG["numpy.asarray"], {"a": value}, ctx))
 
 
 def _leaves(items: Items) -> list[Array] | None:
@@ -150,7 +150,7 @@ def _leaves(items: Items) -> list[Array] | None:
     return leaves
 
 
-def _rule_arange(call: Call) -> Value:
+def _arange(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref and ref.name == "bool":
         return Refusal("TypeError", f"{display_name(call.name)} does not accept dtype bool")  # measured, both libraries
@@ -167,22 +167,22 @@ def _rule_arange(call: Call) -> Value:
     return default(kind, call.fn.library, call.ctx, display_name(call.name), 1)
 
 
-def _rule_linspace(call: Call) -> Value:
+def _linspace(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx, 1)
     return default("f", call.fn.library, call.ctx, display_name(call.name), 1)
 
 
-def _rule_fixed(call: Call) -> Value:
-    return array(call.fn.default, call.fn.library, provenance=f"{display_name(call.name)} gives {call.fn.default}")
+def _fixed(call: Call) -> Value:
+    return array(call.fn.result, call.fn.library, provenance=f"{display_name(call.name)} gives {call.fn.result}")
 
 
-def _rule_random(call: Call) -> Value:
-    return _rule_create(call)
+def _random(call: Call) -> Value:
+    return _create(call)
 
 
-def _rule_choice(call: Call) -> Value:
+def _choice(call: Call) -> Value:
     """``jax.random.choice(key, a)`` and ``permutation(key, x)``: elements of the array ``a``
     (its dtype, strong), or of ``arange(a)`` for a value without dimensions (the default int;
     measured)."""
@@ -195,7 +195,7 @@ def _rule_choice(call: Call) -> Value:
     return Array(source.dtypes, Library.JAX, False)
 
 
-def _rule_key(call: Call) -> Value:
+def _key(call: Call) -> Value:
     """``jax.random.split`` and ``fold_in``: keys of the key's own dtype, as a strong JAX array.
     A raw key is uint32 data with dimensions; anything else raises a TypeError (measured).  A
     typed key (``jax.random.key``, dtype ``key<fry>``) is outside the engine's dtypes: of one,
@@ -210,15 +210,15 @@ def _rule_key(call: Call) -> Value:
     return Array(key.dtypes, Library.JAX, False)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "create": _rule_create,
-    "key": _rule_key,
-    "full": _rule_full,
-    "like": _rule_like,
-    "asarray": _rule_asarray,
-    "arange": _rule_arange,
-    "linspace": _rule_linspace,
-    "fixed": _rule_fixed,
-    "random": _rule_random,
-    "choice": _rule_choice,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "create": _create,
+    "key": _key,
+    "full": _full,
+    "like": _like,
+    "asarray": _asarray,
+    "arange": _arange,
+    "linspace": _linspace,
+    "fixed": _fixed,
+    "random": _random,
+    "choice": _choice,
 }

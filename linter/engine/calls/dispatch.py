@@ -1,5 +1,5 @@
-"""Dispatch: a call of a function value goes to its catalog entry's rule (``apply``), a method
-to the array's, an attribute or a dotted name to the value it denotes."""
+"""Dispatch: a call of a function value goes to the semantics its catalog row names (``apply``), a
+method to the array's, an attribute or a dotted name to the value it denotes."""
 
 from __future__ import annotations
 
@@ -28,18 +28,13 @@ from promolint.engine.calls.shapes import shaped
 from promolint.engine.catalog import (
     ALIASES,
     CATALOG,
-    LIST_MUTATORS,
     CONSTANTS,
-    NEEDS_DIMENSIONS,
-    DTYPE_INDEPENDENT_RULES,
-    REQUESTED_DTYPE_DECIDES,
-    UNMODELLED_ARGUMENTS,
-    entry_for,
+    LIST_MUTATORS,
     METHODS,
-    NUMPY_FORWARD_FALLBACK,
     NUMPY_FORWARDED,
     NUMPY_IN_PLACE_METHODS,
     SCALAR_CONSTANTS,
+    entry_for,
     takes_sequence,
 )
 from promolint.engine.context import Context
@@ -66,7 +61,7 @@ from promolint.engine.values import (
 )
 
 
-def _rule_forward(call: Call) -> Value:
+def _forward(call: Call) -> Value:
     """``np.sum(J)`` is ``J.sum()`` and ``np.flip(J)`` indexes J: a JAX argument gets what
     ``jnp.<name>`` gives, the rest NumPy's own function."""
     source = call.first()
@@ -74,30 +69,30 @@ def _rule_forward(call: Call) -> Value:
     if isinstance(source, Array) and source.library is Library.JAX:
         target = f"jax.numpy.{name}"
         forwarded = apply(Call(target, CATALOG[target], call.bound, call.ctx))
-        if not (isinstance(forwarded, Refusal) and forwarded.error == "TypeError" and name in NUMPY_FORWARD_FALLBACK):
+        if not (isinstance(forwarded, Refusal) and forwarded.error == "TypeError" and call.fn.falls_back):
             return forwarded
     return apply(Call(call.name, NUMPY_FORWARDED[name], call.bound, call.ctx))
 
 
-# Every catalog rule by name, from the families; forwarding applies another catalog entry.
-RULES: dict[str, Callable[[Call], Value]] = {
-    **creation.RULES,
-    **elementwise.RULES,
-    **contractions.RULES,
-    **linear_algebra.RULES,
-    **comparisons.RULES,
-    **reductions.RULES,
-    **dtype_queries.RULES,
-    **lax.RULES,
-    **methods.RULES,
-    **python_functions.RULES,
-    **sequences.RULES,
-    **spectral.RULES,
-    "forward": _rule_forward,
+# Every semantics by name, from the families; forwarding applies another catalog entry.
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    **creation.SEMANTICS,
+    **elementwise.SEMANTICS,
+    **contractions.SEMANTICS,
+    **linear_algebra.SEMANTICS,
+    **comparisons.SEMANTICS,
+    **reductions.SEMANTICS,
+    **dtype_queries.SEMANTICS,
+    **lax.SEMANTICS,
+    **methods.SEMANTICS,
+    **python_functions.SEMANTICS,
+    **sequences.SEMANTICS,
+    **spectral.SEMANTICS,
+    "forward": _forward,
 }
 
 
-# --- applying a rule --------------------------------------------------------------------------
+# --- applying semantics ------------------------------------------------------------------------
 def _untyped_input(call: Call) -> bool:
     """An array argument or a ``dtype=`` the engine cannot type: the result is not guessed
     (an array argument whose dtype a requested one replaces does not matter)."""
@@ -105,7 +100,7 @@ def _untyped_input(call: Call) -> bool:
     if dtype is not None and not is_none(dtype):
         if as_dtype(dtype) is None:
             return True
-        if call.fn.rule in REQUESTED_DTYPE_DECIDES:
+        if call.fn.semantics in _REQUESTED_DTYPE_DECIDES:
             return False
     for param in call.fn.arrays:
         value = call.bound.get(param)
@@ -124,11 +119,19 @@ def _typed(value: Value) -> bool:
 def _without_dimensions(call: Call) -> bool:
     """A function that needs an array with dimensions, given a Python scalar or a 0-d array."""
     first = next((v for v in call.arrays()), None)
-    return call.name in NEEDS_DIMENSIONS and isinstance(first, Array) and first.rank == 0
+    return call.fn.needs_dimensions and isinstance(first, Array) and first.rank == 0
 
 
-# Rules whose results are dtypes or their properties, not values of the function's library.
-_DTYPE_RULES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
+# Semantics whose requested ``dtype=`` is the result's dtype whatever the data (``jnp.asarray(x,
+# dtype=jnp.int32)``, ``np.zeros_like(x, dtype=...)``, ``jnp.full(n, v, dtype)``): data of unknown
+# dtype does not make the result unknown.
+_REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
+# Semantics whose result dtype does not depend on the operands' dtypes: JAX's predicates and
+# comparisons give bools, its index functions the default int (or the int their row names),
+# whatever they are given.
+_DTYPE_INDEPENDENT = frozenset({"bool", "compare", "index"})
+# Semantics whose results are dtypes or their properties, not values of the function's library.
+_DESCRIBING_DTYPES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
 
 
 def _opaque_operands_allowed(call: Call) -> bool:
@@ -136,7 +139,7 @@ def _opaque_operands_allowed(call: Call) -> bool:
     its result's dtype does not depend on theirs (bool, the default int), whatever they are when
     the call runs.  Not where strict promotion may refuse two operands of different dtypes, nor
     where an operand is known to be something else (a list raises)."""
-    if call.fn.library is not Library.JAX or call.fn.rule not in DTYPE_INDEPENDENT_RULES:
+    if call.fn.library is not Library.JAX or call.fn.semantics not in _DTYPE_INDEPENDENT:
         return False
     operands = [call.bound[p] for p in call.fn.arrays if p in call.bound and not is_none(call.bound[p])]
     if call.ctx.strict and len(operands) > 1:
@@ -145,23 +148,23 @@ def _opaque_operands_allowed(call: Call) -> bool:
 
 
 def apply(call: Call) -> Value:
-    """The catalog rule of ``call``, its result given the dimensions the function's shape says."""
+    """The semantics of ``call``'s row, its result given the dimensions the function's shape says."""
     if ((_untyped_input(call) and not _opaque_operands_allowed(call))
-            or any(p in call.bound for p in UNMODELLED_ARGUMENTS.get(call.short, ()))
+            or any(p in call.bound for p in call.fn.unmodelled)
             or _without_dimensions(call)):  # fmt: skip
-        if call.fn.library is Library.PYTHON or call.fn.rule in _DTYPE_RULES:
+        if call.fn.library is Library.PYTHON or call.fn.semantics in _DESCRIBING_DTYPES:
             return UNKNOWN  # np.dtype(unknown) is a dtype, not a NumPy value of unknown dtype
         return Array(frozenset(), call.fn.library, None)
-    if call.fn.library is Library.JAX and call.fn.rule not in ("like", "asarray"):
+    if call.fn.library is Library.JAX and call.fn.semantics not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
         # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)
-        # and jnp.asarray converts through NumPy (its own checks, in its rule).
+        # and jnp.asarray converts through NumPy (its own checks, in its semantics).
         for value in call.arrays():
             if value.library is Library.PYTHON:
                 overflow = python_int_overflow(value, call.ctx)
                 if overflow:
                     return overflow
-    return shaped(call, RULES[call.fn.rule](call))
+    return shaped(call, SEMANTICS[call.fn.semantics](call))
 
 
 # --- entry points -----------------------------------------------------------------------------
@@ -229,7 +232,7 @@ def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Val
         return UNKNOWN, None
     call = Call(qualname, fn, bind(fn, args, kwargs), ctx)
     lists = [p for p in fn.arrays if isinstance(call.bound.get(p), Items) and not takes_sequence(fn, p)]
-    if lists and fn.rule not in _MAKING_RULES and fn.library is not Library.PYTHON:
+    if lists and fn.semantics not in _MAKING and fn.library is not Library.PYTHON:
         if fn.library is Library.JAX:
             return UNKNOWN, None  # most jnp functions refuse lists (check_arraylike); not modelled
         call = replace(call, bound={**call.bound, **{p: creation.numpy_array_of(call.bound[p], ctx) for p in lists}})
@@ -237,10 +240,10 @@ def call_function(qualname: str, args: Sequence[Value], kwargs: Mapping[str, Val
     return (apply(call) if listed is None else listed), call
 
 
-# Rules that join a list of arrays and raise for an empty one (stack, concatenate, hstack...),
+# Semantics that join a list of arrays and raise for an empty one (stack, concatenate, hstack...),
 # and those that make an empty list a float array (array, asarray; measured).
-_JOINING_RULES = frozenset({"concatenate"})
-_MAKING_RULES = frozenset({"asarray"})
+_JOINING = frozenset({"concatenate"})
+_MAKING = frozenset({"asarray"})
 
 
 def _listed(call: Call) -> Value | None:
@@ -248,13 +251,13 @@ def _listed(call: Call) -> Value | None:
     comprehension, ``[x] * n``): joining its arrays gives what joining that one item does (an
     empty list raises); making an array of it, that or an empty list's array.  None for the
     other calls, and for items of several candidate dtypes (which may be mixed)."""
-    if call.fn.rule not in _JOINING_RULES and call.fn.rule not in _MAKING_RULES:
+    if call.fn.semantics not in _JOINING and call.fn.semantics not in _MAKING:
         return None
     param = next((p for p in call.fn.arrays if isinstance(call.bound.get(p), Elements)), None)
     if param is None or not _exact(call.bound[param].element):
         return None
     one = apply(replace(call, bound={**call.bound, param: Items((call.bound[param].element,))}))
-    if call.fn.rule in _JOINING_RULES:
+    if call.fn.semantics in _JOINING:
         return one
     return join([one, shaped(call, creation.of_empty_list(call))])
 

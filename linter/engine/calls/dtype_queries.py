@@ -13,7 +13,7 @@ from promolint.engine.values import UNKNOWN, Array, DTypeRef, FInfo, Items, Libr
 from promolint.systems.base import Operand, Origin, Refused
 
 
-def _rule_finfo(call: Call) -> Value:
+def _finfo(call: Call) -> Value:
     """``finfo(dtype)``; ``jnp.finfo(jnp.float64)`` is float64's even with x64 off (measured)."""
     arg = call.bound.get("dtype")
     ref = as_dtype(arg)
@@ -23,12 +23,12 @@ def _rule_finfo(call: Call) -> Value:
     return FInfo(name)
 
 
-def _rule_iinfo(call: Call) -> Value:
-    finfo = _rule_finfo(Call(call.name, call.fn, {"dtype": call.bound.get("int_type")}, call.ctx))
+def _iinfo(call: Call) -> Value:
+    finfo = _finfo(Call(call.name, call.fn, {"dtype": call.bound.get("int_type")}, call.ctx))
     return FInfo(finfo.dtype, integer=True) if isinstance(finfo, FInfo) else UNKNOWN
 
 
-def _rule_dtype_of(call: Call) -> Value:
+def _dtype_of(call: Call) -> Value:
     arg = call.bound.get("dtype")
     ref = as_dtype(arg)
     if ref:
@@ -38,7 +38,7 @@ def _rule_dtype_of(call: Call) -> Value:
     return UNKNOWN
 
 
-def _rule_result_type(call: Call) -> Value:
+def _result_type(call: Call) -> Value:
     """``np.result_type`` / ``jnp.result_type``: a dtype.  Dtypes and arrays are strong, Python
     values weak; a Python *type* is its default dtype in NumPy, a weak node in JAX, where a weak
     result becomes its kind's default and ``None`` stands for the default float."""
@@ -101,7 +101,7 @@ def _type_operand(value: Value, jax: bool, ctx: Context) -> Operand | None:
     return None
 
 
-def _rule_promote_types(call: Call) -> Value:
+def _promote_types(call: Call) -> Value:
     """``promote_types(a, b)`` of two dtypes.  JAX's neither narrows nor canonicalizes: Python
     types are its weak nodes and a weak result comes out 64-bit (``promote_types(int, float)`` is
     float64 with x64 off)."""
@@ -120,10 +120,10 @@ def _rule_promote_types(call: Call) -> Value:
     return DTypeRef(dtype) if dtype else UNKNOWN
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "finfo": _rule_finfo,
-    "iinfo": _rule_iinfo,
-    "dtype_of": _rule_dtype_of,
-    "result_type": _rule_result_type,
-    "promote_types": _rule_promote_types,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "finfo": _finfo,
+    "iinfo": _iinfo,
+    "dtype_of": _dtype_of,
+    "result_type": _result_type,
+    "promote_types": _promote_types,
 }

@@ -1,4 +1,4 @@
-"""Elementwise rules and their relatives: the inputs promoted together (``add``, ``where``,
+"""Elementwise semantics and their relatives: the inputs promoted together (``add``, ``where``,
 ``concatenate``, ``append``), promoted then made inexact (``sqrt``, ``arctan2``), kept
 (``reshape``, ``rint``, ``abs`` and ``real`` made real), promoted with the Python scalar an
 activation computes with (``relu``), and NumPy's ``polyval`` and ``interp``, which make arrays of
@@ -14,7 +14,7 @@ from promolint.engine import operations
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, as_numpy, default, library_inputs, requested
 from promolint.engine.calls.creation import numpy_array_of
 from promolint.engine.calls.promotion import promote
-from promolint.engine.catalog import NUMPY_INT_TO_FLOAT64, RANK_KEEPING
+from promolint.engine.catalog import NUMPY_INT_TO_FLOAT64, RankChange, Weak
 from promolint.engine.records import Call
 from promolint.engine.values import (
     UNKNOWN,
@@ -29,17 +29,17 @@ from promolint.engine.values import (
 )
 
 
-def _rule_promote(call: Call) -> Value:
+def _promote(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
     value = promote(call, inputs)
-    if call.fn.default == "strong" and isinstance(value, Array):
+    if call.fn.weak is Weak.STRONG and isinstance(value, Array):
         return replace(value, weak=False)  # jax.scipy.linalg.block_diag builds a new array
     return value
 
 
-def _rule_inexact(call: Call) -> Value:
+def _inexact(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
@@ -54,13 +54,13 @@ def _rule_inexact(call: Call) -> Value:
     promoted = promote(call, inputs) if len(inputs) > 1 else promote(call, inputs[:1])
     if not isinstance(promoted, Array):
         return promoted
-    if call.fn.default == "strong":
+    weak = call.fn.weak
+    if weak is Weak.STRONG:
         promoted = replace(promoted, weak=False)
-    elif call.fn.default == "weak-as-x1":
+    elif weak is Weak.AS_FIRST:
         first = inputs[0]
         promoted = replace(promoted, weak=False if first.library.is_numpy or "bool" in first.dtypes else first.weak)
-    elif call.fn.default == "all-weak" or (call.fn.default == "all-weak-if-complex"
-                                           and any(DTYPES[d].kind == "c" for d in promoted.dtypes)):  # fmt: skip
+    elif weak is Weak.ALL or (weak is Weak.ALL_IF_COMPLEX and any(DTYPES[d].kind == "c" for d in promoted.dtypes)):
         weaks = {False if v.library.is_numpy else v.weak for v in inputs}
         promoted = replace(promoted, weak=False if False in weaks else None if None in weaks else promoted.weak)
     if call.fn.library is Library.JAX:
@@ -72,12 +72,12 @@ def _rule_inexact(call: Call) -> Value:
     return operations.to_inexact(promoted, Library.NUMPY_ARRAY)
 
 
-def _rule_jax_power(call: Call) -> Value:
+def _jax_power(call: Call) -> Value:
     inputs = library_inputs(call)
     return operations.jax_power(inputs[0], inputs[1], call.ctx) if len(inputs) == 2 else UNKNOWN
 
 
-def _rule_same(call: Call) -> Value:
+def _same(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
@@ -86,10 +86,10 @@ def _rule_same(call: Call) -> Value:
     value = promote(call, inputs[:1])
     if call.fn.shape == "array" and isinstance(value, Array):
         # reshape/ravel/... change the dimensions; transpose/flip/sort/... keep them.
-        keeps = call.short in RANK_KEEPING
-        flat = call.short in ("ravel", "flatten", "unique")
-        value = replace(value, ndim=inputs[0].rank if keeps else 1 if flat else None)
-    if call.fn.default == "strong-if-inexact" and isinstance(value, Array) and all(
+        change = call.fn.rank_change
+        value = replace(value, ndim=inputs[0].rank if change is RankChange.KEPT else 1 if change is RankChange.FLAT
+                        else None)  # fmt: skip
+    if call.fn.weak is Weak.STRONG_IF_INEXACT and isinstance(value, Array) and all(
             DTYPES[d].kind in "fc" for d in value.dtypes):  # fmt: skip
         # jnp.nan_to_num selects between x and strong constants of its float dtype (measured:
         # jnp.nan_to_num(1.5) is a strong float32, jnp.nan_to_num(1) a weak int32)
@@ -97,21 +97,21 @@ def _rule_same(call: Call) -> Value:
     return value
 
 
-def _rule_atleast(call: Call) -> Value:
-    """``atleast_1d(a)`` / ``atleast_2d(a)``: a's dtype (and weak flag) with at least ``default``
+def _atleast(call: Call) -> Value:
+    """``atleast_1d(a)`` / ``atleast_2d(a)``: a's dtype (and weak flag) with at least ``least_ndim``
     dimensions; given more arrays, a list of them (not modelled)."""
     more = call.bound.get("more")
     if isinstance(more, Items) and more.items:
         return UNKNOWN
-    value = _rule_same(call)
-    least = int(call.fn.default)
+    value = _same(call)
+    least = call.fn.least_ndim
     if isinstance(value, Array) and value.library is not Library.PYTHON:
         rank = call.first().rank if isinstance(call.first(), Array) else None
         return replace(value, ndim=None if rank is None else max(rank, least))
     return value
 
 
-def _rule_real(call: Call) -> Value:
+def _real(call: Call) -> Value:
     """``real(x)`` / ``imag(x)``: the real dtype of x's precision, x's kind of value (a NumPy
     scalar stays one) and weak flag; of a Python number, Python's ``.real`` (not modelled)."""
     inputs = library_inputs(call)
@@ -121,7 +121,7 @@ def _rule_real(call: Call) -> Value:
     return replace(source, dtypes=frozenset(REAL_OF.get(d, d) for d in source.dtypes), literal=None, provenance="")
 
 
-def _rule_append(call: Call) -> Value:
+def _append(call: Call) -> Value:
     """``append(arr, values)``: both flattened and joined.  NumPy makes arrays of them first, so a
     Python scalar counts as its 64-bit dtype (``np.append(f32, 1.0)`` is float64); JAX promotes it
     weakly (``jnp.append(f32, 1.0)`` is float32)."""
@@ -144,7 +144,7 @@ def _as_strong_numpy(value: Array) -> Array:
     return value
 
 
-def _rule_polyval(call: Call) -> Value:
+def _polyval(call: Call) -> Value:
     """``np.polyval(p, x)`` makes arrays of both (``asarray(p)``, ``asanyarray(x)``), then evaluates
     ``y = y * x + p[i]`` from ``y = zeros_like(x)``: their dtypes promote as arrays
     (``np.polyval(f32, 2.0)`` and ``np.polyval([1.0, 2.0], f32_scalar)`` are float64), in x's shape."""
@@ -169,7 +169,7 @@ def _jax_polyval(call: Call) -> Value:
     return replace(value, weak=False, ndim=inputs[1].rank) if isinstance(value, Array) else value
 
 
-def _rule_interp(call: Call) -> Value:
+def _interp(call: Call) -> Value:
     """``np.interp(x, xp, fp)`` makes arrays of its arguments and computes in float64
     (complex128 for complex ``fp``), in x's shape; complex ``x`` or ``xp`` raise TypeError
     (measured)."""
@@ -184,7 +184,7 @@ def _rule_interp(call: Call) -> Value:
                  provenance=f"np.interp gives {dtype}")  # fmt: skip
 
 
-def _rule_abs(call: Call) -> Value:
+def _abs(call: Call) -> Value:
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
@@ -202,21 +202,20 @@ def _rule_abs(call: Call) -> Value:
     return replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes), literal=None)
 
 
-def _rule_scaled(call: Call) -> Value:
+def _scaled(call: Call) -> Value:
     """Activations computed with a Python scalar (``relu`` is ``maximum(x, 0)``, ``relu6``
     scales by a float, ``softplus`` is ``logaddexp(x, 0)``): the input promotes with it, and
     ``int-inexact`` then makes the result inexact (a bool becomes a weak float)."""
     inputs = library_inputs(call)
     if not inputs:
         return UNKNOWN
-    scalar = "int" if call.fn.default == "int-inexact" else call.fn.default
-    promoted = promote(call, [inputs[0], python_scalar(scalar)])
-    if call.fn.default == "int-inexact" and isinstance(promoted, Array):
+    promoted = promote(call, [inputs[0], python_scalar(call.fn.scalar)])
+    if call.fn.then_inexact and isinstance(promoted, Array):
         return operations.to_inexact(promoted, Library.JAX)
     return promoted
 
 
-def _rule_float_default(call: Call) -> Value:
+def _float_default(call: Call) -> Value:
     """``jnp.rint`` of integers converts them to the default float (a strong one)."""
     inputs = library_inputs(call)
     if not inputs:
@@ -228,7 +227,7 @@ def _rule_float_default(call: Call) -> Value:
     return replace(value, dtypes=frozenset(floating if DTYPES[d].kind in "biu" else d for d in value.dtypes), weak=False)
 
 
-def _rule_float_only(call: Call) -> Value:
+def _float_only(call: Call) -> Value:
     """``jax.nn.sigmoid`` and friends go through ``lax.logistic``, which takes inexact dtypes only."""
     inputs = library_inputs(call)
     if not inputs or not inputs[0].dtypes:
@@ -238,7 +237,7 @@ def _rule_float_only(call: Call) -> Value:
     return promote(call, inputs[:1])
 
 
-def _rule_concatenate(call: Call) -> Value:
+def _concatenate(call: Call) -> Value:
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
         return requested(ref, call.fn.library, call.ctx)
@@ -257,7 +256,7 @@ def _rule_concatenate(call: Call) -> Value:
     return promoted
 
 
-def _rule_where(call: Call) -> Value:
+def _where(call: Call) -> Value:
     inputs = library_inputs(call)
     if len(inputs) != 2:
         return UNKNOWN  # one-argument where gives index arrays
@@ -268,20 +267,20 @@ def _rule_where(call: Call) -> Value:
     return value
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "promote": _rule_promote,
-    "inexact": _rule_inexact,
-    "jax_power": _rule_jax_power,
-    "same": _rule_same,
-    "abs": _rule_abs,
-    "scaled": _rule_scaled,
-    "float_default": _rule_float_default,
-    "float_only": _rule_float_only,
-    "concatenate": _rule_concatenate,
-    "where": _rule_where,
-    "atleast": _rule_atleast,
-    "real": _rule_real,
-    "append": _rule_append,
-    "polyval": _rule_polyval,
-    "interp": _rule_interp,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "promote": _promote,
+    "inexact": _inexact,
+    "jax_power": _jax_power,
+    "same": _same,
+    "abs": _abs,
+    "scaled": _scaled,
+    "float_default": _float_default,
+    "float_only": _float_only,
+    "concatenate": _concatenate,
+    "where": _where,
+    "atleast": _atleast,
+    "real": _real,
+    "append": _append,
+    "polyval": _polyval,
+    "interp": _interp,
 }

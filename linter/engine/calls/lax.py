@@ -1,4 +1,4 @@
-"""``jax.lax`` rules: lax never promotes.  Its elementwise operations, ``select``, ``clamp``,
+"""``jax.lax`` semantics: lax never promotes.  Its elementwise operations, ``select``, ``clamp``,
 ``concatenate``, ``pad``, dynamic slices and scatters take array operands of one dtype (Python
 scalars count as the default dtype of their kind, NumPy values as JAX converts them) and give
 it, bool or its complex; the start indices of a dynamic slice are integers of one type;
@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from promolint.core.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype, requested
+from promolint.engine.catalog import Weak
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value
 from promolint.systems.base import Operand
@@ -103,10 +104,10 @@ def _which_refusal(call: Call) -> Refusal | None:
     return None
 
 
-def _rule_lax(call: Call) -> Value:
+def _lax(call: Call) -> Value:
     """Operands of one dtype, which is the result's (or bool for comparisons, its complex for
-    ``complex``).  The result is weak when every operand is; ``default`` says otherwise where
-    the function does: 'weak-as-operand' (scatters: the operand's flag), 'strong'
+    ``complex``).  The result is weak when every operand is; its row's ``weak`` says otherwise
+    where the function does: ``AS_OPERAND`` (scatters: the operand's flag), ``STRONG``
     (``dynamic_update_slice``)."""
     inputs = call.arrays()
     if not inputs or not all(v.dtype for v in inputs):
@@ -117,16 +118,15 @@ def _rule_lax(call: Call) -> Value:
     refused = _which_refusal(call) or _index_refusal(call) or _rank_refusal(call)
     if refused:
         return refused
-    kind = call.fn.default
-    if kind == "complex":
+    if call.fn.result == "complex":
         dtype = _COMPLEX_OF.get(dtypes[0])
         if dtype is None:
             return UNKNOWN
     else:
-        dtype = kind if kind in DTYPES else dtypes[0]
-    if dtype == "bool" or kind == "strong":
+        dtype = call.fn.result or dtypes[0]
+    if dtype == "bool" or call.fn.weak is Weak.STRONG:
         weak: bool | None = False
-    elif kind == "weak-as-operand":
+    elif call.fn.weak is Weak.AS_OPERAND:
         weak = inputs[0].weak
     else:
         weak = all_weak(inputs)
@@ -142,12 +142,12 @@ def _dtypes_refusal(short: str, dtypes: list[str]) -> Refusal:
                    f"{', '.join(dtypes)}.")  # fmt: skip
 
 
-def _rule_lax_convert(call: Call) -> Value:
+def _lax_convert(call: Call) -> Value:
     ref = as_dtype(call.bound.get("new_dtype"))
     return requested(ref, Library.JAX, call.ctx) if ref else UNKNOWN
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "lax": _rule_lax,
-    "lax_convert": _rule_lax_convert,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "lax": _lax,
+    "lax_convert": _lax_convert,
 }

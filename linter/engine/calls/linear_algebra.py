@@ -31,7 +31,7 @@ def _in_floats(call: Call, source: Array | None = None) -> Value:
     return Array(dtypes, Library.NUMPY_ARRAY, False)
 
 
-def _rule_norm(call: Call) -> Value:
+def _norm(call: Call) -> Value:
     value = _in_floats(call)
     if not isinstance(value, Array):
         return value
@@ -39,8 +39,8 @@ def _rule_norm(call: Call) -> Value:
 
 
 def _without_float16(call: Call, value: Value) -> Value:
-    """The refusal of float16 by a function without a float16 loop (``default`` 'float16' says it has one)."""
-    if not isinstance(value, Array) or "float16" not in value.dtypes or call.fn.default == "float16":
+    """The refusal of float16 by a function without a float16 loop (its row's ``float16_runs`` says it has one)."""
+    if not isinstance(value, Array) or "float16" not in value.dtypes or call.fn.float16_runs:
         return value
     if value.dtypes != {"float16"}:
         return Array(frozenset(), value.library, None)
@@ -49,7 +49,7 @@ def _without_float16(call: Call, value: Value) -> Value:
     return Refusal(error, f"array type float16 is unsupported in linalg.{call.short}")
 
 
-def _rule_linalg(call: Call) -> Value:
+def _linalg(call: Call) -> Value:
     """``inv`` keeps the dimensions; ``det`` drops the last two (a scalar of one matrix)."""
     value = _without_float16(call, _in_floats(call))
     if not isinstance(value, Array):
@@ -63,7 +63,7 @@ def _rule_linalg(call: Call) -> Value:
     return Array(value.dtypes, value.library, False, ndim=rank)
 
 
-def _rule_solve(call: Call) -> Value:
+def _solve(call: Call) -> Value:
     """``solve(a, b)``: a and b promoted, then computed in floats as ``inv`` is (float16 refused
     after promotion: ``jnp.linalg.solve(f32, f16)`` runs), in b's dimensions."""
     inputs = reduced_inputs(call)
@@ -76,7 +76,7 @@ def _rule_solve(call: Call) -> Value:
     return replace(value, ndim=inputs[1].rank) if isinstance(value, Array) else value
 
 
-def _rule_decomposition(call: Call) -> Value:
+def _decomposition(call: Call) -> Value:
     """``eigh``, ``svd``, ``qr``, ``slogdet``...: arrays in the input's float dtype ('same') or
     its real dtype ('real': eigenvalues, singular values, the log of a determinant), each with
     the input's rank plus the part's offset; one part is an array, several a tuple.  Without
@@ -86,24 +86,24 @@ def _rule_decomposition(call: Call) -> Value:
         return value
     source = call.first()
     rank = source.rank if isinstance(source, Array) else None
-    parts = [part.split(":") for part in call.fn.default.split()]
+    parts = call.fn.parts
     compute_uv = call.bound.get("compute_uv")
     if isinstance(compute_uv, Array) and compute_uv.literal is False:
-        parts = [kind_offset for kind_offset in parts if kind_offset[0] == "real"]
+        parts = tuple(part for part in parts if part.real)
     elif compute_uv is not None and call.short == "svd":
         return UNKNOWN  # compute_uv of a value the engine does not know
     arrays = []
-    for kind, offset in parts:
-        ndim = None if rank is None else max(rank + int(offset), 0)
-        dtypes = frozenset(REAL_OF.get(d, d) for d in value.dtypes) if kind == "real" else value.dtypes
+    for part in parts:
+        ndim = None if rank is None else max(rank + part.rank_change, 0)
+        dtypes = frozenset(REAL_OF.get(d, d) for d in value.dtypes) if part.real else value.dtypes
         library = numpy_library(ndim) if value.library.is_numpy else value.library
         arrays.append(Array(dtypes, library, False, ndim=ndim))
     return arrays[0] if len(arrays) == 1 else Items(tuple(arrays), is_tuple=True)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "norm": _rule_norm,
-    "linalg": _rule_linalg,
-    "solve": _rule_solve,
-    "decomposition": _rule_decomposition,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "norm": _norm,
+    "linalg": _linalg,
+    "solve": _solve,
+    "decomposition": _decomposition,
 }

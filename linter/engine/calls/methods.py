@@ -12,7 +12,7 @@ from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value, python_scalar
 
 
-def _rule_astype(call: Call) -> Value:
+def _astype(call: Call) -> Value:
     receiver = call.bound.get("self")
     ref = as_dtype(call.bound.get("dtype"))
     if not isinstance(receiver, Array) or ref is None:
@@ -21,13 +21,13 @@ def _rule_astype(call: Call) -> Value:
     return requested(ref, library, call.ctx)
 
 
-def _rule_view(call: Call) -> Value:
+def _view(call: Call) -> Value:
     """The same bits read as another dtype.  Where the item size changes, the last axis changes
     length, so a 0-d array raises (NumPy 2.4.6 and JAX 0.10.2: ValueError); another one may too,
     for its shape (3 float32 as int64), which the engine does not follow for any operation: the
     dtype is claimed where the shape allows it, as for broadcasting."""
     receiver = call.bound.get("self")
-    value = _rule_astype(call)
+    value = _astype(call)
     if not (isinstance(receiver, Array) and isinstance(value, Array) and receiver.dtype and value.dtype):
         return UNKNOWN
     if receiver.ndim == 0 and DTYPES[receiver.dtype].bits != DTYPES[value.dtype].bits:
@@ -35,7 +35,7 @@ def _rule_view(call: Call) -> Value:
     return value
 
 
-def _rule_item(call: Call) -> Value:
+def _item(call: Call) -> Value:
     receiver = call.bound.get("self")
     if not isinstance(receiver, Array) or receiver.dtype is None:
         return UNKNOWN
@@ -43,8 +43,8 @@ def _rule_item(call: Call) -> Value:
     return python_scalar({"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[kind])
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "astype": _rule_astype,
-    "view": _rule_view,
-    "item": _rule_item,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "astype": _astype,
+    "view": _view,
+    "item": _item,
 }

@@ -1,6 +1,6 @@
 """A call's inputs promoted by its function's library, then run through the loops the function
 has: the exception it raises for a dtype (``promolint.engine.domains``), NumPy's fallback loops
-and ml_dtypes' limits.  Shared by the rule families."""
+and ml_dtypes' limits.  Shared by the families of semantics."""
 
 from __future__ import annotations
 
@@ -11,14 +11,7 @@ from promolint.core.dtypes import CUSTOM_FLOATS, INTN
 from promolint.engine import operations
 from promolint.engine.domains import DTYPE_CLASSES
 from promolint.engine.calls.binding import display_name
-from promolint.engine.catalog import (
-    CATALOG_REFUSALS,
-    JAX_DOMAIN_PER_OPERAND,
-    NUMPY_INT_TO_FLOAT64,
-    NUMPY_METHOD_BOOL_RESULTS,
-    NUMPY_NATIVE_LOOPS_ONLY,
-    NUMPY_RESULT_TYPE_FUNCTIONS,
-)
+from promolint.engine.catalog import CATALOG_REFUSALS, NUMPY_INT_TO_FLOAT64, NUMPY_METHOD_BOOL_RESULTS
 from promolint.engine.records import Call
 from promolint.engine.values import Array, Library, Refusal, Value, broadcast_rank
 
@@ -27,7 +20,7 @@ def promote(call: Call, inputs: Sequence[Array]) -> Value:
     """The inputs promoted by the function's library (NumPy results are strong; whether one is
     a scalar or an array is decided afterwards, from the function's shape)."""
     library = Library.JAX if call.fn.library is Library.JAX else Library.NUMPY_ARRAY
-    if library is Library.JAX and call.short in JAX_DOMAIN_PER_OPERAND:
+    if library is Library.JAX and call.fn.domain_per_operand:
         refused = next((r for v in inputs for r in [check_domain(call, v)] if isinstance(r, Refusal)), None)
         if refused:
             return refused
@@ -41,7 +34,7 @@ def promote(call: Call, inputs: Sequence[Array]) -> Value:
         if call.short == "clip":
             overflow = _clip_overflow(call, outcome)
         # np.where converts its Python ints as the ufuncs do since NumPy 2.5 (before, it wrapped them)
-        if overflow and (call.fn.rule == "promote" or call.fn.rule == "where"
+        if overflow and (call.fn.semantics == "promote" or call.fn.semantics == "where"
                          and call.ctx.numpy.facts.where_checks_python_ints):  # fmt: skip
             return overflow
         outcome = replace(outcome, weak=False)
@@ -74,11 +67,11 @@ def _fallback_loops(call: Call, inputs: Sequence[Array], outcome: Value) -> Valu
     if library is Library.JAX or not isinstance(outcome, Array):
         return outcome
     custom = [d for v in inputs for d in v.dtypes if d in CUSTOM_FLOATS or d in INTN]
-    if custom and call.short in NUMPY_RESULT_TYPE_FUNCTIONS and len({d for v in inputs for d in v.dtypes}) > 1:
+    if custom and call.fn.numpy_result_type and len({d for v in inputs for d in v.dtypes}) > 1:
         # LIMITATION: np.result_type with ml_dtypes' types follows ml_dtypes' own table, which the
         # NumPy promotion system (linter/systems/numpy.py) does not carry: dtype left unknown.
         return Array(frozenset(), outcome.library, None, ndim=outcome.ndim)
-    if call.short in NUMPY_NATIVE_LOOPS_ONLY:
+    if call.fn.numpy_native_loops_only:
         return operations.native_loop(outcome)
     return outcome
 

@@ -27,15 +27,15 @@ def element_of(value: Value) -> Value:
     return UNKNOWN
 
 
-def _rule_python_scalar(call: Call) -> Value:
-    return python_scalar(call.fn.default)
+def _python_scalar(call: Call) -> Value:
+    return python_scalar(call.fn.result)
 
 
-def _rule_python_range(call: Call) -> Value:
+def _python_range(call: Call) -> Value:
     return Elements(python_scalar("int"))
 
 
-def _rule_python_sequence(call: Call) -> Value:
+def _python_sequence(call: Call) -> Value:
     """``tuple(s)``, ``list(s)``: the items of ``s`` where they are known, in a tuple or a list."""
     iterable = call.bound.get("iterable")
     if isinstance(iterable, Elements):
@@ -45,7 +45,7 @@ def _rule_python_sequence(call: Call) -> Value:
     return UNKNOWN
 
 
-def _rule_python_zip(call: Call) -> Value:
+def _python_zip(call: Call) -> Value:
     """``zip(*iterables)``: tuples of an element of each (``for p, g in zip(params, grads)``);
     ``enumerate(iterable)``: of a Python int and an element."""
     if call.short == "enumerate":
@@ -58,15 +58,15 @@ def _rule_python_zip(call: Call) -> Value:
     return Elements(Items(tuple(element_of(iterable) for iterable in iterables), is_tuple=True))
 
 
-def _rule_int_tuple(call: Call) -> Value:
+def _int_tuple(call: Call) -> Value:
     """``np.shape(a)``: a tuple of Python ints, as ``a.shape`` is."""
     return Elements(python_scalar("int"))
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "python_scalar": _rule_python_scalar,
-    "python_range": _rule_python_range,
-    "python_sequence": _rule_python_sequence,
-    "python_zip": _rule_python_zip,
-    "int_tuple": _rule_int_tuple,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "python_scalar": _python_scalar,
+    "python_range": _python_range,
+    "python_sequence": _python_sequence,
+    "python_zip": _python_zip,
+    "int_tuple": _int_tuple,
 }

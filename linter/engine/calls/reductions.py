@@ -1,4 +1,4 @@
-"""Reduction rules: sums and products widen small integers, cumulative sums, means (inexact,
+"""Reduction semantics: sums and products widen small integers, cumulative sums, means (inexact,
 real for ``var``/``std`` of complex), ``max``/``min``/``ptp`` in their loop, and index results
 (``argmax``, ``argsort``)."""
 
@@ -12,18 +12,17 @@ from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested
 from promolint.engine.calls.promotion import check_domain
-from promolint.engine.catalog import NUMPY_INDEX_THROUGH_NONZERO
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value, is_none, join
 
 
-def _rule_index(call: Call) -> Value:
+def _index(call: Call) -> Value:
     inputs = reduced_inputs(call)
     refused = check_domain(call, inputs[0]) if inputs else None
     if isinstance(refused, Refusal):
         return refused  # jnp.argmax has no complex implementation
     source = call.first()
-    if (call.fn.library is Library.NUMPY_ARRAY and call.short in NUMPY_INDEX_THROUGH_NONZERO
+    if (call.fn.library is Library.NUMPY_ARRAY and call.fn.through_nonzero
             and isinstance(source, Array) and source.library is Library.JAX):  # fmt: skip
         # np.argwhere(J) stacks J.nonzero()'s JAX indices into a NumPy array; a 0-d J is converted first.
         through_jax = replace(default("i", Library.JAX, call.ctx, ""), library=Library.NUMPY_ARRAY, intended64=False)
@@ -31,17 +30,17 @@ def _rule_index(call: Call) -> Value:
         if source.rank == 0:
             return own
         return through_jax if source.rank is not None else join([through_jax, own])
-    return default(call.fn.default or "i", call.fn.library, call.ctx, "")
+    return default(call.fn.result or "i", call.fn.library, call.ctx, "")
 
 
-def _rule_nonzero(call: Call) -> Value:
+def _nonzero(call: Call) -> Value:
     """``nonzero(a)``: a tuple of index arrays, one per dimension of a (the default int)."""
     if not reduced_inputs(call):
         return UNKNOWN
     return Elements(default("i", call.fn.library, call.ctx, "", ndim=1))
 
 
-def _rule_bincount(call: Call) -> Value:
+def _bincount(call: Call) -> Value:
     """``bincount(x)`` counts in the default int (NumPy: int64; JAX: the x64-dependent one) for a
     1-d x of bool or integers (ml_dtypes' too); floats and complex raise TypeError, 0-d input
     ValueError.  NumPy's weighted counts are float64 (weights of any real dtype); JAX's take
@@ -80,7 +79,7 @@ def _accumulated(call: Call) -> tuple[Array | None, Value]:
     return (None, refused) if isinstance(refused, Refusal) else (inputs[0], None)
 
 
-def _rule_sum(call: Call) -> Value:
+def _sum(call: Call) -> Value:
     """Sums and products widen small integers to the default integer of their signedness
     (NumPy: 64-bit; JAX: the x64-dependent default) and bools to the default int.  NumPy keeps
     ml_dtypes' sub-byte ints (not ``np.integer`` to it: no ``int_`` accumulator; measured)."""
@@ -101,7 +100,7 @@ def _rule_sum(call: Call) -> Value:
     return Array(frozenset(dtypes), library if library is Library.JAX else Library.NUMPY_ARRAY, False)
 
 
-def _rule_cumsum(call: Call) -> Value:
+def _cumsum(call: Call) -> Value:
     """Cumulative sums: NumPy widens like ``sum``; JAX keeps integers and makes bools the
     default int.  Without an axis the input is flattened."""
     source = call.first()
@@ -115,11 +114,11 @@ def _rule_cumsum(call: Call) -> Value:
             return UNKNOWN
         integer = call.ctx.jax.default_dtype("i")
         return Array(frozenset(integer if d == "bool" else d for d in inputs[0].dtypes), Library.JAX, False, ndim=ndim)
-    summed = _rule_sum(call)
+    summed = _sum(call)
     return replace(summed, ndim=ndim) if isinstance(summed, Array) else summed
 
 
-def _rule_mean(call: Call) -> Value:
+def _mean(call: Call) -> Value:
     source, result = _accumulated(call)
     if source is None:
         return result
@@ -131,12 +130,12 @@ def _rule_mean(call: Call) -> Value:
         dtypes = frozenset("float64" if d in integers else d for d in source.dtypes)
         provenance = f"{display_name(call.name)} of integers is float64" if integers else ""
         value = Array(dtypes, Library.NUMPY_ARRAY, False, provenance=provenance)
-    if call.fn.default == "real":  # var and std of complex values are real
+    if call.fn.real:  # var and std of complex values are real
         value = replace(value, dtypes=frozenset(REAL_OF.get(d, d) for d in value.dtypes))
     return value
 
 
-def _rule_average(call: Call) -> Value:
+def _average(call: Call) -> Value:
     """``average(a, weights=w)``: without weights, the mean.  With them JAX makes ``a`` and ``w``
     inexact together (``promote_dtypes_inexact``: int32 values with float16 weights average in
     float16), a strong result; NumPy takes ``result_type(a, w)``, with float64 where ``a`` holds
@@ -147,7 +146,7 @@ def _rule_average(call: Call) -> Value:
     if returned is not None and not (isinstance(returned, Array) and returned.literal is False):
         return UNKNOWN
     if weights is None or is_none(weights):
-        return _rule_mean(call)
+        return _mean(call)
     inputs = reduced_inputs(call)
     if not isinstance(weights, Array) or len(inputs) != 2 or any(v.library is Library.PYTHON for v in inputs):
         return UNKNOWN
@@ -166,7 +165,7 @@ def _rule_average(call: Call) -> Value:
     return replace(promoted, ndim=None) if isinstance(promoted, Array) and promoted.dtypes else UNKNOWN
 
 
-def _rule_reduce(call: Call) -> Value:
+def _reduce(call: Call) -> Value:
     """max, min, ptp, segment_sum: the input's dtype, in the loop NumPy's maximum and minimum run it in
     (ml_dtypes' sub-byte ints in int8; measured)."""
     inputs = reduced_inputs(call)
@@ -177,13 +176,13 @@ def _rule_reduce(call: Call) -> Value:
     return operations.fallback_loops(call.short, library, value)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "index": _rule_index,
-    "nonzero": _rule_nonzero,
-    "bincount": _rule_bincount,
-    "sum": _rule_sum,
-    "cumsum": _rule_cumsum,
-    "mean": _rule_mean,
-    "average": _rule_average,
-    "reduce": _rule_reduce,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "index": _index,
+    "nonzero": _nonzero,
+    "bincount": _bincount,
+    "sum": _sum,
+    "cumsum": _cumsum,
+    "mean": _mean,
+    "average": _average,
+    "reduce": _reduce,
 }

@@ -22,7 +22,7 @@ def _alone(call: Call, value: Array) -> Value:
     return made
 
 
-def _rule_split(call: Call) -> Value:
+def _split(call: Call) -> Value:
     """``split(ary, n)``: a list of arrays of ary's dtype and rank.  NumPy's splits a JAX array
     with its own methods: the pieces are JAX arrays (not modelled)."""
     source = call.first()
@@ -35,7 +35,7 @@ def _rule_split(call: Call) -> Value:
     return Elements(replace(piece, ndim=source.rank)) if isinstance(piece, Array) else piece
 
 
-def _rule_meshgrid(call: Call) -> Value:
+def _meshgrid(call: Call) -> Value:
     """``meshgrid(*xi)`` / ``broadcast_arrays(*args)``: each input as an array of its own dtype
     (JAX: a list; NumPy: a tuple), all of one rank."""
     sequence = next((call.bound[p] for p in call.fn.arrays if p in call.bound), None)
@@ -50,7 +50,7 @@ def _rule_meshgrid(call: Call) -> Value:
     return Items(tuple(pieces), is_tuple=call.fn.library is Library.NUMPY_ARRAY)
 
 
-def _rule_top_k(call: Call) -> Value:
+def _top_k(call: Call) -> Value:
     """``lax.top_k(operand, k)``: the k largest values (the operand's dtype) and their indices,
     int32 whatever x64 says (measured)."""
     inputs = library_inputs(call)
@@ -63,15 +63,15 @@ def _rule_top_k(call: Call) -> Value:
     return Items((replace(values, ndim=rank), Array(frozenset({"int32"}), Library.JAX, False, ndim=rank)))
 
 
-def _rule_indices(call: Call) -> Value:
+def _indices(call: Call) -> Value:
     """``tril_indices(n)``: the row and column indices, two 1-d arrays of the default int."""
-    index = default(call.fn.default, call.fn.library, call.ctx, "", ndim=1)
+    index = default(call.fn.result, call.fn.library, call.ctx, "", ndim=1)
     return Items((index, index), is_tuple=True)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {
-    "split": _rule_split,
-    "meshgrid": _rule_meshgrid,
-    "top_k": _rule_top_k,
-    "indices": _rule_indices,
+SEMANTICS: dict[str, Callable[[Call], Value]] = {
+    "split": _split,
+    "meshgrid": _meshgrid,
+    "top_k": _top_k,
+    "indices": _indices,
 }

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from promolint.core.dtypes import DTYPES
 from promolint.engine.calls.conversions import as_dtype
-from promolint.engine.catalog import DRAWN_FROM
+from promolint.engine.catalog import Draw
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Value, is_none, join, numpy_library, python_scalar
 
@@ -74,8 +74,9 @@ def shaped(call: Call, value: Value) -> Value:
 
 
 def _drawn_rank(call: Call) -> int | None:
-    """A jax.random draw's dimensions: ``shape``'s, or without it its parameters' (``DRAWN_FROM``)."""
-    params, added, added_to_shape = DRAWN_FROM.get(call.short, ((), 0, 0))
+    """A jax.random draw's dimensions: ``shape``'s, or without it its parameters' (its row's ``draw``)."""
+    draw = call.fn.draw or Draw(())
+    params, added, added_to_shape = draw.params, draw.added, draw.added_to_shape
     if "shape" in call.bound and not is_none(call.bound["shape"]):
         rank = shape_rank(call.bound["shape"])
         return None if rank is None else rank + added_to_shape
@@ -130,7 +131,7 @@ def _sampled(call: Call, value: Array) -> Value:
     if size is not None and size is not UNKNOWN:
         ndim = shape_rank(size) if "size" in call.bound else len([p for p in ("d0", "d1", "d2") if p in call.bound])
         return replace(value, library=Library.NUMPY_ARRAY, ndim=ndim)
-    if call.fn.rule == "same" or as_dtype(call.bound.get("dtype")) is not None or value.dtype is None:
+    if call.fn.semantics == "same" or as_dtype(call.bound.get("dtype")) is not None or value.dtype is None:
         one = replace(value, library=Library.NUMPY_SCALAR, ndim=0)
     else:
         one = python_scalar({"f": "float", "i": "int", "u": "int", "b": "bool", "c": "complex"}[DTYPES[value.dtype].kind])

@@ -13,6 +13,7 @@ from promolint.core.dtypes import CUSTOM_FLOATS, DTYPES, INTN
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, reduced_inputs
+from promolint.engine.catalog import Spectrum
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value
 
@@ -22,7 +23,7 @@ _RFFT_REFUSES = {Library.JAX: ("ValueError", frozenset({"float16", "bfloat16", "
                  Library.NUMPY_ARRAY: ("TypeError", frozenset({"complex64", "complex128"}))}  # fmt: skip
 
 
-def _rule_fft(call: Call) -> Value:
+def _fft(call: Call) -> Value:
     inputs = reduced_inputs(call)
     if not inputs or not inputs[0].dtypes:
         return UNKNOWN
@@ -36,19 +37,19 @@ def _rule_fft(call: Call) -> Value:
         floats = frozenset("float64" if DTYPES[d].kind in "biu" else d for d in source.dtypes)
         if "bfloat16" in floats:
             return UNKNOWN
-    if call.fn.default == "rfft":
+    if call.fn.spectrum is Spectrum.RFFT:
         error, refused = _RFFT_REFUSES[library]
         if floats <= refused:
             return Refusal(error, f"{display_name(call.name)} does not accept {'|'.join(sorted(floats))} input")
         if floats & refused:
             return Array(frozenset(), library, None)
-    if call.fn.default == "real" and library is Library.NUMPY_ARRAY:
+    if call.fn.spectrum is Spectrum.REAL and library is Library.NUMPY_ARRAY:
         dtypes = frozenset(REAL_OF.get(d, d) for d in floats)
     else:
         dtypes = frozenset(_COMPLEX_OF[d] for d in floats)
-        if call.fn.default == "real":
+        if call.fn.spectrum is Spectrum.REAL:
             dtypes = frozenset(REAL_OF[d] for d in dtypes)
     return Array(dtypes, library, False, ndim=source.rank)
 
 
-RULES: dict[str, Callable[[Call], Value]] = {"fft": _rule_fft}
+SEMANTICS: dict[str, Callable[[Call], Value]] = {"fft": _fft}

@@ -46,7 +46,7 @@ class AstSyntax:
         keyword = next((k.value for k in node.keywords if k.arg == param), None)
         if keyword is not None:
             return keyword
-        if call.fn.rule == "scalar_type" and param == "dtype":
+        if call.fn.semantics == "scalar_type" and param == "dtype":
             return node.func
         nodes = self.operand_nodes(operation)
         index = call.fn.params.index(param) if param in call.fn.params else len(nodes)
