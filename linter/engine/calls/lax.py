@@ -17,22 +17,6 @@ from promolint.systems.base import Operand
 
 SHAPE = "shape"  # the reason of a refusal for ranks, not dtypes
 _COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
-# The parameters whose ranks must agree (lax broadcasts neither a Python scalar nor a 0-d array
-# there: ``lax.select(c, x, 0.0)`` raises), and the one that must be a scalar.
-_SAME_RANK = {"select": ("on_true", "on_false"), "select_n": ("cases",), "concatenate": ("operands",),
-              "dynamic_update_slice": ("operand", "update")}  # fmt: skip
-_SCALAR = {"pad": "padding_value"}
-_WHICH = {"select": "pred", "select_n": "which"}
-# The functions whose ``start_indices`` must be integers of one type.
-_DYNAMIC_SLICES = frozenset({"dynamic_slice", "dynamic_update_slice"})
-# The name JAX's error gives where it is not the function's own: the primitive it lowers to
-# (measured, jax 0.10.2: ``lax.scatter_add`` says "lax.scatter requires ...").
-_REPORTED_AS = {
-    "select_n": "select",
-    "dynamic_update_slice_in_dim": "dynamic_update_slice",
-    "dynamic_update_index_in_dim": "dynamic_update_slice",
-    **{k: "scatter" for k in ("scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},
-}
 # The jnp function that promotes where the lax one refuses, as JAX's own tip names it
 # (jax._src.lax.lax._JNP_FUNCTION_EQUIVALENTS, for the functions of this catalog).
 JNP_EQUIVALENTS = {
@@ -61,15 +45,15 @@ def all_weak(values: Sequence[Array]) -> bool | None:
 
 
 def _rank_refusal(call: Call) -> Refusal | None:
-    """lax's rank checks, where the ranks are known."""
-    params = _SAME_RANK.get(call.short, ())
+    """lax's rank checks (its row's ``lax``), where the ranks are known."""
+    params = call.fn.lax.same_rank
     ranks = [v.rank for p in params for v in _items(call.bound.get(p))]
     if len(ranks) > 1 and None not in ranks and len(set(ranks)) > 1:
         return Refusal("TypeError", f"lax.{call.short} requires operands of the same rank, got ranks "
                        f"{', '.join(map(str, ranks))}.", SHAPE)  # fmt: skip
-    scalar = call.bound.get(_SCALAR.get(call.short, ""))
+    scalar = call.bound.get(call.fn.lax.scalar)
     if isinstance(scalar, Array) and scalar.rank not in (None, 0):
-        return Refusal("ValueError", f"{_SCALAR[call.short]} must be a scalar; got rank {scalar.rank}", SHAPE)
+        return Refusal("ValueError", f"{call.fn.lax.scalar} must be a scalar; got rank {scalar.rank}", SHAPE)
     return None
 
 
@@ -81,7 +65,7 @@ def _items(value: Value | None) -> list[Array]:
 def _index_refusal(call: Call) -> Refusal | None:
     """The start indices of ``dynamic_slice``/``dynamic_update_slice``: integers of one type,
     Python ints counting as the default int (``(i, 0)`` with an int32 ``i`` raises under x64)."""
-    indices = call.bound.get("start_indices") if call.short in _DYNAMIC_SLICES else None
+    indices = call.bound.get("start_indices") if call.fn.lax.integer_indices else None
     if indices is None:
         return None
     values = indices.items if isinstance(indices, Items) else (indices,)
@@ -97,7 +81,7 @@ def _index_refusal(call: Call) -> Refusal | None:
 
 def _which_refusal(call: Call) -> Refusal | None:
     """``select``'s predicate and ``select_n``'s ``which``: booleans or integers."""
-    which = call.bound.get(_WHICH.get(call.short, ""))
+    which = call.bound.get(call.fn.lax.which)
     dtype = lax_dtype(which, call.ctx) if isinstance(which, Array) else None
     if dtype and DTYPES[dtype].kind not in "biu":
         return Refusal("TypeError", f"select `which` must be boolean or integer type, got {dtype}.")
@@ -114,7 +98,7 @@ def _lax(call: Call) -> Value:
         return UNKNOWN
     dtypes = [lax_dtype(v, call.ctx) for v in inputs]
     if len(set(dtypes)) > 1:
-        return _dtypes_refusal(call.short, dtypes)
+        return _dtypes_refusal(call, dtypes)
     refused = _which_refusal(call) or _index_refusal(call) or _rank_refusal(call)
     if refused:
         return refused
@@ -134,12 +118,12 @@ def _lax(call: Call) -> Value:
     return Array(frozenset([dtype]), Library.JAX, weak, ndim=ndim)
 
 
-def _dtypes_refusal(short: str, dtypes: list[str]) -> Refusal:
+def _dtypes_refusal(call: Call, dtypes: list[str]) -> Refusal:
     """JAX's TypeError for operands of different dtypes, in its words (measured)."""
-    if short == "pad":
+    if call.short == "pad":
         return Refusal("TypeError", f"pad operand and padding_value must be same dtype: got {dtypes[0]} and {dtypes[1]}.")
-    return Refusal("TypeError", f"lax.{_REPORTED_AS.get(short, short)} requires arguments to have the same dtypes, got "
-                   f"{', '.join(dtypes)}.")  # fmt: skip
+    name = call.fn.lax.reported_as or call.short
+    return Refusal("TypeError", f"lax.{name} requires arguments to have the same dtypes, got {', '.join(dtypes)}.")
 
 
 def _lax_convert(call: Call) -> Value:

@@ -26,7 +26,8 @@ from promolint.engine.catalog.methods import (
     NUMPY_IN_PLACE_METHODS,
     REPLACE_METHODS,
 )
-from promolint.engine.catalog.rows import SHAPES, Draw, Fn, Part, RankChange, Spectrum, Weak, takes_sequence
+from promolint.engine.catalog.rows import (SHAPES, Draw, Fn, LaxChecks, Part, RankChange, Spectrum, Weak,
+                                           takes_sequence)
 
 __all__ = [
     "ALIASES",
@@ -38,6 +39,7 @@ __all__ = [
     "Fn",
     "JAX_BOOL_AS_INT32",
     "LIST_MUTATORS",
+    "LaxChecks",
     "METHODS",
     "NUMBER_ATTRIBUTES",
     "NUMPY_FORWARDED",

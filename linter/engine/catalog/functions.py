@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promolint.engine.catalog.array_namespace import JAX_NUMPY, NUMPY
-from promolint.engine.catalog.rows import Draw, Fn, RankChange, Weak
+from promolint.engine.catalog.rows import Draw, Fn, LaxChecks, RankChange, Weak
 from promolint.engine.values import Library
 from promolint.systems.jax_versions import JaxFacts
 
@@ -95,26 +95,32 @@ CATALOG: dict[str, Fn] = {
     # the result is weak when they all are, or as ``weak`` says (``AS_OPERAND``: the operand's
     # flag, ``STRONG``: never).  The start indices are integers of one type.
     # select is select_n(pred, on_false, on_true): JAX's error lists on_false first.
-    "jax.lax.select": Fn("lax", JNP, ("pred", "on_true", "on_false"), arrays=("on_false", "on_true")),
-    "jax.lax.select_n": Fn("lax", JNP, ("which", "*cases"), arrays=("cases",)),
+    "jax.lax.select": Fn("lax", JNP, ("pred", "on_true", "on_false"), arrays=("on_false", "on_true"),
+                         lax=LaxChecks(same_rank=("on_true", "on_false"), which="pred")),
+    "jax.lax.select_n": Fn("lax", JNP, ("which", "*cases"), arrays=("cases",),
+                           lax=LaxChecks(same_rank=("cases",), which="which", reported_as="select")),
     "jax.lax.clamp": Fn("lax", JNP, ("min", "x", "max"), arrays=("min", "x", "max")),
-    "jax.lax.concatenate": Fn("lax", JNP, ("operands", "dimension"), arrays=("operands",), shape="array"),
+    "jax.lax.concatenate": Fn("lax", JNP, ("operands", "dimension"), arrays=("operands",), shape="array",
+                              lax=LaxChecks(same_rank=("operands",))),
     "jax.lax.pad": Fn("lax", JNP, ("operand", "padding_value", "padding_config"), arrays=("operand", "padding_value"),
-                      shape="array"),  # fmt: skip
+                      shape="array", lax=LaxChecks(scalar="padding_value")),
     "jax.lax.dynamic_slice": Fn("lax", JNP, ("operand", "start_indices", "slice_sizes"), arrays=("operand",),
-                                shape="array"),  # fmt: skip
+                                shape="array", lax=LaxChecks(integer_indices=True)),
     "jax.lax.dynamic_slice_in_dim": Fn("lax", JNP, ("operand", "start_index", "slice_size", "axis"),
                                        arrays=("operand",), shape="array"),  # fmt: skip
     "jax.lax.dynamic_index_in_dim": Fn("lax", JNP, ("operand", "index", "axis", "keepdims"), arrays=("operand",),
                                        shape="array"),  # fmt: skip
     "jax.lax.dynamic_update_slice": Fn("lax", JNP, ("operand", "update", "start_indices"), weak=Weak.STRONG,
-                                       arrays=("operand", "update"), shape="array"),  # fmt: skip
+                                       arrays=("operand", "update"), shape="array",
+                                       lax=LaxChecks(same_rank=("operand", "update"), integer_indices=True)),
     **{f"jax.lax.{k}": Fn("lax", JNP, ("operand", "update", "index", "axis"), weak=Weak.STRONG,
-                          arrays=("operand", "update"), shape="array")
+                          arrays=("operand", "update"), shape="array",
+                          lax=LaxChecks(reported_as="dynamic_update_slice"))
        for k in ("dynamic_update_slice_in_dim", "dynamic_update_index_in_dim")},
     **{f"jax.lax.{k}": Fn("lax", JNP, ("operand", "scatter_indices", "updates", "dimension_numbers"),
-                          weak=Weak.AS_OPERAND, arrays=("operand", "updates"), shape="array")
-       for k in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},  # fmt: skip
+                          weak=Weak.AS_OPERAND, arrays=("operand", "updates"), shape="array",
+                          lax=LaxChecks(reported_as="scatter"))
+       for k in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},
     "jax.lax.gather": Fn("lax", JNP, ("operand", "start_indices", "dimension_numbers", "slice_sizes"),
                          arrays=("operand",), shape="array"),  # fmt: skip
     "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype"), shape="array"),

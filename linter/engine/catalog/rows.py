@@ -1,6 +1,6 @@
 """What a row of the function catalog says: ``Fn``, the semantics a function's result follows and
 the parameters they read, with the named details some semantics need (``Weak``, ``Spectrum``,
-``Part``, ``Draw``, ``RankChange``) and the dimensions a result has (``SHAPES``)."""
+``Part``, ``Draw``, ``RankChange``, ``LaxChecks``) and the dimensions a result has (``SHAPES``)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,21 @@ class Draw:
 
 
 @dataclass(frozen=True)
+class LaxChecks:
+    """What a ``jax.lax`` function checks beside its operands' one dtype (measured, jax 0.10.2)."""
+
+    # The parameters whose ranks must agree: lax broadcasts neither a Python scalar nor a 0-d
+    # array there (``lax.select(c, x, 0.0)`` raises).
+    same_rank: tuple[str, ...] = ()
+    scalar: str = ""  # the parameter that must be a scalar
+    which: str = ""  # the selector: booleans or integers
+    integer_indices: bool = False  # ``start_indices``: integers of one type
+    # The name JAX's error gives where it is not the function's own: the primitive it lowers to
+    # (``lax.scatter_add`` says "lax.scatter requires ...").
+    reported_as: str = ""
+
+
+@dataclass(frozen=True)
 class Fn:
     """A catalogued function: the ``semantics`` its result follows (one implementation each, in
     ``promolint.engine.calls``), its library, its positional parameters in order, and what the
@@ -91,6 +106,7 @@ class Fn:
     least_ndim: int = 0  # atleast
     real: bool = False  # the result's complex dtypes made real (var and std)
     float16_runs: bool = False  # linalg and solve: a float16 loop exists
+    lax: LaxChecks = LaxChecks()  # lax
     # Facts of the function itself, measured on the pinned versions:
     needs_dimensions: bool = False  # raises for a value without dimensions (a Python scalar, a 0-d array)
     unmodelled: frozenset[str] = frozenset()  # arguments the semantics do not model: given, the result is unknown
