@@ -115,6 +115,10 @@ CASES = [
     ("jax.lax.complex", (jx("float32"), jx("float32"))),
     ("jax.lax.lt", (jx("int16"), jx("int16"))),
     ("jax.lax.dynamic_update_slice", (jx("float32"), jx("float32"), py((0,)))),
+    ("jax.lax.select", (jx("bool"), jx("float32"), py(0.0))),
+    ("jax.lax.select", (jx("float32"), jx("float32"), jx("float32"))),
+    ("jax.lax.select_n", (jx("int32"), jx("int16"), jx("int16"))),
+    ("jax.lax.clamp", (py(0), jx("int32"), jx("int32"))),
     # index sequences: the default int of the mode
     ("jax.numpy.tril_indices", (py(3),)),
     ("numpy.triu_indices", (py(3),)),
