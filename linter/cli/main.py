@@ -152,19 +152,25 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     if not stdin and _warn_if_empty(paths, config) and args.format == "text" and not args.write_baseline:
         return 0  # "All checks passed!" would claim a check; a machine-read format still gets its empty report
+    from promolint.driver.jobs import internal_errors
+
+    if args.cache_dir:
+        config = replace(config, cache_dir=str(Path(args.cache_dir).resolve()))
+    cache = not args.no_cache
     if args.diff or args.fix:
-        from promolint.driver.fixing import fix_paths  # loads the engine (and libcst): a cached run needs neither
+        from promolint.driver.fixing import fix_paths
     if args.diff:
-        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs, stdin=stdin)
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, write=False, jobs=args.jobs, stdin=stdin,
+                           cache=cache)  # fmt: skip
         _notes(report.notes)
         _write("".join(report.diffs), args.output_file)
         print(f"Would fix {_count(report.fixed, 'finding')}.", file=sys.stderr)
-        if _internal_errors(report.diagnostics):
+        if internal_errors(report.diagnostics):
             return 2
         return 1 if report.diffs and not args.exit_zero else 0
     fixed, summary, output_file = 0, "", args.output_file
     if args.fix:
-        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs, stdin=stdin)
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, jobs=args.jobs, stdin=stdin, cache=cache)
         _notes(report.notes)
         diagnostics, fixed = report.diagnostics, report.fixed
         if stdin:  # the fixed source is the output; the report goes to stderr, as ruff does
@@ -172,31 +178,23 @@ def cmd_check(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             output_file = output_file or _STDERR
     else:
-        if args.cache_dir:
-            config = replace(config, cache_dir=str(Path(args.cache_dir).resolve()))
-        run = run_check(paths, config, jobs=args.jobs, cache=not args.no_cache, stdin=stdin)
+        run = run_check(paths, config, jobs=args.jobs, cache=cache, stdin=stdin)
         diagnostics = run.diagnostics
         summary = (f"{_count(run.files, 'file')}: {run.files - run.skipped - run.cached} analyzed, {run.cached} "
                    f"unchanged (from the cache), {run.skipped} skipped (no NumPy/JAX names; syntax checked "
                    "only)\n")  # fmt: skip
     diagnostics, baseline_note = _baseline(args, config, diagnostics, stdin)
     if args.write_baseline:
-        return 2 if _internal_errors(diagnostics) else 0
+        return 2 if internal_errors(diagnostics) else 0
     from promolint.report import render
 
     text = render(diagnostics, args.format, statistics=args.statistics, fixed=fixed, unsafe_fixes=args.unsafe_fixes)
     if baseline_note and args.format == "text":
         text += baseline_note
     _write(text + (summary if args.statistics else ""), output_file)
-    if _internal_errors(diagnostics):
+    if internal_errors(diagnostics):
         return 2
     return 1 if diagnostics and not args.exit_zero else 0
-
-
-def _internal_errors(diagnostics) -> int:
-    from promolint.driver.runner import is_internal_error
-
-    return sum(map(is_internal_error, diagnostics))
 
 
 def _baseline(args: argparse.Namespace, config, diagnostics: list, stdin: tuple[str, bytes] | None) -> tuple[list, str]:
@@ -256,55 +254,45 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    """Every file's records in order (as each is read with one job, so that `| head` sees them
-    at once); a file that does not parse is a line on stderr (status 1), an internal error too
-    (status 2).  The files of the run are a project, as for `check`: each file's code reads the
-    others' modules."""
+    """Every file's records in order (each file's as soon as its worker's batch is done, so that
+    `| head` sees them early); a file that does not parse is a line on stderr (status 1), an
+    internal error too (status 2).  The files of the run are a project, as for `check`: each
+    file's code reads the others' modules."""
     import json
-    from dataclasses import replace
 
-    from promolint.driver.discovery import iter_files, unreadable_entry
+    from promolint.core.diagnostics import Diagnostic
     from promolint.driver.progress import Progress
-    from promolint.engine.project_facts import ProjectFacts
-    from promolint.driver.reveal import format_text, reveal_job
-    from promolint.driver.runner import parallel_map, run_facts
+    from promolint.driver.reveal import format_text
+    from promolint.driver.runner import found_files, read_run, revealed
 
     stdin = _stdin_input(args)
     paths = [] if stdin else _existing_paths(args.paths or ["."])
     config = _config(args, Path(stdin[0]).parent if stdin else paths[0])
     if stdin and config.force_exclude and config.excluded(Path(stdin[0])):
         return 0
-    settings = config.settings()
     unreadable: list = []
-    status, records_json, files = 0, [], [(Path(stdin[0]), stdin[1])] if stdin else []
-    found = [] if stdin else list(iter_files(paths, config, unreadable))
+    status, records_json = 0, []
+    found = [] if stdin else found_files(paths, config, unreadable)
     if not stdin and not found and not unreadable:
         print(NO_FILES_WARNING, file=sys.stderr)
-    for path in found:
-        try:
-            files.append((path, path.read_bytes()))
-        except OSError as error:
-            unreadable.append(unreadable_entry(str(path), f"cannot read file: {error.strerror}"))
-    for entry in unreadable:  # each a line, and the run goes on
-        print(f"{entry.path}: {entry.message}", file=sys.stderr)
-        status = 1
-    with Progress(len(found), done=len(found) - len(files)) as progress:
-        facts = run_facts(files, config.x64 == "auto")
-        work = [(data, str(path), replace(settings, facts=facts.get(str(path), ProjectFacts())))
-                for path, data in files]  # fmt: skip
-        for (path, _), records in zip(files, parallel_map(reveal_job, work, args.jobs or 1)):
+    with Progress(len(found)) as progress:
+        run = read_run(found, config, progress, stdin)
+        progress.clear()
+        for entry in [*unreadable, *run.unreadable]:  # each a line, and the run goes on
+            print(f"{entry.path}: {entry.message}", file=sys.stderr)
+            status = 1
+        for path, records in revealed(run, config, args.jobs):
             progress.clear()  # the records may go to the same terminal
-            if isinstance(records, Exception):  # one file's internal error must not end the run, nor print a traceback
-                print(f"{path}:1:1: promolint could not analyze this file: internal error {type(records).__name__}: "
-                      f"{records} (please report it)", file=sys.stderr)  # fmt: skip
+            if isinstance(records, Diagnostic):  # an internal error: a line, not a traceback
+                print(f"{path}:1:1: {records.message}", file=sys.stderr)
                 status = 2
             elif isinstance(records, str):
                 print(f"{path}:{records}", file=sys.stderr)
                 status = max(status, 1)
             elif args.format == "json":
-                records_json += [{"path": str(path), **r} for r in records]
+                records_json += [{"path": path, **r} for r in records]
             else:
-                sys.stdout.write(format_text(str(path), records))
+                sys.stdout.write(format_text(path, records))
             progress.advance()
     if args.format == "json":
         print(json.dumps(records_json, indent=1))

@@ -45,8 +45,7 @@ def add_source_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--stdin-filename", metavar="PATH",
                         help="the name of the source read from standard input (for settings and reports)")  # fmt: skip
     parser.add_argument("--jobs", type=positive_int,
-                        help="worker processes (default: all cores; reveal: 1, which prints each file as it is "
-                        "read)")  # fmt: skip
+                        help="worker processes (default: all cores)")  # fmt: skip
 
 
 def add_target_version_option(parser: argparse.ArgumentParser) -> None:

@@ -44,6 +44,7 @@ class Diagnostic:
     fix: FixSummary | None = field(default=None, compare=False)
     file_line: int = field(default=0, kw_only=True, compare=False)
     related: tuple[RelatedLocation, ...] = field(default=(), kw_only=True, compare=False)
+    internal: bool = field(default=False, kw_only=True, compare=False)  # a bug of promolint's, not a finding
 
     @property
     def location(self) -> str:

@@ -1,6 +1,9 @@
 """The driver: from paths to findings, for every command and front end.
 
-Discovery of files, the configuration, the project pass (facts the engine reads about other
-modules), workers, the cache, the prefilter, ``noqa`` and the baseline; and the jobs run per file
-(``lint`` for check and the editors, ``fixing`` for ``--fix``, ``reveal``).
+One run over paths (``runner``): discovery, each file read once, the project pass (facts the
+engine reads about other modules), the cache and its index, the prefilter, workers (``workers``);
+and the jobs it runs per file (``jobs``): check, fix (``fixing`` for ``--fix``/``--diff``),
+reveal, which the editors and plugins call too.  Below them, one file's diagnostics (``lint``:
+the rules' findings in ``findings``, fix verification in ``verify``), ``reveal``, ``noqa``,
+notebooks, the configuration and the baseline.
 """

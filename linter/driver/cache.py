@@ -7,7 +7,7 @@ leave a torn file (the last writer wins; a lost entry only costs a re-lint).
 
 The same file holds an index of the last run's files, as git's index does: each path's status
 (modification and change times, size, inode) when it was read, and the key of its entry.  A run
-whose files all have the status recorded reads none of them (``promolint.driver.runner``).
+whose files all have the status recorded reads none of them (``promolint.driver.index``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from promolint.core.files import write_atomically
 
 CACHE_DIR_NAME = ".promolint_cache"
 _PARTS = ("results", "files", "run")  # of a cache file: entries, the index of files, the index's run
-_FORMAT = 4  # 2: rows hold the fix as one list, and a notebook cell and file line; 3: related locations; 4: the index
+# 2: rows hold the fix as one list, and a notebook cell and file line; 3: related locations; 4: the index; 5: an
+# index entry's status is one field (promolint.driver.index.IndexEntry)
+_FORMAT = 5
 
 
 def content_key(data: bytes) -> str:
@@ -37,8 +39,8 @@ class ResultCache:
         self.directory = directory
         loaded = self._load()
         self._entries: dict[str, list] = loaded.get("results", {})
-        self.files: dict[str, list] = loaded.get("files", {})  # the index: path -> status and entry (runner)
-        self.run: dict = loaded.get("run", {})  # what the index holds for the run as a whole (runner)
+        self.files: dict[str, list] = loaded.get("files", {})  # the index: path -> its entry (index)
+        self.run: dict = loaded.get("run", {})  # what the index holds for the run as a whole (index)
         self._dirty = False
 
     def _load(self) -> dict[str, dict]:

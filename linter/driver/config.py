@@ -18,11 +18,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from promolint.engine.project_facts import ProjectFacts
 from promolint.rules.registry import NUMPY1_COMPAT, OUTSIDE_TESTS, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
 
 if TYPE_CHECKING:
     from promolint.engine.flow.modes import Settings
+    from promolint.engine.project_facts import ProjectFacts
 
 # Every rule's code, True for the opt-in ones; the checker's own PRM000 (always on) and PRM100
 # (opt-in) are handled apart.
@@ -92,9 +92,16 @@ class Config:
         """The modes, grammar and facts a file is analysed with: every front end's one way from
         the configuration to the engine (``facts``: what the other files of the run decide)."""
         from promolint.engine.flow.modes import Settings  # loads the engine: a run served from the cache needs none
+        from promolint.engine.project_facts import ProjectFacts
 
         return Settings(x64=self.x64, promotion=self.promotion, facts=facts or ProjectFacts(), python=self.python,
                         jax_version=self.jax_version)  # fmt: skip
+
+    def results_key(self) -> str:
+        """What a file's cached diagnostics depend on besides its bytes, codes and facts: the
+        modes, the grammar, other tools' codes, and the versions whose facts apply (results found
+        with JAX 0.10's facts are not 0.12's)."""
+        return "|".join((self.x64, self.promotion, self.target_version, *self.external, facts_versions(self)))
 
     @property
     def python(self) -> tuple[int, int] | None:

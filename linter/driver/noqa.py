@@ -75,14 +75,3 @@ def _comments(data: bytes) -> Iterator[tuple[int, int, str, bool]]:
     except (tokenize.TokenError, SyntaxError):
         return  # ast accepted what the tokenize module does not: keep the comments seen so far
 
-
-def line_suppresses(line: str, code: str) -> bool:
-    """Whether a `# noqa` on ``line`` (its source text) covers ``code``: for front ends that report
-    one line at a time (the mypy plugin)."""
-    if "noqa" not in line.lower():
-        return False
-    for match in _NOQA.finditer(line):
-        codes = match.group("codes")
-        if codes is None or code in {c.upper() for c in re.split(r"[\s,]+", codes.strip())}:
-            return True
-    return False

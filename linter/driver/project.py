@@ -56,7 +56,7 @@ class ModuleNode:
     not ``a``'s: only through them can its code call their functions), the functions it defines
     at its top level, those of the run's modules its text names (a word of it, anywhere), and
     whether it may read a module's names by a computed name.  The run's index keeps them, so that a run
-    after a change rebuilds the graph from the changed files alone (``promolint.driver.runner``)."""
+    after a change rebuilds the graph from the changed files alone (``promolint.driver.index``)."""
 
     path: str
     imports: frozenset[str]
@@ -68,15 +68,19 @@ class ModuleNode:
 
 
 def project_facts(files: Sequence[tuple[Path, bytes]], x64: bool = True) -> dict[str, ProjectFacts]:
-    """Facts by path (as given) for the Python files among ``files``: the modules of the project
-    each one's imports reach, and (with ``x64``: the mode follows the code) the x64 mode set at
-    import; files with nothing to say are left out (their facts are the default)."""
+    """``project_pass``'s facts alone, for callers that keep no index of the run's modules."""
     return project_pass(files, x64)[0]
 
 
 def project_pass(files: Sequence[tuple[Path, bytes]], x64: bool = True) \
-        -> tuple[dict[str, ProjectFacts], dict[str, ModuleNode]]:  # fmt: skip
-    """``project_facts``, and the graph of the run's modules they were read from."""
+        -> tuple[dict[str, ProjectFacts], dict[str, ModuleNode] | None]:  # fmt: skip
+    """Facts by path (as given) for the Python files among ``files``: the modules of the project
+    each one's imports reach, and (with ``x64``: the mode follows the code) the x64 mode set at
+    import; files with nothing to say are left out (their facts are the default).  And the graph
+    of the run's modules they were read from, None where it was not needed.  Every command's one
+    way to the facts (``promolint.driver.runner.read_run``)."""
+    if len(files) < 2 and not (x64 and any(may_switch_x64(data) for _, data in files)):
+        return {}, None  # a run of one file has no project to read
     names = _module_names([path for path, _ in files])
     found = {name: (path, data) for path, data in files if (name := names.get(path)) is not None}
     own = {name: defines(data) for name, (_, data) in found.items()}

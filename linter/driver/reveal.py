@@ -37,15 +37,6 @@ def reveal_file(data: bytes, path: str, settings: Settings) -> list[dict] | str:
     return records
 
 
-def reveal_job(job: tuple[bytes, str, Settings]) -> list[dict] | str | Exception:
-    """``reveal_file`` of one (data, path, settings), for worker processes: an internal error
-    is returned, not raised, so that the other files go on."""
-    try:
-        return reveal_file(*job)
-    except Exception as error:
-        return error
-
-
 def reveal_records(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
     records = reveal_records_many(data, [settings])
     return records if isinstance(records, ParseFailure) else records[0]

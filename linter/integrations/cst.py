@@ -22,12 +22,12 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from promolint.driver.config import Config, load_config
 from promolint.core.diagnostics import FixSummary
+from promolint.driver import jobs
+from promolint.driver.config import Config, load_config
 from promolint.engine.records import Span
-from promolint.fix.edits import apply_fixes
 from promolint.engine.walker.source import Source
-from promolint.driver.lint import fix_source, lint_with_fixes
+from promolint.fix.edits import apply_fixes
 from promolint.rules.registry import find
 
 STRICT_PROMOTION = find("strict-promotion").code
@@ -58,11 +58,12 @@ def findings(module: cst.Module, path: str | Path | None = None, *, config: Conf
     has resolved it already (a visitor, a Fixit rule), saving a second resolution."""
     if config is None:
         config = load_config(Path(path)) if path is not None else Config()
-    settings = config.settings()
     codes = config.enabled_codes(Path(path) if path is not None else None)
     data = module.bytes
-    source, diagnostics = lint_with_fixes(data, str(path or "<module>"), settings, codes,
-                                          describe_unsafe_fixes=True)  # Fixit shows an unsafe fix's title
+    job = jobs.LintJob(str(path or "<module>"), data, config.settings(), codes, keep_fixes=True,
+                       describe_unsafe_fixes=True)  # Fixit shows an unsafe fix's title  # fmt: skip
+    checked = jobs.check_job(job)  # the job `promolint check` runs per file
+    source, diagnostics = checked.source, checked.fixes
     if positions is None:
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     at_span = _expressions_by_span(positions)
@@ -122,6 +123,6 @@ class StrictCasts(CodemodCommand):
         path = self.context.filename
         config = load_config(Path(path)) if path else Config()
         settings = replace(config.settings(), promotion="strict")
-        fixed, count, _ = fix_source(tree.bytes, path or "<module>", settings, frozenset({STRICT_PROMOTION}),
-                                     unsafe=self.unsafe)  # fmt: skip
-        return cst.parse_module(fixed) if count else tree
+        job = jobs.LintJob(path or "<module>", tree.bytes, settings, frozenset({STRICT_PROMOTION}), unsafe=self.unsafe)
+        fixed = jobs.fix_job(job)  # the job `promolint check --fix` runs per file
+        return cst.parse_module(fixed.data) if fixed.count else tree

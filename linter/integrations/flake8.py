@@ -24,9 +24,10 @@ from multiprocessing import util
 from pathlib import Path
 
 from promolint import __version__
+from promolint.driver import jobs
 from promolint.driver.cache import ResultCache
 from promolint.driver.config import Config, ConfigError, load_config
-from promolint.driver.runner import LintJob, cache_directory, cache_key, cache_rows, from_cache, lint_job, open_cache
+from promolint.driver.runner import cache_directory, cache_key, cache_rows, from_cache
 
 _STDIN_NAMES = ("stdin", "-")
 
@@ -44,7 +45,8 @@ class Plugin:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         path = Path(self.filename)
         try:
-            config = _config(path.resolve().parent if self.filename not in _STDIN_NAMES else Path.cwd())
+            config_directory = path.resolve().parent if self.filename not in _STDIN_NAMES else Path.cwd()
+            config = _config(config_directory)
         except ConfigError as error:
             yield 1, 0, f"PRM000 promolint cannot read its configuration: {error}", type(self)
             return
@@ -52,13 +54,12 @@ class Plugin:
             return  # flake8 does not read notebooks as such: `promolint check` does
         data = _source_bytes("".join(self.lines))
         codes = config.enabled_codes(path)
-        store, added = _cache(cache_directory(config), config.x64, config.promotion, config.target_version,
-                              config.jax_version, config.external)  # fmt: skip
+        store, added = _cache(cache_directory(config), _results_key(config_directory))
         key = cache_key(data, codes)
         diagnostics = from_cache(store, self.filename, key)
-        if diagnostics is None:
-            job = LintJob(self.filename, data, config.settings(), codes, config.external)
-            diagnostics = lint_job(job)[0]
+        if diagnostics is None:  # the job `promolint check` runs in its workers
+            diagnostics = jobs.check_job(jobs.LintJob(self.filename, data, config.settings(), codes,
+                                                      config.external)).diagnostics  # fmt: skip
             if (rows := cache_rows(diagnostics)) is not None:
                 added[key] = rows
         for d in diagnostics:  # flake8 counts columns from 0 and adds 1 when it prints them
@@ -86,24 +87,26 @@ def _config(directory: Path) -> Config:
     return load_config(directory)
 
 
+@functools.lru_cache(maxsize=64)
+def _results_key(directory: Path) -> str:
+    return _config(directory).results_key()  # reads the facts' versions: once per folder
+
+
 @functools.lru_cache(maxsize=8)
-def _cache(directory: Path, x64: str, promotion: str, target_version: str, jax_version: str,
-           external: tuple[str, ...]) -> tuple[ResultCache, dict]:  # fmt: skip
-    """The cache for one location and settings (as `promolint check` keys it), and the entries
-    this process adds, merged into the cache file as it is when the process ends."""
-    config = Config(x64=x64, promotion=promotion, target_version=target_version, jax_version=jax_version,
-                    external=external, cache_dir=str(directory))  # fmt: skip
+def _cache(directory: Path, results_key: str) -> tuple[ResultCache, dict]:
+    """The cache for one location and settings (``Config.results_key``, as `promolint check`
+    keys it), and the entries this process adds, merged into the cache file as it is when the
+    process ends."""
     added: dict[str, list] = {}
-    util.Finalize(None, _merge, args=(config, added), exitpriority=0)  # run at the exit of the process
-    return open_cache(config), added
+    util.Finalize(None, _merge, args=(directory, results_key, added), exitpriority=0)  # run at the exit of the process
+    return ResultCache(directory, results_key), added
 
 
-def _merge(config: Config, added: dict[str, list]) -> None:
+def _merge(directory: Path, results_key: str, added: dict[str, list]) -> None:
     """Add ``added`` to the cache file as other processes have left it meanwhile; workers that end
     together take turns (a lock file, where the system has ``fcntl``)."""
     if not added:
         return
-    directory = config.root / config.cache_dir
     with contextlib.ExitStack() as held:
         try:
             import fcntl
@@ -113,7 +116,7 @@ def _merge(config: Config, added: dict[str, list]) -> None:
             fcntl.flock(lock, fcntl.LOCK_EX)
         except (ImportError, OSError):
             pass  # no lock (Windows, a read-only tree): at worst an entry is lost
-        current = open_cache(config)
+        current = ResultCache(directory, results_key)
         for key, rows in added.items():
             current.put(key, rows)
         current.save()

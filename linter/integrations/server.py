@@ -19,14 +19,15 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from promolint import __version__
-from promolint.driver.config import PARSE_ERROR, UNUSED_NOQA, Config, ConfigError, load_config
 from promolint.core.diagnostics import Diagnostic
-from promolint.engine.walker.analysis import Settings
-from promolint.engine.walker.source import ParseFailure, Source
-from promolint.driver.lint import fix_source, lint_with_fixes, weigh_fixes
 from promolint.core.positions import Position, PositionMap, TextEdit
+from promolint.driver import jobs
+from promolint.driver.config import PARSE_ERROR, UNUSED_NOQA, Config, ConfigError, load_config
 from promolint.driver.noqa import directives
 from promolint.driver.reveal import reveal_with_origins
+from promolint.driver.verify import weigh_fixes
+from promolint.engine.walker.analysis import Settings
+from promolint.engine.walker.source import ParseFailure, Source
 from promolint.rules.base import Fix
 
 SOURCE = "promolint"
@@ -51,7 +52,7 @@ class _Analyzed:
     path: str
     settings: Settings
     codes: frozenset[str]
-    source: Source | ParseFailure
+    source: Source | ParseFailure | None  # None: an internal error
     findings: dict[Diagnostic, Fix | None]
     positions: PositionMap
     _records: list[dict] | None = field(default=None, repr=False)
@@ -148,13 +149,11 @@ class PromolintServer(LanguageServer):
         codes = frozenset() if config.excluded(path) else config.enabled_codes(path)
         encoding = _encoding_of(text)
         data = text.encode(encoding)
-        try:
-            source, findings = lint_with_fixes(data, str(path), settings, codes)
-        except Exception as error:  # one buffer's internal error must not end the session
-            log.exception("promolint could not analyze %s", path)
-            source = ParseFailure(f"internal error {type(error).__name__}")
-            findings = {Diagnostic(str(path), 1, 1, PARSE_ERROR, f"promolint could not analyze this file: internal "
-                                   f"error {type(error).__name__}: {error} (please report it)"): None}  # fmt: skip
+        checked = jobs.check_job(jobs.LintJob(str(path), data, settings, codes, keep_fixes=True))  # `check`'s job
+        for d in checked.diagnostics:
+            if d.internal:  # reported as a diagnostic; the session goes on
+                log.error("%s", d.message)
+        source, findings = checked.source, checked.fixes
         positions = PositionMap(text, self._encoding())
         return _Analyzed(uri, version, text, data, encoding, str(path), settings, codes, source, findings, positions)
 
@@ -329,8 +328,8 @@ def _fix_edits(analyzed: _Analyzed, fix: Fix) -> list[TextEdit]:
 
 def _fix_all_edits(analyzed: _Analyzed) -> list[TextEdit]:
     """The edits of ``promolint check --fix`` on the whole document (safe fixes only)."""
-    fixed, count, _ = fix_source(analyzed.data, analyzed.path, analyzed.settings, analyzed.codes)
-    return analyzed.positions.edits_to(fixed.decode(analyzed.encoding)) if count else []
+    fixed = jobs.fix_job(jobs.LintJob(analyzed.path, analyzed.data, analyzed.settings, analyzed.codes))
+    return analyzed.positions.edits_to(fixed.data.decode(analyzed.encoding)) if fixed.count else []
 
 
 def _noqa_edits(analyzed: _Analyzed, d: Diagnostic) -> list[TextEdit]:

@@ -26,18 +26,18 @@ _HOOK = textwrap.dedent("""
 
     _started = os.environ.get("PROMOLINT_TEST_STARTED")
     if _started:
-        import promolint.driver.runner
+        import promolint.driver.jobs
 
-        _lint_job = promolint.driver.runner.lint_job
+        _check_job = promolint.driver.jobs.check_job
 
-        def _blocking_lint_job(job):
+        def _blocking_check_job(job):
             if job.path.endswith("zz_blocks.py"):
                 open(_started, "w").close()
                 while True:
                     time.sleep(0.05)
-            return _lint_job(job)
+            return _check_job(job)
 
-        promolint.driver.runner.lint_job = _blocking_lint_job
+        promolint.driver.jobs.check_job = _blocking_check_job
 """)
 _WAIT = 120  # seconds: a backstop for a broken run, never reached by a working one
 

@@ -207,8 +207,8 @@ def _reads(monkeypatch) -> list[str]:
     read: list[str] = []
     original = runner._read
 
-    def recording(paths, run):
-        for path, data in original(paths, run):
+    def recording(paths, unreadable):
+        for path, data in original(paths, unreadable):
             read.append(Path(path).as_posix().split("/src/")[1])
             yield path, data
 

@@ -28,7 +28,7 @@ from _projects import DEFAULT_CACHE, fetch, load_projects, python_files  # noqa:
 from promolint.driver.config import Config  # noqa: E402
 from promolint.engine.walker.analysis import Settings  # noqa: E402
 from promolint.engine.project_facts import ProjectFacts  # noqa: E402
-from promolint.driver.runner import run_facts  # noqa: E402
+from promolint.driver.project import project_facts  # noqa: E402
 from promolint.driver.lint import lint_source  # noqa: E402
 from promolint.rules import ALL_RULES  # noqa: E402
 
@@ -55,7 +55,7 @@ def compare(name: str, mode: str, cache: Path) -> tuple[set, set, set]:
     plugin = {(m.path, m.line, m.rule_code) for m in messages if m.rule_code in CODES}
     settings = Settings(x64=MODES[mode].get("x64", "auto"), promotion=MODES[mode].get("promotion", "auto"))
     read = [(path, path.read_bytes()) for path in files]
-    facts = run_facts(read, settings.x64 == "auto")  # the files are one run, as `promolint check PACKAGES`
+    facts = project_facts(read, settings.x64 == "auto")  # the files are one run, as `promolint check PACKAGES`
     check = {(rel, d.line, d.code) for (path, data), rel in zip(read, relative)
              for d in lint_source(data, rel, replace(settings, facts=facts.get(str(path), ProjectFacts())),
                                   CODES & SCOPE.enabled_codes(Path(rel)))}  # fmt: skip

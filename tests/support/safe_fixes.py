@@ -7,7 +7,7 @@ imports; everything else keeps its syntax, so the two trees are matched side by 
 (``promolint.fix.edits.correspondence``): the new value of an edited expression is what the
 fix is about (e.g. the cast operand of a strict-mode fix).  Every other expression, and every
 assignment target, must keep its dtype, weak flag, library and error, in the modes of
-``promolint.driver.lint.fix_modes`` (the modes the code sets itself included).
+``promolint.driver.verify.fix_modes`` (the modes the code sets itself included).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from promolint.fix.edits import SyntaxMismatch, correspondence
 from promolint.engine.walker.source import ParseFailure, Source, parse_bytes
 from promolint.driver import lint
 from promolint.driver.reveal import reveal_records_many
+from promolint.driver.verify import fix_modes
 
 _COMPARED = ("dtype", "weak", "library", "error")
 
@@ -67,7 +68,7 @@ def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net
     still raise there only where the original raised too (a finding without a safe fix)."""
     with contextlib.ExitStack() as stack:
         if not net:
-            stack.enter_context(mock.patch.object(lint, "_keeping_dtypes", lambda data, source, fixes, settings: fixes))
+            stack.enter_context(mock.patch.object(lint, "keeping_dtypes", lambda data, source, fixes, settings: fixes))
         fixed, applied, _ = lint.fix_source(data, "fixed.py", settings, codes, unsafe=False)
     outcome = Outcome(fixed, applied)
     if not applied:
@@ -82,7 +83,7 @@ def check_safe_fixes(data: bytes, settings: Settings, codes: frozenset[str], net
     except SyntaxMismatch as error:
         outcome.error = f"the fixed file's syntax does not follow the original's: {error}"
         return outcome
-    modes = lint.fix_modes(settings, data)  # the forced x64 mode or both, and the modes the code sets
+    modes = fix_modes(settings, data)  # the forced x64 mode or both, and the modes the code sets
     other = [] if settings.promotion == "standard" else [replace(m, promotion=settings.promotion) for m in modes]
     was = reveal_records_many(data, modes + other)
     now = reveal_records_many(fixed, modes + other)
