@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol
 
 from promolint.engine.catalog import Fn
@@ -48,6 +49,24 @@ class Call:
         return None
 
 
+class OperationKind(str, Enum):
+    """What an operation is, as the front ends record it.  A ``str`` enum (``enum.StrEnum`` from
+    Python 3.11): every member equals, hashes and prints as its value, the string the engine and
+    the mypy plugin have always recorded."""
+
+    BINOP = "binop"  # an arithmetic or bitwise operator
+    COMPARE = "compare"  # a comparison operator
+    UNARY = "unary"  # -x, +x, ~x, not x
+    CALL = "call"  # a catalogued function or method
+    AUGASSIGN = "augassign"  # x += y
+    STORE = "store"  # x[i] = y: its operands the element assigned to and the value
+    CONTROL = "control"  # a lax loop or conditional given bodies (carry and branches checked)
+    INVOKE = "invoke"  # a call of the program's own function, its operands the positional arguments
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass(frozen=True)
 class Span:
     line: int
@@ -66,7 +85,7 @@ class Operation:
     ``syntax`` (when the front end offers it) answers questions about it for fixes.
     """
 
-    kind: str  # binop, compare, unary, call, augassign, store
+    kind: OperationKind
     op: str  # '+', '<', a qualified function name or a method name
     operands: tuple[Value, ...]
     result: Value

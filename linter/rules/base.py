@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
-from promolint.engine.describe import spelled
-from promolint.engine.records import Module, Operation
+from promolint.engine.model import Module, Operation, spelled
 from promolint.engine.values import Array, DTypeRef, Items, Value
 from promolint.rules import registry
 

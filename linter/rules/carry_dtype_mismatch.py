@@ -3,10 +3,10 @@ lax.cond/switch that return different dtypes."""
 
 from __future__ import annotations
 
-from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
+from promolint.engine.model import BRANCHES, CARRY, PREDICATE, OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.through_calls import reported_with_calls, settled
+from promolint.rules.shared.through_calls import reported_with_calls, settled
 
 _ADVICE = {
     CARRY: "Cast what the body returns to the carry's dtype (`.astype(carry.dtype)`), or start from a value of the "
@@ -151,7 +151,7 @@ class CarryDtypeMismatch(Rule):
 
 def _mismatched(operation) -> bool:
     result = settled(operation.result)
-    return operation.kind == "control" and isinstance(result, Refusal) and result.reason in _ADVICE
+    return operation.kind == OperationKind.CONTROL and isinstance(result, Refusal) and result.reason in _ADVICE
 
 
 def _explained(operation) -> str:

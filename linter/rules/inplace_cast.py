@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from promolint.engine.model import OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
 
@@ -35,6 +36,6 @@ class InplaceCast(Rule):
 
     def check(self, operation):
         result = operation.result
-        if operation.kind == "augassign" and isinstance(result, Refusal) and result.error == "TypeError":
+        if operation.kind == OperationKind.AUGASSIGN and isinstance(result, Refusal) and result.error == "TypeError":
             yield self.finding(operation, f"UFuncTypeError: {result.message}. Make the array a float array or "
                                "write `a = a + x`.")  # fmt: skip

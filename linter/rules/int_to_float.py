@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from promolint.core.dtypes import DTYPES
-from promolint.engine.records import Operation
+from promolint.engine.model import Operation, OperationKind
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Example, Finding, Rule
-from promolint.rules.promoted import promoted
+from promolint.rules.shared.promoted import promoted
 
 
 class IntToFloat(Rule):
@@ -60,13 +60,13 @@ class IntToFloat(Rule):
     )
 
     def check(self, operation: Operation) -> Iterator[Finding]:
-        if operation.kind in ("binop", "augassign") and operation.op == "/":
+        if operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN) and operation.op == "/":
             return  # true division makes floats on purpose
         inputs = promoted(operation)
         result = operation.result
         if inputs is None or not isinstance(result, Array) or not result.dtypes or inputs.kinds() - {"b", "u", "i"}:
             return
-        if not all(DTYPES[d].kind == "f" for d in result.dtypes) or operation.kind == "compare":
+        if not all(DTYPES[d].kind == "f" for d in result.dtypes) or operation.kind == OperationKind.COMPARE:
             return
         described = " with ".join(v.describe() for v in inputs.operands)
         where = "NumPy" if inputs.library is Library.NUMPY_ARRAY else "JAX (x64 on)" if operation.ctx.x64 else "JAX"

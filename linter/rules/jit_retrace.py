@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.engine.flow.trees import sorted_entries
-from promolint.engine.records import LoopCall, Module
+from promolint.engine.model import LoopCall, Module, sorted_entries
 from promolint.engine.values import Array, Instance, Items, Keyed, Value, is_none
 from promolint.rules.base import Example, Finding, Related, Rule, exact
 

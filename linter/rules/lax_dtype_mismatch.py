@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
+from promolint.engine.model import JNP_EQUIVALENTS, SHAPE, OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.through_calls import reported_with_calls, settled
+from promolint.rules.shared.through_calls import reported_with_calls, settled
 
 
 class LaxDtypeMismatch(Rule):
@@ -146,13 +146,13 @@ class LaxDtypeMismatch(Rule):
 
     def check_module(self, module):
         """Each lax operation that raises, then each call of the program's own functions whose
-        body raises at one for the arguments the call passes (``promolint.rules.through_calls``)."""
+        body raises at one for the arguments the call passes (``promolint.rules.shared.through_calls``)."""
         return reported_with_calls(self, module, _mismatched, _told)
 
 
 def _mismatched(operation) -> bool:
     result = settled(operation.result)
-    return (operation.kind == "call" and isinstance(result, Refusal) and result.error == "TypeError"
+    return (operation.kind == OperationKind.CALL and isinstance(result, Refusal) and result.error == "TypeError"
             and result.reason != SHAPE and operation.op.startswith("jax.lax."))  # fmt: skip
 
 

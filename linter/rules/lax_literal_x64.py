@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from promolint.engine.calls.lax import JNP_EQUIVALENTS
-from promolint.engine.flow.control import BRANCHES, CARRY
-from promolint.engine.records import Operation
-from promolint.engine.symbolic import variables_in, with_arrays_of
+from promolint.engine.model import (BRANCHES, CARRY, JNP_EQUIVALENTS, Operation, OperationKind, variables_in,
+                                    with_arrays_of)
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal
 from promolint.rules.base import Example, Rule
 
@@ -177,7 +175,7 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
     """With x64 on, a lax call whose Python scalar meets arrays of unknown dtype and that raises
     where those arrays are strong int32 (float32) JAX arrays but runs where they are int64
     (float64): the scalar's text kind, the narrow dtype, and the names of the variables."""
-    if (operation.kind != "call" or not operation.op.startswith("jax.lax.") or not operation.ctx.x64
+    if (operation.kind != OperationKind.CALL or not operation.op.startswith("jax.lax.") or not operation.ctx.x64
             or operation.symbolic_result is None or operation.call is None):  # fmt: skip
         return None
     positions = _promoted(operation)
@@ -204,7 +202,7 @@ def _branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str,
     `lax.cond(mask[a], lambda: a, lambda: 0)`).  The reason (branches or carry), the kind, the
     narrow dtype and the names of the variables."""
     result = operation.symbolic_result
-    if operation.kind != "control" or not operation.ctx.x64 or result is None:
+    if operation.kind != OperationKind.CONTROL or not operation.ctx.x64 or result is None:
         return None
     for wide, (kind, narrow) in _NARROW.items():
         raised = with_arrays_of(result, None, narrow)

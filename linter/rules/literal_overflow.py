@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from promolint.engine import operations
+from promolint.engine.model import OperationKind, int_bounds
 from promolint.engine.values import Array, Items, Library, Refusal
 from promolint.rules.base import Example, Rule, exact
-
-
-def wrapped(value: int, dtype: str) -> int:
-    low, high = operations.int_bounds(dtype)
-    return (value - low) % (high - low + 1) + low
+from promolint.rules.shared.integers import wrapped
 
 
 def _value_operands(operation) -> tuple:
     """The operands converted to the result's dtype: a catalogued call's array parameters, not
     the shapes, axes and indices beside them (``x.reshape(2, -1)``, ``jnp.roll(x, -1)``)."""
     call = operation.call
-    if operation.kind != "call" or call is None or not call.fn.arrays:
+    if operation.kind != OperationKind.CALL or call is None or not call.fn.arrays:
         return operation.operands
     values = (call.bound[p] for p in call.fn.arrays if p in call.bound)
     return tuple(v for value in values for v in (value.items if isinstance(value, Items) else (value,)))
@@ -98,7 +94,8 @@ class LiteralOverflow(Rule):
         if isinstance(result, Refusal) and result.error == "OverflowError":
             yield self.finding(operation, f"OverflowError at run time: {result.message}.")
             return
-        if operation.kind not in ("binop", "augassign", "compare", "call"):
+        if operation.kind not in (OperationKind.BINOP, OperationKind.AUGASSIGN, OperationKind.COMPARE,
+                                  OperationKind.CALL):
             return
         literals = [v for v in _value_operands(operation) if isinstance(v, Array) and v.library is Library.PYTHON
                     and type(v.literal) is int]  # fmt: skip
@@ -106,13 +103,13 @@ class LiteralOverflow(Rule):
         if not literals or not strong or None in strong:
             return
         # The literal is converted to the promoted dtype; for a comparison, to the array's dtype.
-        target = strong[0] if operation.kind == "compare" else exact(result)
-        if target is None or operations.int_bounds(target.dtype) is None or target.library is not Library.JAX:
+        target = strong[0] if operation.kind == OperationKind.COMPARE else exact(result)
+        if target is None or int_bounds(target.dtype) is None or target.library is not Library.JAX:
             return
-        low, high = operations.int_bounds(target.dtype)
+        low, high = int_bounds(target.dtype)
         for literal in literals:
             if not low <= literal.literal <= high:
-                effect = ("the comparison is always the same" if operation.kind == "compare"
+                effect = ("the comparison is always the same" if operation.kind == OperationKind.COMPARE
                           else f"it wraps silently to {wrapped(literal.literal, target.dtype)}")  # fmt: skip
                 yield self.finding(operation, f"{literal.literal} does not fit {target.dtype} "
                                    f"[{low}, {high}]; JAX converts it anyway: {effect}. Cast the array to a wider "

@@ -5,8 +5,8 @@ from __future__ import annotations
 from promolint.engine.context import X64_BY_USER
 from promolint.engine.values import Library, Value
 from promolint.rules.base import Edit, Example, Fix, OtherMode
-from promolint.rules.chains import ChainRule, bracketings, chain_nodes
-from promolint.rules.rewrites import JNP_IMPORT, jax_asarray, same_dtype
+from promolint.rules.shared.chains import ChainRule, bracketings, chain_nodes
+from promolint.rules.shared.rewrites import JNP_IMPORT, jax_asarray, same_dtype
 
 
 class MixedDispatch(ChainRule):

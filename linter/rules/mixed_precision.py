@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from promolint.core.dtypes import DTYPES
-from promolint.engine.records import Operation
+from promolint.engine.model import Operation, OperationKind
 from promolint.engine.values import Library
 from promolint.rules.base import Example, Finding, Rule, exact
-from promolint.rules.promoted import promoted
+from promolint.rules.shared.promoted import promoted
 
 _HALF = frozenset({"bfloat16", "float16"})
 
@@ -64,7 +64,8 @@ class MixedPrecision(Rule):
     def check(self, operation: Operation) -> Iterator[Finding]:
         inputs = promoted(operation)
         result = exact(operation.result)
-        if inputs is None or inputs.library is not Library.JAX or result is None or operation.kind == "compare":
+        if (inputs is None or inputs.library is not Library.JAX or result is None
+                or operation.kind == OperationKind.COMPARE):
             return
         if DTYPES[result.dtype].kind != "f" or result.dtype in _HALF:
             return

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.engine.records import Operation
+from promolint.engine.model import Operation, OperationKind
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Example, Finding, Rule, exact
-from promolint.rules.promoted import promoted
+from promolint.rules.shared.promoted import promoted
 
 _SIGNED_32 = frozenset({"int8", "int16", "int32"})
 
@@ -78,7 +78,8 @@ class MixedSignedness(Rule):
         if unsigned is None or signed is None or inputs.kinds() - {"b", "u", "i"}:
             return
         pair = f"uint32 with {signed.dtype or '|'.join(sorted(signed.dtypes))}"
-        comparison = operation.kind == "compare" or (operation.call is not None and operation.call.fn.rule == "compare")
+        comparison = operation.kind == OperationKind.COMPARE or (operation.call is not None
+                                                                 and operation.call.fn.rule == "compare")
         if not operation.ctx.x64:
             if type(unsigned.literal) is int and unsigned.literal < 2**31:
                 return  # a known value that survives the conversion to int32

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from promolint.engine.model import OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule, describe_operands
-from promolint.rules.through_calls import reported_with_calls, settled
+from promolint.rules.shared.through_calls import reported_with_calls, settled
 from promolint.systems.base import Reason
 
 _SMALL_TYPE_REASONS = {r.value for r in (Reason.FLOAT8, Reason.FLOAT6, Reason.FLOAT4, Reason.INTN)}
@@ -61,7 +62,8 @@ class NoPromotionPath(Rule):
 
 def _refused(operation) -> bool:
     result = settled(operation.result)
-    return isinstance(result, Refusal) and result.reason in _SMALL_TYPE_REASONS and operation.kind != "invoke"
+    return (isinstance(result, Refusal) and result.reason in _SMALL_TYPE_REASONS
+            and operation.kind != OperationKind.INVOKE)
 
 
 def _explained(operation) -> str:

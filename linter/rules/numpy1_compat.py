@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
-from promolint.engine import operations
-from promolint.engine.records import Operation
+from promolint.engine.model import ARITHMETIC, NUMPY_TRUE_DIVIDE, Operation, OperationKind, in_place, int_bounds
 from promolint.engine.values import Array, Library, Refusal, Value
 from promolint.rules.base import Example, Finding, Rule, exact
-from promolint.rules.literal_overflow import wrapped
+from promolint.rules.shared.integers import wrapped
 from promolint.systems.base import Promoted
 from promolint.systems.numpy1 import Input, python_input, resolve, uses_values
 
@@ -18,7 +17,7 @@ from promolint.systems.numpy1 import Input, python_input, resolve, uses_values
 # largest its dtype holds (value-based casting gives the narrowest dtype for the first).
 _SMALL = {"b": True, "u": 1, "i": 1, "f": 1.0, "c": 1j}
 _LARGE_FLOAT = {"float16": 65000.0, "float32": 3.4e38, "float64": 1e300}
-_ARITHMETIC = operations.ARITHMETIC - {"@"}  # matmul takes no scalars in NumPy 1 either
+_ARITHMETIC = ARITHMETIC - {"@"}  # matmul takes no scalars in NumPy 1 either
 _PROMOTING_CALLS = frozenset({"promote", "where"})
 # The largest value of each dtype of a kind, narrowest first: where value-based casting changes.
 _LADDERS = {
@@ -84,18 +83,19 @@ class Numpy1Compat(Rule):
     )
 
     def check(self, operation: Operation) -> Iterator[Finding]:
-        if operation.kind == "store":
+        if operation.kind == OperationKind.STORE:
             yield from self._store(operation)
-        elif operation.kind == "call" and operation.call is not None and operation.call.fn.rule == "scalar_type":
+        elif (operation.kind == OperationKind.CALL and operation.call is not None
+              and operation.call.fn.rule == "scalar_type"):
             yield from self._conversion(operation)
-        elif (operation.kind in ("binop", "augassign") and operation.op in _ARITHMETIC) or (
-                operation.kind == "call" and operation.call is not None
+        elif (operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN) and operation.op in _ARITHMETIC) or (
+                operation.kind == OperationKind.CALL and operation.call is not None
                 and operation.call.fn.library is Library.NUMPY_ARRAY
                 and operation.call.fn.rule in _PROMOTING_CALLS):  # fmt: skip
             yield from self._promotion(operation)
 
     def _promotion(self, operation: Operation) -> Iterator[Finding]:
-        values = operation.call.arrays() if operation.kind == "call" else list(operation.operands)
+        values = operation.call.arrays() if operation.kind == OperationKind.CALL else list(operation.operands)
         if len(values) < 2 or not all(isinstance(v, Array) and v.exact for v in values):
             return
         result = operation.result
@@ -150,10 +150,10 @@ def _numpy1(operation: Operation, inputs: list[Input], values: list[Array]) -> t
         return None
     if not isinstance(result, Promoted) or result.weak:
         return None
-    dtype = operations.NUMPY_TRUE_DIVIDE.get(result.dtype, result.dtype) if operation.op == "/" else result.dtype
+    dtype = NUMPY_TRUE_DIVIDE.get(result.dtype, result.dtype) if operation.op == "/" else result.dtype
     target = values[0]
-    if operation.kind == "augassign" and target.library is Library.NUMPY_ARRAY:
-        stored = operations.in_place(target, Array(frozenset([dtype]), Library.NUMPY_ARRAY))
+    if operation.kind == OperationKind.AUGASSIGN and target.library is Library.NUMPY_ARRAY:
+        stored = in_place(target, Array(frozenset([dtype]), Library.NUMPY_ARRAY))
         if isinstance(stored, Refusal):
             return f"raises {stored.error}", f"{dtype}, which raises {stored.error} stored back", dtype
         cast = f"{dtype}, cast back to {target.dtype}" if dtype != target.dtype else dtype
@@ -180,7 +180,7 @@ def _fill(one: Input, size: str) -> Input:
     if size == "small":
         return Input(one.dtype, True, _SMALL[kind], one.python)
     if kind in "iu":
-        return Input(one.dtype, True, operations.int_bounds(one.dtype)[1], one.python)
+        return Input(one.dtype, True, int_bounds(one.dtype)[1], one.python)
     if kind == "f":
         return Input(one.dtype, True, _LARGE_FLOAT[one.dtype], one.python)
     return Input(one.dtype, True, complex(0, 1e300) if kind == "c" else True, one.python)
@@ -230,13 +230,14 @@ def _reason(values: list[Array], inputs: list[Input]) -> str:
 def _wraps(operation: Operation, values: list[Array], now: str) -> str:
     """The value NumPy 2 now wraps, when both are known: ``np.uint8(200) + 128`` gives 72."""
     literals = [v.literal for v in values]
-    if operation.kind not in ("binop", "augassign") or operation.op not in ("+", "-", "*") or now not in DTYPES:
+    if (operation.kind not in (OperationKind.BINOP, OperationKind.AUGASSIGN) or operation.op not in ("+", "-", "*")
+            or now not in DTYPES):
         return ""
-    if not all(type(v) in (int, bool) for v in literals) or operations.int_bounds(now) is None:
+    if not all(type(v) in (int, bool) for v in literals) or int_bounds(now) is None:
         return ""
     first, second = (int(v) for v in literals)
     exact_value = first + second if operation.op == "+" else first - second if operation.op == "-" else first * second
-    low, high = operations.int_bounds(now)
+    low, high = int_bounds(now)
     if low <= exact_value <= high:
         return ""
     return f"; {exact_value} now wraps to {wrapped(exact_value, now)}"

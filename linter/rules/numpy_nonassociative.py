@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from promolint.engine.values import Library
 from promolint.rules.base import Example
-from promolint.rules.chains import ChainRule
+from promolint.rules.shared.chains import ChainRule
 
 
 class NumpyNonassociative(ChainRule):

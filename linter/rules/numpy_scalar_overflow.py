@@ -5,11 +5,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
-from promolint.engine import operations
-from promolint.engine.records import Operation
+from promolint.engine.model import Operation, OperationKind, int_bounds
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Example, Finding, Rule, exact
-from promolint.rules.literal_overflow import wrapped
+from promolint.rules.shared.integers import wrapped
 
 # The operators NumPy's integer scalars check for overflow (they warn), and ``**``, which wraps
 # without a word (measured, numpy 2.4.6).
@@ -62,10 +61,10 @@ class NumpyScalarOverflow(Rule):
     )
 
     def check(self, operation: Operation) -> Iterator[Finding]:
-        if operation.kind not in ("binop", "augassign") or operation.op not in _CHECKED:
+        if operation.kind not in (OperationKind.BINOP, OperationKind.AUGASSIGN) or operation.op not in _CHECKED:
             return
         result = exact(operation.result)
-        if result is None or result.library is not Library.NUMPY_SCALAR or operations.int_bounds(result.dtype) is None:
+        if result is None or result.library is not Library.NUMPY_SCALAR or int_bounds(result.dtype) is None:
             return
         values = [v.literal for v in operation.operands if isinstance(v, Array)]
         if len(values) != 2 or not all(type(v) in (int, bool) for v in values):
@@ -77,7 +76,7 @@ class NumpyScalarOverflow(Rule):
             exact_value = compute(*values)
         except ArithmeticError:  # division by zero: NumPy warns of that instead
             return
-        low, high = operations.int_bounds(result.dtype)
+        low, high = int_bounds(result.dtype)
         if low <= exact_value <= high:
             return
         warning = (f"with a RuntimeWarning (overflow encountered in scalar {name})" if name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from promolint.engine.records import Operation
+from promolint.engine.model import Operation
 from promolint.engine.values import Array, DTypeRef, Refusal, Value
 from promolint.rules.base import Example, Finding, Rule
 

@@ -15,7 +15,7 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine import calls, expressions, sources, symbolic
 from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
 from promolint.engine.context import Context
-from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, Returned, Seeds, Site
+from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
 from promolint.engine.values import (UNKNOWN, Bound, Function, Imported, Instance, Items, Keyed, Reference,
                                      Returns, Value)
@@ -160,7 +160,7 @@ class Flow:
         if call is not None:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
             result = sources.traced(result, call.bound.values(), handle, frame.ctx, self.modules.here)  # keywords too
-            result = self.operation("call", call.name, (*receiver, *args), result, frame, handle, call=call)
+            result = self.operation(OperationKind.CALL, call.name, (*receiver, *args), result, frame, handle, call=call)
         return result
 
     def _invoked(self, func: Function, args: list[Value], kwargs: dict[str, Value], result: Value, frame: Frame,
@@ -168,8 +168,8 @@ class Flow:
         """Record a call of the program's own function made by the call's syntax itself (not by a
         function it was given), which rules can evaluate again with other arguments or modes
         (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
-        invocation = Operation("invoke", "", tuple(args), result, frame.ctx, handle, in_function=frame.in_function,
-                               module=self.modules.here,
+        invocation = Operation(OperationKind.INVOKE, "", tuple(args), result, frame.ctx, handle,
+                               in_function=frame.in_function, module=self.modules.here,
                                evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
         if self.recording:
             self.invocations[id(handle)] = invocation
@@ -276,7 +276,7 @@ class Flow:
             old = sites.get(key)
             sites[key] = site if old is None else replace(old, value=join([old.value, site.value]))
 
-    def operation(self, kind: str, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
+    def operation(self, kind: OperationKind, op: str, operands: tuple[Value, ...], result: Value, frame: Frame,
                   handle: object, **extra) -> Value:  # fmt: skip
         """Record an evaluated operation; its result, with the source of its 64 bits (which the
         front end passes on)."""

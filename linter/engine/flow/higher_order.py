@@ -17,6 +17,7 @@ from promolint.engine.flow import control
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.trees import leaves, rebuild, unknown_leaf
+from promolint.engine.records import OperationKind
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Elements, Function, Instance, Items, Keyed, Reference,
                                      Refusal, Value, is_none)
 
@@ -121,7 +122,7 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
         return Items(tuple(found), is_tuple=False) if found is not None else UNKNOWN
     if name in control.CONTROL:
         operands, result = control.run(name, invoke, quiet, args, kwargs, frame.ctx)
-        flow.operation("control", name, operands, result, frame, handle)
+        flow.operation(OperationKind.CONTROL, name, operands, result, frame, handle)
         return result
     return None
 

@@ -22,7 +22,7 @@ from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
 from promolint.engine.flow.objects import FieldSpec
 from promolint.engine.flow.modes import Settings
-from promolint.engine.records import Operation, Seeds, Site
+from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
 from promolint.engine.values import UNKNOWN, Class, Function, Imported, Instance, Reference, Value
 from promolint.engine.walker.deep import deeply
@@ -287,7 +287,7 @@ class Analysis(ExpressionWalker):
             else:
                 element = expressions.subscript(container, slices, indices)
                 stored = expressions.store(element, value)
-                self.flow.operation("store", "[]=", (element, value), stored, frame, target)
+                self.flow.operation(OperationKind.STORE, "[]=", (element, value), stored, frame, target)
                 self.flow.record(target, stored, target=True)
         else:
             self._expr(target, frame)
@@ -301,7 +301,7 @@ class Analysis(ExpressionWalker):
         current = self._expr(node.target, frame)
         other = self._expr(node.value, frame)
         result = expressions.augmented(op, current, other, frame.ctx)
-        result = self.flow.operation("augassign", op, (current, other), result, frame, node)
+        result = self.flow.operation(OperationKind.AUGASSIGN, op, (current, other), result, frame, node)
         if type(node.target) is ast.Name:
             self._bind(node.target, result, frame)
         else:

@@ -9,7 +9,7 @@ import ast
 from promolint.engine import calls, expressions, operations
 from promolint.engine.flow import objects
 from promolint.engine.flow.frames import Frame
-from promolint.engine.records import Site
+from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import join
 from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Elements, Imported, Items, Reference, Value,
                                      python_scalar)
@@ -73,7 +73,8 @@ class ExpressionWalker:
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self._expr(node.operand, frame)
         op = _UNARY[type(node.op)]
-        return self.flow.operation("unary", op, (operand,), operations.unary(op, operand, frame.ctx), frame, node)
+        result = operations.unary(op, operand, frame.ctx)
+        return self.flow.operation(OperationKind.UNARY, op, (operand,), result, frame, node)
 
     def _boolean(self, node: ast.BoolOp, frame: Frame) -> Value:
         values = iter(node.values)
@@ -186,7 +187,7 @@ class ExpressionWalker:
                     code = self.source.code
                     chain, chain_text = expressions.extend_chain(
                         inner, right, (code(inner_node.left), code(inner_node.right)), code(current.right))
-            result = flow.operation("binop", op, (left, right), result, frame, current, chain=chain,
+            result = flow.operation(OperationKind.BINOP, op, (left, right), result, frame, current, chain=chain,
                                     chain_text=chain_text)  # fmt: skip
             if current is not node and flow.recording:
                 flow.sites[id(current)] = Site(current, result, "")
@@ -201,7 +202,7 @@ class ExpressionWalker:
             op = _COMPARE.get(type(operator))
             result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
             if op:
-                self.flow.operation("compare", op, (left, right), result, frame, node)
+                self.flow.operation(OperationKind.COMPARE, op, (left, right), result, frame, node)
             results.append(result)
             left = right
         return results[0] if len(results) == 1 else UNKNOWN

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from promolint.engine import operations
+from promolint.engine.model import OperationKind, binary
 from promolint.engine.values import Array, Library, Value
 from promolint.rules.base import Fix, Rule, exact
 
@@ -25,7 +25,7 @@ def bracketings(op: str, leaves: tuple[Value, ...], texts: tuple[str, ...], ctx)
             for left_text, left in build(lo, split):
                 for right_text, right in build(split, hi):
                     text = f"({left_text} {op} {right_text})"
-                    out.append((text, operations.binary(op, left, right, ctx)))
+                    out.append((text, binary(op, left, right, ctx)))
         return tuple(out)
 
     return tuple((text[1:-1], value) for text, value in build(0, len(leaves)))
@@ -40,7 +40,7 @@ class ChainRule(Rule, abstract=True):
         raise NotImplementedError
 
     def check(self, operation):
-        if operation.kind != "binop" or operation.op not in _ASSOCIATIVE or len(operation.chain) < 3:
+        if operation.kind != OperationKind.BINOP or operation.op not in _ASSOCIATIVE or len(operation.chain) < 3:
             return
         leaves = operation.chain
         if len(leaves) > _MAX_LEAVES or not all(exact(v) for v in leaves) or not exact(operation.result):
@@ -67,6 +67,6 @@ def chain_nodes(operation) -> tuple[object, ...]:
     operands while they are the same operator."""
     nodes = operation.syntax.operand_nodes(operation)
     inner = operation.syntax.operation_at(nodes[0]) if len(nodes) == 2 else None
-    if inner is not None and inner.kind == "binop" and inner.op == operation.op:
+    if inner is not None and inner.kind == OperationKind.BINOP and inner.op == operation.op:
         return chain_nodes(inner) + nodes[1:]
     return nodes

@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from promolint.core.dtypes import DTYPES, narrow_x32
-from promolint.engine import operations
-from promolint.engine.records import Operation
-from promolint.engine.symbolic import is_symbolic
+from promolint.engine.model import Operation, OperationKind, is_symbolic, result_library
 from promolint.engine.values import Array, Library, Unknown
 
 # Catalog rules whose array parameters are promoted together to one dtype the result keeps
@@ -34,9 +32,10 @@ class Promoted:
 def promoted(operation: Operation) -> Promoted | None:
     """The operands ``operation`` promotes together, or None when it does not promote any (a
     unary operator, a reduction, a conversion, an unknown operand)."""
-    if operation.kind in ("binop", "augassign", "compare"):
+    if operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN, OperationKind.COMPARE):
         values = operation.operands
-    elif operation.kind == "call" and operation.call is not None and operation.call.fn.rule in PROMOTING_RULES:
+    elif (operation.kind == OperationKind.CALL and operation.call is not None
+          and operation.call.fn.rule in PROMOTING_RULES):
         if "preferred_element_type" in operation.call.bound:
             return None  # the result's dtype is asked for, not promoted
         if any(is_symbolic(v) or isinstance(v, Unknown) for v in operation.call.array_arguments()):
@@ -46,10 +45,10 @@ def promoted(operation: Operation) -> Promoted | None:
         return None
     if len(values) < 2 or not all(isinstance(v, Array) and v.dtypes for v in values):
         return None
-    if operation.kind == "call":
+    if operation.kind == OperationKind.CALL:
         library = Library.JAX if operation.call.fn.library is Library.JAX else Library.NUMPY_ARRAY
     else:
-        library = operations.result_library(values)
+        library = result_library(values)
     if library is Library.PYTHON:
         return None
     if library is Library.JAX:

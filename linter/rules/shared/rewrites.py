@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from promolint.core.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
-from promolint.engine import calls, operations
 from promolint.engine.context import Context
-from promolint.engine.records import Call, Operation
+from promolint.engine.model import (CALL_RULES, Call, Operation, OperationKind, apply_call, binary, call_function,
+                                    call_method, compare)
 from promolint.engine.values import Array, DTypeRef, Items, Library, Value
 
 JNP_IMPORT = "import jax.numpy as jnp"
@@ -21,12 +21,12 @@ def reevaluate(operation: Operation, replacements: Mapping[int, Value], ctx: Con
     """The operation's result with operand ``i`` replaced by ``replacements[i]``, under ``ctx``;
     None for operations the engine cannot evaluate again from their operands."""
     operands = [replacements.get(i, value) for i, value in enumerate(operation.operands)]
-    if operation.kind == "binop" or (operation.kind == "augassign" and _jax(operands[0])):
-        return operations.binary(operation.op, operands[0], operands[1], ctx)
-    if operation.kind == "compare":
-        return operations.compare(operation.op, operands[0], operands[1], ctx)
+    if operation.kind == OperationKind.BINOP or (operation.kind == OperationKind.AUGASSIGN and _jax(operands[0])):
+        return binary(operation.op, operands[0], operands[1], ctx)
+    if operation.kind == OperationKind.COMPARE:
+        return compare(operation.op, operands[0], operands[1], ctx)
     call = operation.call
-    if operation.kind == "call" and call is not None and call.fn.rule in calls.RULES:
+    if operation.kind == OperationKind.CALL and call is not None and call.fn.rule in CALL_RULES:
         bound = dict(call.bound)
         for i, value in replacements.items():
             param = _parameter(call.fn.params, i)
@@ -40,7 +40,7 @@ def reevaluate(operation: Operation, replacements: Mapping[int, Value], ctx: Con
                 bound[name] = replace(bound[name], items=items[:rest] + (value,) + items[rest + 1 :])
             else:
                 return None
-        return calls.apply(Call(call.name, call.fn, bound, ctx))
+        return apply_call(Call(call.name, call.fn, bound, ctx))
     return None
 
 
@@ -57,10 +57,10 @@ def _parameter(params: tuple[str, ...], position: int) -> tuple[str, int | None]
 
 def promoted_operands(operation: Operation) -> tuple[int, ...]:
     """Positions of the operands that promote with each other (a call's array parameters)."""
-    if operation.kind in ("binop", "augassign", "compare"):
+    if operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN, OperationKind.COMPARE):
         return (0, 1)
     call = operation.call
-    if operation.kind == "call" and call is not None:
+    if operation.kind == OperationKind.CALL and call is not None:
         return tuple(i for i in range(len(operation.operands))
                      if (param := _parameter(call.fn.params, i)) is not None and param[0] in call.fn.arrays)  # fmt: skip
     return ()
@@ -89,14 +89,14 @@ def following_x64(dtype: str, ctx: Context) -> tuple[str, DTypeRef] | None:
 def jax_cast(value: Array, spelled: str, ref: DTypeRef, ctx: Context) -> tuple[str, Value]:
     """``value`` converted to the JAX dtype ``spelled``: the code (``{0}`` is the value's) and the value."""
     if value.library is Library.JAX:
-        return f"{{0}}.astype({spelled})", calls.call_method(value, "astype", [ref], {}, ctx)[0]
-    return f"jnp.asarray({{0}}, dtype={spelled})", calls.call_function("jax.numpy.asarray", [value], {"dtype": ref},
+        return f"{{0}}.astype({spelled})", call_method(value, "astype", [ref], {}, ctx)[0]
+    return f"jnp.asarray({{0}}, dtype={spelled})", call_function("jax.numpy.asarray", [value], {"dtype": ref},
                                                                          ctx)[0]  # fmt: skip
 
 
 def jax_asarray(value: Array, ctx: Context) -> Value:
     """What ``jnp.asarray(value)`` gives."""
-    return calls.call_function("jax.numpy.asarray", [value], {}, ctx)[0]
+    return call_function("jax.numpy.asarray", [value], {}, ctx)[0]
 
 
 def same_dtype(a: Value, b: Value) -> bool:

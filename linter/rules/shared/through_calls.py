@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from promolint.engine.records import Module, Operation
-from promolint.engine.symbolic import Symbolic, passed_on, summary
+from promolint.engine.model import Module, Operation, OperationKind, Symbolic, passed_on, summary
 from promolint.engine.values import Refusal, Value
 from promolint.rules.base import Finding, Related
 
@@ -52,7 +51,8 @@ def _raising_calls(module: Module, raises: Callable[[Operation], bool],
         if first is not None and id(first.node) not in reported:
             first_raise[key] = first
     for key, first in first_raise.items():
-        reached = {id(op.node) for op in module.evaluated(invocations[key]).operations if op.kind == "invoke"}
+        reached = {id(op.node) for op in module.evaluated(invocations[key]).operations
+                   if op.kind == OperationKind.INVOKE}
         inner = [k for k, other in first_raise.items() if k != key and k in reached and other.node is first.node]
         if not inner:
             yield invocations[key], first

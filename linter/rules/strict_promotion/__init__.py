@@ -1,16 +1,25 @@
-"""PRM004 strict-promotion: promotions that raise under strict promotion."""
+"""PRM004 strict-promotion: promotions that raise under strict promotion.
+
+The rule is here, with the fix that casts the refused operation's operands; ``calls`` reports it
+at the calls of the program's own functions whose body raises for what they pass."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from promolint.engine import operations
-from promolint.engine.calls.conversions import as_traced
 from promolint.engine.context import X64_BY_USER
+from promolint.engine.model import OperationKind, as_traced, collect, promote
 from promolint.engine.values import Array, Library
 from promolint.rules.base import Edit, Example, Fix, OtherMode, Rule, describe_operands, exact
-from promolint.rules.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype, promoted_operands, reevaluate
-from promolint.rules.strict_calls import Calls, refused
+from promolint.rules.shared.rewrites import (
+    JNP_IMPORT,
+    following_x64,
+    jax_cast,
+    jax_dtype,
+    promoted_operands,
+    reevaluate,
+)
+from promolint.rules.strict_promotion.calls import Calls, refused
 
 
 def _strength(weak: bool) -> str:
@@ -110,7 +119,7 @@ class StrictPromotion(Rule):
     def check_module(self, module):
         """Each refused operation, its cast kept only where it suits every call of the function
         around it; then the calls of the program's own functions that raise inside them where
-        no such cast does (``promolint.rules.strict_calls``)."""
+        no such cast does (``promolint.rules.strict_promotion.calls``)."""
         calls = Calls(module)
         fixed, reported = set(), set()
         for operation in module.operations:
@@ -137,11 +146,11 @@ class StrictPromotion(Rule):
         values = [exact(operation.operands[i]) for i in positions]
         if not values or None in values:
             return None
-        meet = exact(operations.collect(operations.promote(values, Library.JAX, standard_ctx), Library.JAX))
+        meet = exact(collect(promote(values, Library.JAX, standard_ctx), Library.JAX))
         if meet is None:
             return None
         cast = tuple(i for i, v in zip(positions, values) if not v.weak and v.dtype != meet.dtype)
-        if not cast or (operation.kind == "augassign" and 0 in cast):  # an augmented target cannot be cast
+        if not cast or (operation.kind == OperationKind.AUGASSIGN and 0 in cast):  # an augmented target cannot be cast
             return None
         spelled, ref = jax_dtype(meet.dtype, meet.weak, operation.ctx)
         fix = _cast_fix(operation, nodes, cast, spelled, ref)

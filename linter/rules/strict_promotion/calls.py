@@ -15,12 +15,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from promolint.engine import operations
 from promolint.engine.context import X64_BY_USER
-from promolint.engine.records import Evaluation, Module, Operation
+from promolint.engine.model import Evaluation, Module, Operation, OperationKind, collect, promote
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value
 from promolint.rules.base import Edit, Finding, Fix, OtherMode, describe_operands, exact
-from promolint.rules.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype
+from promolint.rules.shared.rewrites import JNP_IMPORT, following_x64, jax_cast, jax_dtype
 from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
@@ -30,7 +29,8 @@ _MAX_CAST_SETS = 16  # sets of arguments tried per target dtype: the smallest fi
 def refused(operation: Operation) -> bool:
     """The operation raises TypePromotionError under strict promotion whatever its operands are
     (itself: a call of the program's function whose body does is not counted)."""
-    return isinstance(operation.result, Refusal) and operation.result.reason == _STRICT and operation.kind != "invoke"
+    return (isinstance(operation.result, Refusal) and operation.result.reason == _STRICT
+            and operation.kind != OperationKind.INVOKE)
 
 
 class Calls:
@@ -92,7 +92,7 @@ class Calls:
         fixed_below, reported_below = fixed_inside & raises, reported_inside & raises
         for seen in trial.operations:
             inner = self._invocations.get(id(seen.node))
-            if seen.kind != "invoke" or inner is None or inner is invocation:
+            if seen.kind != OperationKind.INVOKE or inner is None or inner is invocation:
                 continue
             inner_raises, inner_fix, inner_reported = self._outcome(inner, visiting | {key}, outcomes, fixed_inside,
                                                                     reported_inside)  # fmt: skip
@@ -175,7 +175,7 @@ def _targets(trial: Evaluation, invocation: Operation) -> list[str]:
         values = [exact(v) for v in op.operands if isinstance(v, Array)]
         if not refused(op) or len(values) < 2 or None in values:
             continue
-        meet = exact(operations.collect(operations.promote(values, Library.JAX, standard_ctx), Library.JAX))
+        meet = exact(collect(promote(values, Library.JAX, standard_ctx), Library.JAX))
         if meet is not None and not meet.weak and meet.dtype not in targets:
             targets.append(meet.dtype)
     return targets
@@ -185,7 +185,7 @@ def _widens(value: Array, target: str, invocation: Operation) -> bool:
     """``value``'s dtype promotes to ``target`` (a cast that loses nothing)."""
     if value.dtype == target:
         return False
-    meet = operations.collect(operations.promote([value, Array(frozenset([target]), Library.JAX)], Library.JAX,
+    meet = collect(promote([value, Array(frozenset([target]), Library.JAX)], Library.JAX,
                                                  replace(invocation.ctx, strict=False)), Library.JAX)  # fmt: skip
     return isinstance(meet, Array) and meet.dtype == target
 
@@ -201,7 +201,7 @@ def _verdict(invocation: Operation, cast: Sequence[int], spelled: str, ref, stan
     if any(refused(op) for op in fixed.operations) or not _same(fixed.result, standard.result):
         return None
     before, after = _results(standard), _results(fixed)
-    changed = next((op for op in fixed.operations if op.kind != "invoke" and after.get(id(op.node))
+    changed = next((op for op in fixed.operations if op.kind != OperationKind.INVOKE and after.get(id(op.node))
                     != before.get(id(op.node))), None)  # fmt: skip
     if changed is None:
         return ""
@@ -229,7 +229,7 @@ def _results(evaluation: Evaluation) -> dict[int, set[str]]:
     """Each operation's results (dtype and weak flag, as text) over the evaluation, by node."""
     out: dict[int, set[str]] = {}
     for op in evaluation.operations:
-        if op.kind != "invoke":
+        if op.kind != OperationKind.INVOKE:
             out.setdefault(id(op.node), set()).add(_text(op.result))
     return out
 
