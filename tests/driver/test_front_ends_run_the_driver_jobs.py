@@ -1,5 +1,5 @@
 """Every command and front end goes through the driver's per-file jobs (``promolint.driver.jobs``):
-`check`, `check --fix`, `reveal`, the flake8 plugin, libcst's findings and codemod, and the
+`check`, `check --fix`, `reveal`, the flake8 plugin, libcst's findings and codemod, Fixit and the
 language server.  Each test stands a spy in for the job in-process and sees it called for the
 file, with what the front end reports coming from it."""
 
@@ -76,6 +76,22 @@ def test_libcst_findings_and_the_codemod_run_the_jobs(tmp_path, calls) -> None:
     assert [f.code for f in findings(libcst.parse_module(SOURCE), path)] == ["PRM006"]
     StrictCasts(CodemodContext(filename=str(path))).transform_module(libcst.parse_module(SOURCE))
     assert calls["check_job"] == ["m.py"] and calls["fix_job"] == ["m.py"]
+
+
+def test_fixit_rules_run_the_check_job(tmp_path, calls, monkeypatch) -> None:
+    import unittest
+
+    from fixit.testing import generate_lint_rule_test_cases
+
+    from promolint.fixit import RULES
+
+    monkeypatch.chdir(tmp_path)  # Fixit's harness lints <cwd>/valid.py: the default settings
+    rule = next(rule for rule in RULES if rule.INVALID)  # a rule with an example that must report
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(case)
+                               for case in generate_lint_rule_test_cases([rule()]))  # fmt: skip
+    result = unittest.TestResult()
+    suite.run(result)
+    assert result.wasSuccessful() and result.testsRun and len(calls["check_job"]) >= 1
 
 
 def test_the_language_server_runs_the_check_job(tmp_path, calls, monkeypatch) -> None:
