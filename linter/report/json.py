@@ -18,7 +18,7 @@ def render(diagnostics: Sequence[Diagnostic]) -> str:
 
 def _fields(diagnostic: Diagnostic) -> dict:
     fields = asdict(diagnostic)
-    del fields["file_line"]
+    del fields["file_line"], fields["internal"]  # internal: for the exit status; the message says it
     if not fields["cell"]:
         del fields["cell"]
     if fields["fix"] is None:
