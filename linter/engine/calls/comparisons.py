@@ -47,10 +47,6 @@ def _unseen(call: Call) -> list[Value]:
     return [call.bound[p] for p in call.fn.arrays if type(call.bound.get(p)) is Unknown]
 
 
-_COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
-                "greater_equal": ">="}  # fmt: skip
-
-
 def _compare(call: Call) -> Value:
     """``jnp.less(x, 1.5)`` is ``x < 1.5``: weak in JAX when the promoted operands are."""
     inputs, unseen = library_inputs(call), _unseen(call)
@@ -67,7 +63,7 @@ def _compare(call: Call) -> Value:
         inputs = [replace(first, library=Library.JAX, dtypes=dtypes, literal=None), inputs[1]]
     if call.fn.library is not Library.JAX and all(v.library is Library.PYTHON for v in inputs):
         return array("bool", Library.NUMPY_ARRAY)  # np.less(1, 2) is np.True_; NumPy orders complex numbers
-    return operations.compare(_COMPARISONS[call.short], inputs[0], inputs[1], call.ctx)
+    return operations.compare(call.fn.operator, inputs[0], inputs[1], call.ctx)
 
 
 SEMANTICS: dict[str, Callable[[Call], Value]] = {

@@ -24,7 +24,9 @@ _BINARY_PROMOTE = (
 )
 _BINARY_INEXACT = "true_divide divide arctan2 hypot logaddexp logaddexp2 copysign"
 _BOOL_UNARY = "isnan isinf isfinite signbit logical_not isneginf isposinf"
-_COMPARE = "equal not_equal less less_equal greater greater_equal"  # like the operators: weak in JAX
+# Comparison functions are their operators (weak in JAX alike).
+_COMPARE = (("equal", "=="), ("not_equal", "!="), ("less", "<"), ("less_equal", "<="), ("greater", ">"),
+            ("greater_equal", ">="))  # fmt: skip
 _BOOL_BINARY = "logical_and logical_or logical_xor isclose"
 _INDEX_REDUCE = "argmax argmin count_nonzero"
 _REDUCE_SAME = "max min amax amin ptp nanmax nanmin"
@@ -59,7 +61,7 @@ def _elementwise(library: Library) -> dict[str, Fn]:
     # weak number (not a weak bool; measured).
     out["heaviside"] = Fn("inexact", library, ("x1", "x2"), weak=Weak.AS_FIRST, arrays=("x1", "x2"))
     out |= many(_BOOL_UNARY, Fn("bool", library, ("x",), arrays=("x",)))
-    out |= many(_COMPARE, Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2")))
+    out |= {name: Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2"), operator=op) for name, op in _COMPARE}
     out |= many(_BOOL_BINARY, Fn("bool", library, ("x1", "x2"), arrays=("x1", "x2")))
     if library is JNP:
         # Predicates whose result is weak when every input is weak and of these kinds (measured:

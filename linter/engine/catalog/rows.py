@@ -106,6 +106,7 @@ class Fn:
     least_ndim: int = 0  # atleast
     real: bool = False  # the result's complex dtypes made real (var and std)
     float16_runs: bool = False  # linalg and solve: a float16 loop exists
+    operator: str = ""  # compare: the comparison operator the function computes
     lax: LaxChecks = LaxChecks()  # lax
     # Facts of the function itself, measured on the pinned versions:
     needs_dimensions: bool = False  # raises for a value without dimensions (a Python scalar, a 0-d array)

@@ -1,8 +1,9 @@
-"""The families of call semantics that only whole-file runs reached: FFTs, decompositions, ``jax.lax``,
-index sequences, reductions to real values, activations computed with a Python scalar and JAX's weak
-predicates.  Each case is one call, given to the engine (``promolint.engine.calls.call_function``)
-and run on the installed NumPy and JAX with the same arguments, in both x64 modes: the engine's
-dtype (and JAX's weak flag) is what running it gives, and a refusal is the exception it raises."""
+"""The families of call semantics that only whole-file runs reached: FFTs, decompositions,
+``jax.lax``, index sequences, reductions to real values, activations computed with a Python scalar,
+JAX's weak predicates and comparison functions.  Each case is one call, given to the engine
+(``promolint.engine.calls.call_function``) and run on the installed NumPy and JAX with the same
+arguments, in both x64 modes: the engine's dtype (and JAX's weak flag) is what running it gives,
+and a refusal is the exception it raises."""
 
 from __future__ import annotations
 
@@ -142,6 +143,10 @@ CASES = [
     ("jax.numpy.isnan", (py(2.0),)),
     ("jax.numpy.isinf", (py(2.0),)),
     ("jax.numpy.logical_and", (py(1), py(2))),
+    # comparison functions are their operators
+    ("jax.numpy.less", (py(1), py(2.5))),
+    ("jax.numpy.greater_equal", (jx("int8"), py(1.5))),
+    ("numpy.not_equal", (npy("uint8"), py(300))),
     ("jax.numpy.nan_to_num", (py(1.5),)),
     ("jax.numpy.nan_to_num", (py(1),)),
     # creation and atleast: the requested or default dtype, the input's kept
