@@ -1,4 +1,5 @@
-"""What one analysis of a file produces, for reveal and for the rules: front-end neutral."""
+"""What one analysis of a file produces, for reveal and for the rules (which read it through
+``promolint.engine.model``): front-end neutral."""
 
 from __future__ import annotations
 

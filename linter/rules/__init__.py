@@ -1,5 +1,7 @@
-"""The rules. ``registry`` lists them without loading any; the names below load every rule (and with
-them the engine) on first use."""
+"""The rules: one a module (or a package, where one rule holds several concepts), each named by
+its row in ``registry``, which lists them without loading any; ``base`` is what a rule is and
+``shared`` what several rules build on.  Rules read the engine through ``promolint.engine.model``
+only.  The names below load every rule (and with them the engine) on first use."""
 
 from __future__ import annotations
 
