@@ -85,9 +85,7 @@ def _drawn_rank(call: Call) -> int | None:
     ranks = [data_rank(call.bound[p]) if p in call.bound else 0 for p in params]  # absent: a scalar default
     if None in ranks:
         return None
-    if call.short == "permutation":
-        return max(ranks[0], 1)
-    return max(max(ranks) + added, 0)
+    return max(max(ranks) + added, call.fn.least_ndim)
 
 
 def _reduced_rank(call: Call) -> int | None:

@@ -40,7 +40,8 @@ CATALOG: dict[str, Fn] = {
     "jax.random.PRNGKey": Fn("fixed", JNP, result="uint32", shape="array"),  # a raw key: 2 uint32 words
     "jax.random.key_data": Fn("fixed", JNP, result="uint32", shape="array"),  # of a raw key or a typed one
     # a shuffled copy of the array `x`, or of arange(x) for an int: one dimension at least
-    "jax.random.permutation": Fn("choice", JNP, ("key", "x"), arrays=("x",), shape="draw", draw=Draw(("x",))),
+    "jax.random.permutation": Fn("choice", JNP, ("key", "x"), arrays=("x",), shape="draw", draw=Draw(("x",)),
+                                 least_ndim=1),
     "jax.random.split": Fn("key", JNP, ("key", "num"), arrays=("key",), shape="array"),
     "jax.random.fold_in": Fn("key", JNP, ("key", "data"), arrays=("key",), shape="array"),
     # Draws in the default float (int for poisson and categorical) whatever their parameters' dtype.

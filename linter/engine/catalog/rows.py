@@ -103,7 +103,7 @@ class Fn:
     spectrum: Spectrum | None = None  # fft
     scalar: str = ""  # scaled: the Python scalar type an activation computes with
     then_inexact: bool = False  # scaled: the result made inexact (softplus)
-    least_ndim: int = 0  # atleast
+    least_ndim: int = 0  # atleast and jax.random.permutation: the least number of dimensions
     real: bool = False  # the result's complex dtypes made real (var and std)
     float16_runs: bool = False  # linalg and solve: a float16 loop exists
     operator: str = ""  # compare: the comparison operator the function computes
