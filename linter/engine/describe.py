@@ -3,7 +3,7 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype
+from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype, outcomes as outcomes_of
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
 
 
@@ -55,7 +55,7 @@ def spelled(value: Value) -> str:
 
 def _symbolic(value: Symbolic) -> dict:
     depends = sorted(v.name for v in value.variables)
-    outcomes = value.outcomes(MAX_ASSIGNMENTS)
+    outcomes = outcomes_of(value, MAX_ASSIGNMENTS)
     unknown = {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
     if not outcomes:
         return unknown

@@ -312,7 +312,7 @@ def attribute(value: Value, name: str) -> Value:
     if isinstance(value, Bound) and value.method == "at.":
         return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
     if isinstance(value, (Items, Elements)) and name in LIST_MUTATORS:
-        return Bound(value, name)  # xs.append: the flow stops following xs (objects.mutated)
+        return Bound(value, name)  # xs.append: the flow stops following xs (containers.mutated)
     if not isinstance(value, Array):
         return UNKNOWN
     if value.library is Library.PYTHON and not all(hasattr(_PYTHON_TYPES[d], name) for d in value.dtypes):

@@ -18,180 +18,23 @@ promotes.  A refusal is the result only where it holds at every member.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from promolint.core.dtypes import DTYPES
-from promolint.engine import operations
 from promolint.engine.calls import as_traced, replaced, replaced_parts, traced_variable
 from promolint.engine.context import Context
-from promolint.engine.flow.trees import leaves, rebuild, sorted_entries
+from promolint.engine.flow import carries
+from promolint.engine.flow.carries import BRANCHES, CARRY, PREDICATE
+from promolint.engine.flow.trees import leaves, rebuild
 from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
+from promolint.engine.symbolic import outcomes as outcomes_of
 from promolint.engine.values import (UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
-                                     is_none, join)
-
-# The reasons of the refusals this module makes: rules tell them from those of the operations
-# inside the bodies.
-CARRY = "carry"
-BRANCHES = "branches"
-PREDICATE = "predicate"
+                                     is_none)
 
 Invoke = Callable[[Value, Sequence[Value]], Value]  # calls a function value with positional arguments
 _NONE = Reference("builtins.None")
-_MARKERS = itertools.count()
 _LEAF = Reference("<leaf>")  # a leaf's place in a pytree's skeleton
-
-
-# --- comparing the carry with what the body returns ---------------------------------------------
-def _shape_of(value: Value) -> object:
-    """A pytree's structure: tuples and lists by kind and length, dicts by their keys, ``None``,
-    leaves."""
-    if isinstance(value, Items):
-        return (value.is_tuple, tuple(_shape_of(item) for item in value.items))
-    if isinstance(value, Keyed):
-        return tuple((key, _shape_of(member)) for key, member in sorted_entries(value) or ())
-    return None if is_none(value) else "leaf"
-
-
-def _paths(value: Value, prefix: str = "") -> list[str]:
-    if isinstance(value, Items):
-        return [path for i, item in enumerate(value.items) for path in _paths(item, f"{prefix}[{i}]")]
-    if isinstance(value, Keyed):
-        return [path for key, item in sorted_entries(value) or () for path in _paths(item, f"{prefix}[{key!r}]")]
-    return [] if is_none(value) else [prefix]
-
-
-def _settled(leaf: Value) -> Value:
-    """A symbolic leaf as the join of what it is at every assignment of its variables where the
-    program goes on: two leaves whose joins share no dtype differ whatever the variables are."""
-    if type(leaf) is not Symbolic:
-        return leaf
-    outcomes = leaf.outcomes()
-    exact = [outcome for _, outcome in outcomes or () if not isinstance(outcome, Refusal)]
-    return join(exact) if outcomes is not None and exact else UNKNOWN
-
-
-def _pinned(value: Value) -> Value:
-    """A traced carry or operand whose symbolic leaves have one dtype and weak flag whatever their
-    variables are (``jnp.asarray(x, jnp.float32)``) with those leaves as that exact value: the
-    body then computes exactly from them."""
-    found = leaves(value)
-    if found is None or not any(type(leaf) is Symbolic for leaf in found):
-        return value
-    settled = [_settled(leaf) for leaf in found]
-    return rebuild(value, [new if isinstance(new, Array) and new.exact else old for old, new in zip(found, settled)])
-
-
-def _exact_leaves(value: Value) -> list[Value] | None:
-    """The leaves, symbolic ones settled (``_settled``)."""
-    found = leaves(value)
-    return [_settled(leaf) for leaf in found] if found is not None else None
-
-
-def _exact(value: Value) -> Array | None:
-    return value if isinstance(value, Array) and value.dtype is not None else None
-
-
-def _where(path: str) -> str:
-    return f" at {path}" if path else ""
-
-
-class _Match:
-    """How the leaves of two pytrees compare: the positions where they differ for sure, where
-    the received one is weak and differs (JAX may promote it), and where the engine cannot tell.
-    Candidate sets differ for sure when they share no dtype."""
-
-    def __init__(self, received: Value, returned: Value):
-        self.structure_differs = False
-        self.undecided = False
-        self.differ: list[tuple[str, Array, Array]] = []
-        self.promote: list[int] = []
-        self.unknown: set[int] = set()
-        got, back = _exact_leaves(received), _exact_leaves(returned)
-        if got is None or back is None:
-            self.undecided = True
-            return
-        if _shape_of(received) != _shape_of(returned):
-            # Only arrays are leaves for sure: anything else (an object, an unknown) may be a pytree.
-            if all(isinstance(leaf, Array) for leaf in got + back):
-                self.structure_differs = True
-            else:
-                self.undecided = True
-            return
-        for index, (path, a, b) in enumerate(zip(_paths(received), got, back)):
-            if not (isinstance(a, Array) and a.dtypes and isinstance(b, Array) and b.dtypes):
-                self.unknown.add(index)
-            elif a.dtypes & b.dtypes:
-                if a.dtype is None or b.dtype is None:
-                    self.unknown.add(index)  # the same dtype, or not
-            elif a.weak is False:
-                self.differ.append((path, a, b))
-            elif a.weak and a.dtype and b.dtype:
-                self.promote.append(index)
-            else:
-                self.unknown.add(index)
-
-
-def _promoted(carry: Value, returned: Value, positions: list[int], ctx: Context) -> Value:
-    """The carry JAX traces again: each weak leaf at ``positions`` converted to the strong dtype
-    it promotes to with what the body returned there."""
-    got, back = _exact_leaves(carry) or [], _exact_leaves(returned) or []
-    new: list[Value] = list(leaves(carry) or [])
-    for index in positions:
-        outcome = operations.collect(operations.promote([got[index], back[index]], Library.JAX, ctx), Library.JAX)
-        if isinstance(outcome, Refusal):
-            return outcome
-        new[index] = replace(got[index], dtypes=outcome.dtypes, weak=False) if isinstance(outcome, Array) else UNKNOWN
-    return rebuild(carry, new)
-
-
-def _carry_refusal(what: str, match: _Match) -> Refusal:
-    if match.structure_differs:
-        return Refusal("TypeError", f"{what}'s body returns its carry in another structure than it received "
-                       "(tuple or list, length): JAX requires the same pytree structure.", CARRY)  # fmt: skip
-    path, received, returned = match.differ[0]
-    return Refusal("TypeError", f"{what}'s body returns its carry{_where(path)} as {returned.describe()} where it "
-                   f"received {received.describe()}: JAX requires the carry to keep its dtype.", CARRY)  # fmt: skip
-
-
-def _forwarded(init: Value, carry: Value, raw: Value, returned: Value, again: Callable[[Value], Value]) -> list[Value]:
-    """The loop's result leaves.  JAX hands back a carry leaf the body returns unchanged as the
-    initial value itself (a Python float stays one); that matters where the initial value is
-    not JAX's.  The body returned it unchanged when it gave back the very value it received;
-    one equal to it may be a new value computed alike (``c + 1``) or the same one from a
-    memoized call: ``again`` runs the body, unrecorded, with a value nothing else can be at
-    those places, and they are unchanged where it comes back."""
-    initial, given, out, back = leaves(init) or [], leaves(carry) or [], leaves(raw) or [], leaves(returned) or []
-    result = list(back)
-    unsure = []
-    for index, (first, received, value) in enumerate(zip(initial, given, out)):
-        if isinstance(first, Array) and first.library is Library.JAX:
-            continue
-        if value is received:
-            result[index] = first
-        elif value == received:
-            unsure.append(index)
-    if unsure:
-        markers = {index: Reference(f"<carry leaf {index} of loop {next(_MARKERS)}>") for index in unsure}
-        probed = leaves(again(rebuild(carry, [markers.get(i, leaf) for i, leaf in enumerate(given)])))
-        for index, marker in markers.items():
-            kept = probed is not None and len(probed) == len(given) and probed[index] == marker
-            result[index] = initial[index] if kept else back[index]
-    return result
-
-
-def _decided(what: str, carry: Value, returned: Value, carry_again: Value | None,
-             returned_again: Value | None) -> Refusal | _Match:  # fmt: skip
-    """How the body's carry compares with what it received: on the second trace where weak
-    leaves were promoted (``carry_again``, None where the body ran once), else on the first."""
-    match = _Match(carry, returned)
-    if match.promote and not match.structure_differs and carry_again is not None:
-        match = _Match(carry_again, returned_again)
-        match.differ += _weak_differences(carry_again, returned_again, match)
-    if match.structure_differs or match.differ:
-        return _carry_refusal(what, match)
-    return match
 
 
 def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invoke: Invoke, quiet: Invoke,
@@ -202,7 +45,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
     run it again if needed (``check`` sees each carry traced); the carry the loop gives (or its
     refusal) and the other output.  ``quiet`` invokes without recording.  A carry of symbolic
     leaves is decided member by member (``_symbolic_loop``)."""
-    carry = _weak_fields_unknown(_pinned(_traced_tree(init, ctx)))
+    carry = _weak_fields_unknown(carries.pinned(_traced_tree(init, ctx)))
     if isinstance(carry, Refusal):
         return carry, UNKNOWN
     raw, extra = step(invoke, carry)
@@ -215,9 +58,9 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
             return refused, UNKNOWN
         return _symbolic_loop(what, step, invoke, quiet, init, carry, raw, returned, extra, ctx, check)
     carry_again = returned_again = None
-    match = _Match(carry, returned)
+    match = carries.Match(carry, returned)
     if match.promote and not match.structure_differs and not refused:
-        carry_again = _promoted(carry, returned, match.promote, ctx)
+        carry_again = carries.promoted(carry, returned, match.promote, ctx)
         if isinstance(carry_again, Refusal):
             return carry_again, UNKNOWN
         raw, extra = step(invoke, carry_again)
@@ -225,7 +68,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
         if isinstance(returned_again, Refusal):
             return UNKNOWN, UNKNOWN
         refused = check(carry_again)
-    decided = _decided(what, carry, returned, carry_again, returned_again)
+    decided = carries.decided(what, carry, returned, carry_again, returned_again)
     if isinstance(decided, Refusal):
         return decided, UNKNOWN
     if refused:
@@ -234,7 +77,7 @@ def _loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value]], invok
         return UNKNOWN, extra
     if carry_again is not None:
         carry, returned = carry_again, returned_again
-    settled = _forwarded(init, carry, raw, returned, lambda marked: step(quiet, marked)[0])
+    settled = carries.forwarded(init, carry, raw, returned, lambda marked: step(quiet, marked)[0])
     return rebuild(returned, [UNKNOWN if i in decided.unknown else leaf for i, leaf in enumerate(settled)]), extra
 
 
@@ -294,7 +137,7 @@ def _refused_everywhere(leaf: Value) -> Refusal | None:
     the loop or the branches raise whatever the variables are."""
     if type(leaf) is not Symbolic:
         return None
-    outcomes = leaf.outcomes()
+    outcomes = outcomes_of(leaf)
     alive = [value for _, value in outcomes or () if not passed_on(value)]
     if alive and all(isinstance(v, Refusal) and v.reason in (CARRY, BRANCHES) for v in alive):
         return alive[0]  # type: ignore[return-value]
@@ -311,18 +154,18 @@ def _kept_everywhere(before: Value, after: Symbolic) -> bool:
 
 def _promoted_leaf(index: int, ctx: Context, carry_skeleton: Value, returned_skeleton: Value,
                    carry: tuple[Value, ...], returned: tuple[Value, ...]) -> Value:  # fmt: skip
-    """Leaf ``index`` of the carry JAX traces again, at one member (``_promoted``); unknown
+    """Leaf ``index`` of the carry JAX traces again, at one member (``promoted``); unknown
     where the engine cannot tell whether it is promoted (evaluated with every variable unknown,
     a leaf kept so would be claimed kept at every member)."""
     trees = _trees((carry_skeleton, returned_skeleton), (carry, returned))
     if trees is None:
         return UNKNOWN
-    match = _Match(*trees)
+    match = carries.Match(*trees)
     if match.undecided or index in match.unknown:
         return UNKNOWN
     if not match.promote or match.structure_differs:
         return carry[index]
-    promoted = _promoted(*trees, match.promote, ctx)
+    promoted = carries.promoted(*trees, match.promote, ctx)
     return promoted if isinstance(promoted, Refusal) else (leaves(promoted) or [UNKNOWN])[index]
 
 
@@ -334,7 +177,7 @@ def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tupl
     trees = _trees(skeletons, (carry, returned, carry_again, returned_again))
     if trees is None:
         return UNKNOWN
-    decided = _decided(what, *trees)
+    decided = carries.decided(what, *trees)
     if isinstance(decided, Refusal):
         return decided
     return UNKNOWN if decided.undecided or index in decided.unknown else result[index]
@@ -394,7 +237,7 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     got_again, back_again = leaves(carry_again) or [], leaves(returned_again)
     if back_again is None:
         return UNKNOWN, extra
-    settled = _forwarded(init, carry_again, raw, returned_again, lambda marked: step(quiet, marked)[0])
+    settled = carries.forwarded(init, carry_again, raw, returned_again, lambda marked: step(quiet, marked)[0])
     skeletons = (*first, _skeleton(carry_again), _skeleton(returned_again))
     arguments = (what, skeletons, tuple(got), tuple(back), tuple(got_again), tuple(back_again), tuple(settled))
     # (The body may return its carry with fewer leaves on one trace than on the other.)
@@ -501,7 +344,7 @@ def _branches(what: str, invoke: Invoke, functions: Sequence[Value], operands: S
     """Every branch on the traced operands; their outputs must agree in structure and dtypes, and
     the first branch's is the result.  Where outputs have symbolic leaves, each leaf of the
     result is the first branch's at each member, or the refusal there."""
-    traced = [_pinned(_traced_tree(v, ctx)) for v in operands]
+    traced = [carries.pinned(_traced_tree(v, ctx)) for v in operands]
     refused = next((v for v in traced if isinstance(v, Refusal)), None)
     if refused:
         return refused
@@ -535,27 +378,20 @@ def _agreed(what: str, outputs: Sequence[Value]) -> Value:
     first = outputs[0]
     unknown: set[int] = set()
     for other in outputs[1:]:
-        match = _Match(first, other)
-        match.differ += _weak_differences(first, other, match)
+        match = carries.Match(first, other)
+        match.differ += carries.weak_differences(first, other, match)
         if match.structure_differs:
             return Refusal("TypeError", f"{what}'s branches return different structures (tuple or list, length): "
                            "JAX requires them to be equal.", BRANCHES)  # fmt: skip
         if match.differ:
             path, a, b = match.differ[0]
-            return Refusal("TypeError", f"{what}'s branches return {a.describe()} and {b.describe()}{_where(path)}: "
+            where = carries.where(path)
+            return Refusal("TypeError", f"{what}'s branches return {a.describe()} and {b.describe()}{where}: "
                            "JAX requires equal output types.", BRANCHES)  # fmt: skip
         if match.undecided:
             return UNKNOWN
         unknown |= match.unknown
     return rebuild(first, [UNKNOWN if i in unknown else leaf for i, leaf in enumerate(leaves(first) or [])])
-
-
-def _weak_differences(first: Value, other: Value, match: _Match) -> list[tuple[str, Array, Array]]:
-    """Branches are never promoted: a weak leaf of the first branch that differs in dtype raises."""
-    got, back, paths = _exact_leaves(first) or [], _exact_leaves(other) or [], _paths(first)
-    found = [(paths[i], got[i], back[i]) for i in match.promote]
-    match.promote = []
-    return found  # type: ignore[return-value]
 
 
 def _operands(bound: dict[str, Value]) -> tuple[Value, ...]:

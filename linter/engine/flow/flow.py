@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -44,10 +45,14 @@ class _JitCall:
 
 class Flow:
     """What a front end drives while it walks one module: ``sites`` and ``operations`` are its
-    results, keyed by the front end's handles (``id`` of a syntax node)."""
+    results, keyed by the front end's handles (``id`` of a syntax node).
+
+    The flow owns its functions, modules and objects, which refer back to it (and to the front
+    end) weakly: an analysis holds no reference cycle, and is freed as soon as it is dropped,
+    without the cyclic collector (which would traverse each of its objects)."""
 
     def __init__(self, body: Body, settings: Settings = Settings(), seeds: Seeds = Seeds()):
-        symbolic.forget()  # one analysis at a time per process
+        self.evaluation_state = symbolic.EvaluationState()  # the symbolic values' evaluations, dropped with the flow
         self.settings = settings
         self.seeds = seeds
         self.sites: dict[int, Site] = {}
@@ -60,10 +65,12 @@ class Flow:
         self.module_names: dict[str, Value] = {}  # the names of the module whose code runs
         self.anchor: object | None = None  # the call in progress: where another module's values arrive
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
-        self.functions = Functions(self, body)
+        self._itself = weakref.proxy(self)  # what the flow's parts and records hold of it
+        front_end = weakref.proxy(body)
+        self.functions = Functions(self._itself, front_end)
         facts = settings.facts
-        self.modules = Modules(self, body, seeds.module or facts.module, dict(facts.modules))
-        self.objects = Objects(self)
+        self.modules = Modules(self._itself, front_end, seeds.module or facts.module, dict(facts.modules))
+        self.objects = Objects(self._itself)
         self._read_by_rules: dict[Symbolic, Value] = {}  # symbolic values as rules read them
         self.failures: list[object] = []  # handles of statements and functions too deep to analyze
         self.imported_modules: set[str] = set()  # what the module imports, anywhere in it
@@ -71,16 +78,6 @@ class Flow:
         self._loop_depth = 0
         self._watched: dict[int, _JitCall] | None = None  # the jitted calls the loop pass in progress makes
         self._probing = False  # a loop's second pass is running: it watches its jitted calls unrecorded
-
-    def release(self) -> None:
-        """The analysis has been read (``Analysis.release``): the functions and objects refer
-        back to the flow, and the syntax a front end attaches to operations (and the evaluation of
-        a call again, a method of the flow) to all of them."""
-        self.modules.release()
-        self.functions = self.objects = self.modules = None  # type: ignore[assignment]
-        for operation in (*self.operations.values(), *self.invocations.values()):
-            operation.syntax = operation.evaluate = None  # the syntax and the flow's own methods
-        symbolic.forget()  # its evaluations, freed now rather than when the next analysis starts
 
     def module_frame(self) -> Frame:
         return Frame(self.module_names, self.settings.initial())
@@ -170,7 +167,8 @@ class Flow:
         (``Operation.evaluate``): where a body refuses, the fix may be a cast at the call."""
         invocation = Operation(OperationKind.INVOKE, "", tuple(args), result, frame.ctx, handle,
                                in_function=frame.in_function, module=self.modules.here,
-                               evaluate=functools.partial(self._evaluate, func, dict(kwargs)))  # fmt: skip
+                               evaluate=functools.partial(Flow._evaluate, self._itself, func,
+                                                          dict(kwargs)))  # fmt: skip
         if self.recording:
             self.invocations[id(handle)] = invocation
         if self.trial is not None:
@@ -238,7 +236,7 @@ class Flow:
             return fields[name] if name in fields else self.attribute(receiver, name, ctx, handle)
         if owner is not None and name not in NUMBER_ATTRIBUTES and name[0] != "_":
             key, traced = owner
-            found = symbolic.attribute_variable(key, name, ctx)
+            found = symbolic.attribute_variable(key, name, ctx, state=self.evaluation_state)
             return calls.as_traced_field(found, ctx) if traced else found  # traced: a scan's `state.count`
         value = calls.attribute(base, name)
         if type(value) is Reference and self.seeds.names:

@@ -17,7 +17,7 @@ from promolint.core.dtypes import DTYPES
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
-from promolint.engine.symbolic import NUMERIC, annotated_domain, domain, is_symbolic, join, variable
+from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, variable
 from promolint.engine.values import UNKNOWN, Array, Function, Instance, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
@@ -59,6 +59,7 @@ class Host(Protocol):
     anchor: object | None  # the call in progress
     trial: list | None  # set while a call is evaluated again for a rule: nothing memoized is reused
     final_ctx: Context
+    evaluation_state: EvaluationState  # where the parameters' variables are evaluated
     seeds: Seeds
     failures: list[object]
 
@@ -453,6 +454,7 @@ class Functions:
         still without a dtype is a variable (over every numeric value, or every dtype of the
         library its annotation names)."""
         flow = self._flow
+        state = flow.evaluation_state
         line = definition.line if not definition.scope.depth else None  # seeds are the module's own
         given = flow.seeds.parameters.get(line, {}) if line is not None else {}
         declared = flow.seeds.declared.get(line, {}) if line is not None else {}
@@ -479,10 +481,10 @@ class Functions:
                     # An object of the class the annotation names: its fields nothing types are variables.
                     seeds[name] = replace(seeds[name], origin=self._key(definition, param))
                 else:
-                    members = annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
+                    members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
                         scalar = seeds[name].library is Library.PYTHON
-                        seeds[name] = variable(name, self._key(definition, param), members, scalar)
+                        seeds[name] = variable(name, self._key(definition, param), members, scalar, state=state)
             else:
                 seen = [args[name] for args in calls if name in args]
                 if seen:
@@ -492,12 +494,12 @@ class Functions:
                         # than a variable, which a caller's types can settle (the shim's).
                         seeds[name] = UNKNOWN
                 elif name in definition.defaults and key not in self._loose:
-                    seeds[name] = self._default(definition, param, ctx)
-            seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx)
+                    seeds[name] = self._default(definition, param, ctx, state)
+            seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx, state)
         return seeds
 
     @staticmethod
-    def _default(definition: Definition, param: Param, ctx: Context) -> Value:
+    def _default(definition: Definition, param: Param, ctx: Context, state: EvaluationState) -> Value:
         """What a parameter no call of the module passes holds: its default where only the
         default can come; a Python number as default says the kind, as an annotation would
         (``y=0.0`` is some float: a caller may pass a float32 array, optax's ``_l2``)."""
@@ -505,11 +507,13 @@ class Functions:
         if not (isinstance(default, Array) and default.library is Library.PYTHON and default.dtypes
                 and DTYPES[next(iter(default.dtypes))].kind in "iufc"):  # fmt: skip
             return default
-        members = annotated_domain(replace(default, literal=None), ctx)
-        return variable(param.name, Functions._key(definition, param), members, True) if members else default
+        members = state.annotated_domain(replace(default, literal=None), ctx)
+        if not members:
+            return default
+        return variable(param.name, Functions._key(definition, param), members, True, state=state)
 
     @staticmethod
-    def _variable(definition: Definition, param: Param, value: Value, ctx: Context) -> Value:
+    def _variable(definition: Definition, param: Param, value: Value, ctx: Context, state: EvaluationState) -> Value:
         """``value``, or a variable where it has no dtype: an untyped parameter (or one its call
         sites disagree on) ranges over every numeric value, as does one annotated ``ArrayLike``;
         one annotated with a library only
@@ -517,11 +521,11 @@ class Functions:
         their class, not numbers.  What the code does with non-numeric values is not claimed."""
         key = Functions._key(definition, param)
         if isinstance(value, Array) and not value.dtypes:
-            return variable(param.name, key, domain((value.library,), ctx))
+            return variable(param.name, key, state.domain((value.library,), ctx), state=state)
         # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine
         # cannot resolve, no annotation at all; `self` and `cls` without one are objects.
         if value == ARRAY_LIKE and (param.annotation is not None or param.name not in ("self", "cls")):
-            return variable(param.name, key, domain(NUMERIC, ctx))
+            return variable(param.name, key, state.domain(NUMERIC, ctx), state=state)
         return value
 
     @staticmethod

@@ -17,6 +17,7 @@ most ``MAX_DEPTH`` imports away from the module analysed and at most ``_MAX_MODU
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -79,21 +80,25 @@ class _Names(dict):
     """Another module's names: reading one its top level has not bound yet runs the statements
     that bind it (those read with ``get``, as the front end and the flow read module names)."""
 
-    __slots__ = ("bind",)
+    __slots__ = ("_modules", "_module")
+
+    def __init__(self, modules: Modules, module: str):
+        super().__init__()
+        self._modules = modules  # weakly: the modules hold these names
+        self._module = module
 
     def get(self, name: str, default: Value | None = None) -> Value | None:
         value = dict.get(self, name, _UNBOUND)
         if value is _UNBOUND:
-            self.bind(name)
+            try:
+                self._modules.run_for(self._module, name)
+            except ReferenceError:  # the analysis is gone: nothing runs any more
+                pass
             value = dict.get(self, name, default)
         return value
 
 
 _UNBOUND = object()
-
-
-def _bind_nothing(name: str) -> None:
-    """What a released analysis's module names do for a name not bound."""
 
 
 class Host(Protocol):
@@ -156,16 +161,8 @@ class Modules:
         value = self.bind(module, name)
         return self.resolve(value) if type(value) is Imported else value or UNKNOWN
 
-    def release(self) -> None:
-        """The analysis has been read: the loaded modules' names no longer run statements (they
-        refer back to this object)."""
-        for scope in self._loaded.values():
-            if scope is not None and type(scope.names) is _Names:
-                scope.names.bind = _bind_nothing
-        self._loaded.clear()
-
     def _load(self, module: str) -> Scope | None:
-        """The names of ``module``'s top level, each bound as it is read (``_run_for``), once.
+        """The names of ``module``'s top level, each bound as it is read (``run_for``), once.
         One its callers loaded first counts as near as the module analysed reads it, and not
         towards the modules the module analysed may load."""
         path, depth = self._paths.get(module), self.current.depth + 1
@@ -183,10 +180,15 @@ class Modules:
         if top_level is None:
             self._loaded[module] = None
             return None
-        names = _Names()
-        scope = self._loaded[module] = Scope(names, module, depth, self._package(module), top_level)
-        names.bind = lambda name: self._run_for(scope, name)
+        scope = self._loaded[module] = Scope(_Names(weakref.proxy(self), module), module, depth, self._package(module),
+                                             top_level)  # fmt: skip
         return scope
+
+    def run_for(self, module: str, name: str) -> None:
+        """Run the statements of loaded ``module``'s top level that bind ``name`` and have not
+        run."""
+        scope = self._loaded[module]
+        self._run_statements(scope, scope.top_level.needed(name))
 
     @contextmanager
     def callers_running(self) -> Iterator[None]:
@@ -253,10 +255,6 @@ class Modules:
                 elif isinstance(value, Function) and value.key in keys:
                     found.add(value.key)
         return found
-
-    def _run_for(self, scope: Scope, name: str) -> None:
-        """Run the statements of ``scope``'s top level that bind ``name`` and have not run."""
-        self._run_statements(scope, scope.top_level.needed(name))
 
     def _run_statements(self, scope: Scope, wanted: Iterable[int]) -> None:
         """Run those of the ``wanted`` statements of ``scope``'s top level that have not run.

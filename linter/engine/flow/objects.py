@@ -23,31 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from promolint.engine.calls import as_traced
-from promolint.engine.catalog import COPY_METHODS, LIST_MUTATORS
 from promolint.engine.context import Context
+from promolint.engine.flow.classes import (DATACLASS_DECORATORS, ENUM_BASES, FIELD_BASES, FIELD_FUNCTIONS, FLAX_OWN,
+                                           KEEP_CLASS, PLAIN_BASES, ClassInfo, FieldCall, FieldSpec, Method,
+                                           enum_member, method_of, qualname, replaces)
+from promolint.engine.flow.containers import DICT_METHODS, DICT_MUTATORS, device_put, dict_call, dict_method, followed
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
-from promolint.engine.flow.higher_order import TRANSPARENT, keeps_body
-from promolint.engine.values import (
-    UNKNOWN,
-    Array,
-    Bound,
-    Class,
-    Elements,
-    Function,
-    Instance,
-    Items,
-    Keyed,
-    Library,
-    Member,
-    Reference,
-    Refusal,
-    Unknown,
-    Value,
-    join,
-)
-from promolint.engine.symbolic import attribute_variable, is_symbolic, lowered, settled
+from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
+                                     Reference, Refusal, Value, join)
+from promolint.engine.symbolic import EvaluationState, attribute_variable, is_symbolic, lowered, settled
 
 
 def _outside(value: Value) -> Value:
@@ -65,89 +50,13 @@ def _outside(value: Value) -> Value:
 _INITIALIZERS = ("__new__", "setup", "__init__", "__post_init__")
 _MAX_PASSES = 3
 
-# How a class gets dataclass fields: a base (flax, equinox, NamedTuple) or a decorator.
-_FIELD_BASES = {
-    "flax.linen.Module": "flax", "flax.linen.module.Module": "flax", "flax.struct.PyTreeNode": "dataclass",
-    "equinox.Module": "equinox", "typing.NamedTuple": "namedtuple", "typing_extensions.NamedTuple": "namedtuple",
-}  # fmt: skip
-_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
-# A function these decorate makes dataclasses of the classes it decorates (PEP 681: pgx's and
-# probdiffeq's copies of flax.struct.dataclass), as type checkers read it.
-_DATACLASS_TRANSFORMS = frozenset({"typing.dataclass_transform", "typing_extensions.dataclass_transform"})
-# Enumerations: what a class body binds is a member (`Face.UP.value` is the int), not the value.
-_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag", "enum.StrEnum"})
-# Bases that define no attribute a subclass could read or assign differently.
-_PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.Any"})
-# Class decorators that return the class itself (others may return anything).
-_KEEP_CLASS = _DATACLASS_DECORATORS | {
-    "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass", "typing.final",
-    "functools.total_ordering", "dataclasses.dataclass",
-}  # fmt: skip
-# Method decorators: how the method is called, and those that keep what its body computes.
-_STATIC, _CLASS, _PROPERTY = "builtins.staticmethod", "builtins.classmethod", "builtins.property"
-_PROPERTIES = frozenset({_PROPERTY, "functools.cached_property"})
-_KEEP_METHOD = TRANSPARENT | {"flax.linen.compact", "flax.linen.nowrap", "flax.linen.module.compact",
-                              "abc.abstractmethod", "typing.override"}  # fmt: skip
-# ``field(default=...)`` of these gives the field its default; other arguments say nothing of it.
-FIELD_FUNCTIONS = frozenset({"dataclasses.field", "flax.struct.field", "equinox.field", "chex.field"})
-# The fields flax's Module has of its own: given to the constructor, never array values.
-_FLAX_OWN = frozenset({"parent", "name"})
-
-
 class Host(Protocol):
     """What objects need of the flow (``promolint.engine.flow.flow.Flow``)."""
 
     recording: bool
     functions: Functions
     modules: Modules
-
-
-@dataclass(frozen=True)
-class Method:
-    function: Function
-    kind: str  # "instance", "class", "static", "property"
-    keeps_body: bool  # its decorators keep what its body computes: calls of it can be evaluated
-
-
-@dataclass(frozen=True)
-class FieldCall(Value):
-    """``dataclasses.field(default=...)`` in a class body: a field's declaration, not a value
-    the program computes with (the class attribute ``@dataclass`` leaves is its default)."""
-
-    default: Value | None
-    factory: bool = False
-    init: bool = True  # False: ``field(init=False)``, which the constructor does not take
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """An annotated field of a dataclass-like class: the value its annotation says, and its
-    default (None: it has none; UNKNOWN: one the engine cannot follow, ``default_factory``)."""
-
-    name: str
-    annotation: Value
-    default: Value | None
-    init: bool = True
-
-    @staticmethod
-    def declared(name: str, annotation: Value, value: Value | None) -> FieldSpec:
-        """The field ``name: annotation [= value]`` of a class body."""
-        if isinstance(value, FieldCall):
-            default = value.default if value.default is not None else UNKNOWN if value.factory else None
-            return FieldSpec(name, annotation, default, value.init)
-        return FieldSpec(name, annotation, value)
-
-
-@dataclass
-class ClassInfo:
-    name: str
-    kind: str  # "plain", "dataclass", "flax", "equinox", "namedtuple"
-    bases: tuple[int, ...]  # the program's classes among its bases, in order
-    opaque: bool  # a base the engine does not know: it may define attributes of its own
-    values: dict[str, Value]  # class-level names (not methods)
-    methods: dict[str, Method]
-    fields: tuple[FieldSpec, ...] = ()
-    family: int = 0
+    evaluation_state: EvaluationState  # where the fields' variables are evaluated
 
 
 @dataclass
@@ -201,24 +110,24 @@ class Objects:
                 if joined != info.values.get(value_name):
                     info.values[value_name] = joined
                     self._flow.functions.forget()
-            return Class(key) if all(d in _KEEP_CLASS for d in decorators) else UNKNOWN
+            return Class(key) if all(d in KEEP_CLASS for d in decorators) else UNKNOWN
         key = self._index[id(handle)] = len(self._classes)
         self._members_of.clear()
         program = tuple(b.cls for b in bases if isinstance(b, Class))
         kinds = [self._classes[b].kind for b in program] + [
-            "enum" if _qualname(b) in _ENUM_BASES else _FIELD_BASES.get(_qualname(b), "") for b in bases]
+            "enum" if qualname(b) in ENUM_BASES else FIELD_BASES.get(qualname(b), "") for b in bases]
         kind = next((k for k in kinds if k and k != "plain"), "")
         if not kind:
-            kind = "dataclass" if any(d in _DATACLASS_DECORATORS for d in decorators) else "plain"
+            kind = "dataclass" if any(d in DATACLASS_DECORATORS for d in decorators) else "plain"
         opaque = any(self._classes[b].opaque for b in program) or any(
-            not isinstance(b, Class) and _qualname(b) not in _PLAIN_BASES and _qualname(b) not in _FIELD_BASES
+            not isinstance(b, Class) and qualname(b) not in PLAIN_BASES and qualname(b) not in FIELD_BASES
             for b in bases)  # fmt: skip
         values = {n: (v.default or UNKNOWN) if isinstance(v, FieldCall) else v for n, v in values.items()}
         if kind == "enum":  # its members are no values the engine models, but their `.value`s are
-            values = {n: Member(v) if _enum_member(n, v) else UNKNOWN for n, v in values.items()}
+            values = {n: Member(v) if enum_member(n, v) else UNKNOWN for n, v in values.items()}
         info = ClassInfo(name, kind, program, opaque, {n: _outside(v) for n, v in values.items()}, {}, family=key)
         for method_name, function, method_decorators in methods:
-            info.methods[method_name] = _method(function, method_decorators)
+            info.methods[method_name] = method_of(function, method_decorators)
         if kind != "plain":
             inherited = [f for b in program for f in self._classes[b].fields]
             own = {f.name for f in fields}
@@ -236,7 +145,7 @@ class Objects:
                 functions.set_receiver(method.function.key, Instance(key, exact=False))
             elif method.kind == "class":
                 functions.set_receiver(method.function.key, Class(key))
-        if all(d in _KEEP_CLASS for d in decorators):
+        if all(d in KEEP_CLASS for d in decorators):
             return Class(key)
         return UNKNOWN
 
@@ -301,7 +210,7 @@ class Objects:
         if isinstance(base, Member):
             return base.value if name == "value" else UNKNOWN
         if isinstance(base, Keyed):
-            return Bound(base, name) if name in _DICT_METHODS or name in _DICT_MUTATORS else UNKNOWN
+            return Bound(base, name) if name in DICT_METHODS or name in DICT_MUTATORS else UNKNOWN
         if isinstance(base, Class):
             if self._lookup_class(base.cls, name, "methods") is not None:
                 return Bound(base, name)
@@ -319,7 +228,7 @@ class Objects:
                 return self._call_method(method, base, [], {}, ctx)
             return Bound(base, name)
         info = self._classes[base.cls]
-        if _replaces(info.kind, name) or (info.kind, name) == ("flax", "apply"):
+        if replaces(info.kind, name) or (info.kind, name) == ("flax", "apply"):
             return Bound(base, name)
         parts = []
         has_field = False
@@ -349,7 +258,7 @@ class Objects:
             return value
         annotation = spec.annotation
         library = annotation.library if isinstance(annotation, Array) and annotation.library is not Library.PYTHON else None
-        return attribute_variable(instance.origin, spec.name, ctx, library)
+        return attribute_variable(instance.origin, spec.name, ctx, library, state=self._flow.evaluation_state)
 
     def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value, bool]:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
@@ -492,7 +401,7 @@ class Objects:
             method = self._lookup_class(func.cls, "__call__", "methods")
             return self._call_method(method[1], func, args, kwargs, ctx) if method else UNKNOWN
         if isinstance(func, Reference) and func.qualname == "builtins.dict":
-            return _dict_call(args, kwargs)
+            return dict_call(args, kwargs)
         if isinstance(func, Reference) and func.qualname in FIELD_FUNCTIONS:
             init = kwargs.get("init")
             return FieldCall(kwargs.get("default"), "default_factory" in kwargs,
@@ -500,7 +409,7 @@ class Objects:
         if isinstance(func, Reference) and func.qualname == "dataclasses.replace" and args:
             return self._replace(args[0], kwargs)
         if isinstance(func, Reference) and func.qualname == "jax.device_put" and len(args) == 1 and not kwargs:
-            return _device_put(args[0], ctx)
+            return device_put(args[0], ctx)
         if isinstance(func, Reference) and func.qualname in _BY_NAME:
             if args and isinstance(args[0], Instance):
                 self._unfollow(self._classes[args[0].cls].family)
@@ -509,13 +418,13 @@ class Objects:
             return None
         receiver = func.receiver
         if isinstance(receiver, Keyed):
-            return _dict_method(receiver, func.method, args)
+            return dict_method(receiver, func.method, args)
         if not isinstance(receiver, (Instance, Class)):
             return None
         found = self._lookup_class(receiver.cls, func.method, "methods")
         if found is not None:
             return self._call_method(found[1], receiver, args, kwargs, ctx)
-        if isinstance(receiver, Instance) and _replaces(self._classes[receiver.cls].kind, func.method):
+        if isinstance(receiver, Instance) and replaces(self._classes[receiver.cls].kind, func.method):
             return self._replace(receiver, kwargs)
         if isinstance(receiver, Instance) and func.method == "apply" and self._classes[receiver.cls].kind == "flax":
             return self._flax_apply(receiver, args, kwargs, ctx)
@@ -556,7 +465,7 @@ class Objects:
 
     def _bind_fields(self, info: ClassInfo, args: Sequence[Value], kwargs: Mapping[str, Value]
                      ) -> tuple[tuple[str, Value], ...]:  # fmt: skip
-        specs = [f for f in info.fields if not (info.kind == "flax" and f.name in _FLAX_OWN)]
+        specs = [f for f in info.fields if not (info.kind == "flax" and f.name in FLAX_OWN)]
         bound: dict[str, Value] = {}
         for spec, value in zip([f for f in specs if f.init], args):
             bound[spec.name] = value
@@ -617,7 +526,7 @@ class Objects:
         """``base[key]`` (``key``: the index's literal, None when it is none) for a dict with
         literal keys or a NamedTuple; None for any other base."""
         if isinstance(base, Keyed):
-            value = base.get(key) if _followed(key) else None
+            value = base.get(key) if followed(key) else None
             return value if value is not None else UNKNOWN
         items = self.as_items(base)
         if items is not None:
@@ -633,136 +542,5 @@ class Objects:
         return Items(tuple(v for _, v in value.fields), is_tuple=True)
 
 
-SPREAD = object()  # the key of a ``**other`` entry of a dict display
-
-
-def stored(container: Value, key: object, value: Value, named: bool) -> Value | None:
-    """The container after ``container[key] = value`` (``key``: the index's literal, None when
-    it is none): a dict with literal keys gets the entry, any other key makes it unknown.  A
-    list a variable holds (``named``; see ``mutated``) gets the item at a literal position of a
-    display, stays a list of unknown length where the item is what it holds already, and is no
-    longer followed otherwise.  None when the container is not one the engine follows."""
-    if isinstance(container, Keyed):
-        return container.with_entry(key, value) if _followed(key) else UNKNOWN
-    if not named:
-        return None
-    if isinstance(container, Items):
-        if type(key) is int and -len(container.items) <= key < len(container.items) and not container.is_tuple:
-            items = list(container.items)
-            items[key] = value
-            return Items(tuple(items))
-        return UNKNOWN
-    if isinstance(container, Elements):
-        return container if container.element == value else UNKNOWN
-    return None
-
-
-def dict_display(entries: Sequence[tuple[object, Value]]) -> Value:
-    """``{k: v, **other}``: each key its literal (None when it is none, ``SPREAD`` for a
-    ``**`` entry) with its value."""
-    result = Keyed(())
-    for key, value in entries:
-        if key is SPREAD:
-            if not isinstance(value, Keyed):
-                return UNKNOWN
-            for k, v in value.entries:
-                result = result.with_entry(k, v)
-        elif _followed(key):
-            result = result.with_entry(key, value)
-        else:
-            return UNKNOWN
-    return result
-
-
-def mutated(container: Value, method: str, named: bool) -> bool:
-    """Whether calling ``container.method(...)`` changes a dict the engine follows, or a list a
-    variable holds (``named``).  A list an attribute holds is left alone: its class's methods are
-    run again until what they read settles, and a list unknown once no longer says it changes."""
-    return (isinstance(container, Keyed) and method in _DICT_MUTATORS
-            or named and isinstance(container, (Items, Elements)) and method in LIST_MUTATORS)  # fmt: skip
-
-
 # Functions that set or expose an object's attributes by name.
 _BY_NAME = frozenset({"builtins.setattr", "builtins.object.__setattr__", "builtins.vars", "builtins.delattr"})
-_DICT_METHODS = frozenset({"items", "values", "keys", "get", "copy"})
-_DICT_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear"})
-
-
-def _followed(key: object) -> bool:
-    """A dict key the engine follows: a string or an integer literal."""
-    return type(key) is str or type(key) is int
-
-
-def _dict_call(args: Sequence[Value], kwargs: Mapping[str, Value]) -> Value:
-    """``dict(w=..., b=...)``, ``dict(other, w=...)``."""
-    if len(args) > 1 or (args and not isinstance(args[0], Keyed)):
-        return UNKNOWN
-    result = args[0] if args else Keyed(())
-    for key, value in kwargs.items():
-        result = result.with_entry(key, value)
-    return result
-
-
-def _device_put(value: Value, ctx: Context) -> Value:
-    """``jax.device_put(tree)``: the same pytree, its leaves JAX arrays as ``jnp.asarray`` makes
-    them (a list stays a list of arrays)."""
-    if isinstance(value, Keyed):
-        entries = tuple((k, _device_put(v, ctx)) for k, v in value.entries)
-        return UNKNOWN if any(isinstance(v, Unknown) for _, v in entries) else Keyed(entries)
-    if isinstance(value, (Array, Items)):
-        return as_traced(value, ctx)
-    return UNKNOWN
-
-
-def _dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
-    """``d.values()``, ``d.items()`` (iterated: keys unknown, values their join), ``d.copy()``,
-    ``d.get(i)`` with an integer literal."""
-    values = [v for _, v in container.entries]
-    if method == "values":
-        return Elements(join(values)) if values else UNKNOWN
-    if method == "items":
-        return Elements(Items((UNKNOWN, join(values)), is_tuple=True)) if values else UNKNOWN
-    if method == "copy":
-        return container
-    if method == "get" and args and isinstance(args[0], Array) and type(args[0].literal) is int:
-        found = container.get(args[0].literal)
-        if found is None:
-            return UNKNOWN
-        return found if len(args) == 1 else join([found, args[1]])
-    return UNKNOWN
-
-
-def decorated_function(function: Function, decorators: Sequence[str | None]) -> Value:
-    """What a ``def`` with these decorators (qualified names) binds its name to: a maker of
-    dataclasses for ``typing.dataclass_transform``, the function where they keep what its body
-    computes, else unknown."""
-    if any(name in _DATACLASS_TRANSFORMS for name in decorators):
-        return Reference("dataclasses.dataclass")
-    return function if keeps_body(decorators) else UNKNOWN
-
-
-def _method(function: Function, decorators: Sequence[str | None]) -> Method:
-    kind = "instance"
-    if _STATIC in decorators:
-        kind = "static"
-    elif _CLASS in decorators:
-        kind = "class"
-    elif any(d in _PROPERTIES for d in decorators):
-        kind = "property"
-    kept = {_STATIC, _CLASS} | _PROPERTIES | _KEEP_METHOD
-    return Method(function, kind, all(d in kept for d in decorators))
-
-
-def _replaces(kind: str, method: str) -> bool:
-    """Whether ``method`` of an object of a class of ``kind`` is a copy with fields replaced."""
-    return method in COPY_METHODS.get(kind, ())
-
-
-def _enum_member(name: str, value: Value) -> bool:
-    """Whether an enumeration's class body binding is a member whose value is known: a Python
-    scalar (not `auto()`, whose numbering the engine does not follow), not a `_sunder_` name."""
-    return not name.startswith("_") and isinstance(value, Array) and value.library is Library.PYTHON and value.exact
-
-
-def _qualname(value: Value) -> str:
-    return value.qualname if isinstance(value, Reference) else ""

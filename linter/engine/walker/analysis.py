@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from promolint.engine import expressions
 from promolint.engine.annotations import annotation_value, python_type
 from promolint.engine.context import Context
-from promolint.engine.flow import higher_order, modes, objects
+from promolint.engine.flow import classes, containers, higher_order, modes
 from promolint.engine.flow.flow import Flow
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
-from promolint.engine.flow.objects import FieldSpec
+from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
@@ -35,7 +35,7 @@ from promolint.engine.walker.top_level import TopLevel, top_level
 __all__ = ["Analysis", "Settings", "analyze"]
 
 # What handles each kind of statement, by exact type (a dict lookup beats isinstance chains on the
-# hottest path).  Names, not functions: the tables are bound per analysis.
+# hottest path).  Names: the class's methods of those names, unbound.
 _STATEMENT_HANDLERS = {
     ast.Expr: "_expression_statement", ast.Assign: "_assign_statement", ast.AnnAssign: "_annotated_assign",
     ast.AugAssign: "_augmented", ast.Return: "_return", ast.Import: "_import", ast.ImportFrom: "_import_from",
@@ -58,8 +58,6 @@ class Analysis(ExpressionWalker):
         self.source = source
         self.settings = settings
         self.flow = Flow(self, settings, seeds)
-        self._statement_handlers = {kind: getattr(self, name) for kind, name in _STATEMENT_HANDLERS.items()}
-        self._evaluators = {kind: getattr(self, name) for kind, name in EVALUATORS.items()}
 
     @property
     def sites(self) -> dict[int, Site]:
@@ -75,7 +73,7 @@ class Analysis(ExpressionWalker):
         for statement in self.source.tree.body:
             handler = handlers.get(type(statement))
             if handler is not None:
-                self.flow.statement(statement, lambda f, s=statement, h=handler: h(s, f), frame)
+                self.flow.statement(statement, lambda f, s=statement, h=handler: h(self, s, f), frame)
         self.flow.finish(frame)
         return self
 
@@ -84,12 +82,6 @@ class Analysis(ExpressionWalker):
         """Statements and functions nested too deeply to analyze: their sites are missing."""
         return self.flow.failures
 
-    def release(self) -> None:
-        """The analysis has been read: break the cycles it is made of (its handlers, the flow's
-        back references), so that its objects are freed at once, not by the cyclic collector,
-        which would traverse every one of them (a tenth of a run)."""
-        self._statement_handlers = self._evaluators = {}
-        self.flow.release()
 
 
     # --- what the flow asks of the front end ----------------------------------------------
@@ -156,7 +148,7 @@ class Analysis(ExpressionWalker):
         for statement in body:
             handler = handlers.get(type(statement))
             if handler is not None:
-                handler(statement, frame)
+                handler(self, statement, frame)
 
     def _class(self, node: ast.ClassDef, frame: Frame) -> None:
         """A class: its body runs in a frame of its own; the engine gets its bases, decorators,
@@ -175,7 +167,7 @@ class Analysis(ExpressionWalker):
                 continue
             handler = handlers.get(kind)
             if handler is not None:
-                handler(statement, inner)
+                handler(self, statement, inner)
             if kind is ast.AnnAssign and type(statement.target) is ast.Name:
                 name = statement.target.id
                 if statement.value is None:
@@ -280,7 +272,7 @@ class Analysis(ExpressionWalker):
             container = self._expr(target.value, frame)
             slices, indices = self._index(target.slice, frame)
             # A dict with literal keys gets the entry: the dict is assigned back where it is held.
-            changed = objects.stored(container, key_literal(target.slice), value, type(target.value) is ast.Name)
+            changed = containers.stored(container, key_literal(target.slice), value, type(target.value) is ast.Name)
             if changed is not None:
                 frame.changed_in_place(container, changed)
                 self._assign(target.value, changed, frame)
@@ -415,8 +407,14 @@ class Analysis(ExpressionWalker):
         functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in parameters(node)
                                      if default is not None})  # fmt: skip
         if type(node) is not ast.Lambda:
-            frame.names[node.name] = objects.decorated_function(function, names)
+            frame.names[node.name] = classes.decorated_function(function, names)
         return function
+
+
+# Each node type's handler, unbound: an analysis passes itself to it (bound methods it held would
+# make it a reference cycle, which only the cyclic collector frees).
+Analysis._statement_handlers = {kind: getattr(Analysis, name) for kind, name in _STATEMENT_HANDLERS.items()}
+Analysis._evaluators = {kind: getattr(Analysis, name) for kind, name in EVALUATORS.items()}
 
 
 def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seeds()) -> Analysis:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from promolint.engine import calls, expressions, operations
-from promolint.engine.flow import objects
+from promolint.engine.flow import containers
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import join
@@ -24,7 +24,7 @@ _STARRED_POSITIONS = 16
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
 # What evaluates each kind of expression node, by exact type (a dict lookup beats isinstance
-# chains on the hottest path).  Names, not functions: the table is bound per analysis.
+# chains on the hottest path).  Names: the analysis's methods of those names, unbound.
 EVALUATORS = {
     ast.Constant: "_constant", ast.Name: "_name", ast.Attribute: "_attribute", ast.Call: "_call",
     ast.BinOp: "_binary", ast.Compare: "_compare", ast.UnaryOp: "_unary", ast.BoolOp: "_boolean",
@@ -42,7 +42,8 @@ class ExpressionWalker:
 
     # --- expressions --------------------------------------------------------------------
     def _expr(self, node: ast.expr, frame: Frame) -> Value:
-        value = self._evaluators.get(type(node), self._children)(node, frame)
+        evaluator = self._evaluators.get(type(node))  # unbound: the analysis passes itself
+        value = evaluator(self, node, frame) if evaluator is not None else self._children(node, frame)
         flow = self.flow
         if flow.recording:  # record() inlined: this runs for every expression
             flow.sites[id(node)] = Site(node, value, "")
@@ -97,11 +98,11 @@ class ExpressionWalker:
         entries = []
         for key, value in zip(node.keys, node.values):
             if key is None:
-                entries.append((objects.SPREAD, self._expr(value, frame)))
+                entries.append((containers.SPREAD, self._expr(value, frame)))
             else:
                 self._expr(key, frame)
                 entries.append((key_literal(key), self._expr(value, frame)))
-        return objects.dict_display(entries)
+        return containers.dict_display(entries)
 
     def _walrus(self, node: ast.NamedExpr, frame: Frame) -> Value:
         value = self._expr(node.value, frame)
@@ -151,7 +152,7 @@ class ExpressionWalker:
                 kwargs[keyword.arg] = value
             else:
                 open_keywords = True
-        if type(node.func) is ast.Attribute and objects.mutated(func.receiver if isinstance(func, Bound) else None,
+        if type(node.func) is ast.Attribute and containers.mutated(func.receiver if isinstance(func, Bound) else None,
                                                                 node.func.attr,
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
             frame.changed_in_place(func.receiver, UNKNOWN)

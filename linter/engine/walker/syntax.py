@@ -4,6 +4,7 @@ operation's operands and arguments, so that rules can build fixes without knowin
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterable
 
 from promolint.engine.records import LoopCall, Operation
@@ -13,7 +14,8 @@ from promolint.engine.walker.source import Source
 class AstSyntax:
     def __init__(self, source: Source, operations: dict[int, Operation]):
         self._source = source
-        self._operations = operations
+        # Weakly: the operations hold this syntax, and a reference back would make a cycle.
+        self._operations = weakref.WeakValueDictionary(operations)
         self._functions: dict[int, ast.AST] | None = None
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:

@@ -1,0 +1,244 @@
+"""What a symbolic value is at its members: its outcomes, and what holds at every member.
+
+``outcomes`` gives the value at every assignment of its variables, cut down where there are too
+many (folded operands, the variables it needs, outcome classes); ``summary`` and ``settled`` the
+one exact value it has wherever the program goes on, if it has one; ``folded`` the value with
+each such operand replaced by that value; ``lowered`` the value with every variable unknown.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Mapping
+
+from promolint.engine import outcomes as outcome_classes
+from promolint.engine.symbolic.raised import passed_on, raised
+from promolint.engine.symbolic.variables import ITSELF, MAX_ASSIGNMENTS, Symbolic, Variable, is_symbolic, substitute
+from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value, join as join_exact
+
+
+def outcomes(value: Symbolic, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
+    """The value at every assignment, or None when there are too many to weigh.  Too many
+    assignments are first cut down by folding (``jnp.asarray(x, jnp.float32) +
+    jnp.asarray(y, jnp.int32)`` weighs no member of x or y), then by leaving unknown the
+    variables the value does not need (``_without_unneeded``); an assignment then names
+    only the variables still weighed.  Else one assignment per distinct value, the operands
+    that share no variable weighed apart (``outcomes.representatives``).  Memoized for the
+    usual limit: reveal and rules ask again and again."""
+    if limit == MAX_ASSIGNMENTS and value._outcomes is not ITSELF:
+        return value._outcomes
+    assignments = value.assignments(limit)
+    if assignments is not None:
+        found = [(a, value.at(a)) for a in assignments]
+    else:
+        reduced = folded(value)
+        if type(reduced) is not Symbolic:
+            found = [({}, reduced)]
+        else:
+            assignments = reduced.assignments(limit)
+            found = [(a, reduced.at(a)) for a in assignments] if assignments is not None \
+                else _without_unneeded(reduced, limit) or outcome_classes.outcomes(reduced, limit)  # fmt: skip
+    if limit == MAX_ASSIGNMENTS:
+        object.__setattr__(value, "_outcomes", found)
+    return found
+
+
+def folded(value: Symbolic) -> Value:
+    """``value`` with each operand that has one value at every member of its variables (where
+    the program goes on) replaced by that value; itself when none has."""
+    found = value._folded
+    if found is None:
+        found = value
+        if value.function is not None:
+            arguments = tuple(fold(a) for a in value.arguments)
+            if any(new is not old for new, old in zip(arguments, value.arguments)):
+                if any(is_symbolic(a) for a in arguments):
+                    found = _settled(Symbolic(value.name, value.function, arguments))
+                else:
+                    found = raised(value.name, arguments) or value.function(*arguments)
+        object.__setattr__(value, "_folded", ITSELF if found is value else found)
+    return value if found is ITSELF else found
+
+
+def _without_unneeded(value: Symbolic, limit: int) -> list[tuple[dict[Variable, Value], Value]] | None:
+    """``value``'s outcomes over the fewest variables it needs, the others left unknown: none,
+    then one, then two (at most ``limit`` assignments), the first such that the value is known
+    at each of their assignments (an array of known dtype, or an exception).  What the engine
+    computes of unknown values holds whatever they are: ``jax.random.split(key, n)`` has the
+    dtype of ``key`` whatever ``n`` is.  None when no such set is found."""
+    variables = value.ordered
+    if len(variables) > _MOST_TRIED:
+        return None
+    for size in range(min(len(variables), _MOST_NEEDED) + 1):
+        for needed in itertools.combinations(variables, size):
+            if math.prod(len(v.domain) for v in needed) > limit:
+                continue
+            found = []
+            for members in itertools.product(*(v.domain for v in needed)):
+                assignment = Partial(zip(needed, members))
+                outcome = value.at(assignment)
+                if not (isinstance(outcome, Refusal) or isinstance(outcome, Array) and outcome.dtypes):
+                    break
+                found.append((assignment, outcome))
+            else:
+                return found
+    return None
+
+
+_MOST_NEEDED = 2  # variables a value with too many assignments to weigh is tried with
+# Variables beyond which no one or two are tried: a value computed from a hundred parameters
+# (the callers' values a loop's state joins) is not known at one of them, and trying each costs
+# a hundred evaluations of its whole tree (quadax's adaptive loops: 13x the analysis).
+_MOST_TRIED = 12
+
+
+def fold(value: object) -> object:
+    """An operand folded (``folded``), containers item by item; unchanged values are
+    returned as they are (the caller tells a change by identity)."""
+    kind = type(value)
+    if kind is Symbolic:
+        exact = _settled(value)
+        return exact if exact is not value else folded(value)
+    if kind in (list, tuple):
+        items = [fold(v) for v in value]
+        return kind(items) if any(new is not old for new, old in zip(items, value)) else value
+    if kind is dict:
+        items = {k: fold(v) for k, v in value.items()}
+        return items if any(items[k] is not value[k] for k in value) else value
+    if kind is Items:
+        items = tuple(fold(v) for v in value.items)
+        return Items(items, value.is_tuple) if any(new is not old for new, old in zip(items, value.items)) else value
+    return value
+
+
+def settled(value: object) -> object:
+    """What rules read of a value: the exact value a symbolic one has at every member where the
+    program goes on (``np.float64(c)`` for an annotated ``c: float``), weighed over the fewest
+    variables it needs where there are too many members (``_settled_over_needed``), else the
+    value itself."""
+    if type(value) is not Symbolic:
+        return value
+    exact = _settled(value)
+    if exact is value:
+        exact = _settled_over_needed(value)
+    return value if passed_on(exact) else exact
+
+
+def _settled_over_needed(value: Symbolic) -> Value:
+    """Where a value has too many assignments to settle (``_settled``), what it is at each
+    assignment of the fewest variables it needs (``outcomes``): the refusal at every one of
+    them, else ``_alike``.  jaxmarl's SMAX observation raises whatever its three parameters
+    are; folding, which reveal and the loops read, stays with ``_settled``."""
+    if value.assignments() is not None:
+        return value
+    found = outcomes(value)
+    if not found:
+        return value
+    values = [outcome for _, outcome in found]
+    if all(isinstance(outcome, Refusal) for outcome in values):
+        return values[0]
+    return _alike(value, values)
+
+
+def _alike(value: Symbolic, outcomes: Iterable[Value]) -> Value:
+    """The array the ``outcomes`` where the program goes on all are (one dtype, weak flag and
+    library; their ranks joined); ``value`` where one is no known array or two differ.  Stops
+    at the first that tells so."""
+    alive: list[Array] = []
+    for outcome in outcomes:
+        if isinstance(outcome, Refusal):
+            continue
+        if not (isinstance(outcome, Array) and outcome.dtypes):
+            return value
+        if alive and (outcome.dtypes, outcome.weak, outcome.library) != (alive[0].dtypes, alive[0].weak, alive[0].library):
+            return value
+        alive.append(outcome)
+    return join_exact(alive) if alive else value
+
+
+def _settled(value: Symbolic) -> Value:
+    """``summary``, or where the members differ only in rank, the array of unknown rank they
+    all are (the dtype, weak flag and library are what folding needs).  Stops at the first
+    member that tells otherwise.  Memoized per value: folding settles the operands of every
+    value it folds, and the values it builds, again and again."""
+    exact = value._settled
+    if exact is None:
+        exact = _settle(value)
+        object.__setattr__(value, "_settled", ITSELF if exact is value else exact)
+    return value if exact is ITSELF else exact
+
+
+def _settle(value: Symbolic) -> Value:
+    known = value.at(_EVERY_VARIABLE_UNKNOWN)  # one evaluation: what holds whatever they are
+    if isinstance(known, Array) and known.dtypes:
+        return known
+    exact = summary(value)
+    if exact is not value:
+        return exact
+    assignments = value.assignments()
+    if assignments is None:  # too many to weigh: those of the operands that matter, if fewer
+        reduced = folded(value)
+        return value if type(reduced) is Symbolic else reduced
+    return _alike(value, (value.at(assignment) for assignment in assignments))
+
+
+class _EveryVariableUnknown(Mapping):
+    """The assignment that makes every variable unknown (it holds nothing: it stays as it is)."""
+
+    def __getitem__(self, key: Variable) -> Value:
+        return UNKNOWN
+
+    def get(self, key: Variable, default: object = None) -> Value:
+        return UNKNOWN
+
+    def __iter__(self) -> Iterator[Variable]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+_EVERY_VARIABLE_UNKNOWN = _EveryVariableUnknown()
+
+
+class Partial(dict):
+    """An assignment of some variables: the others are unknown."""
+
+    def __missing__(self, key: Variable) -> Value:
+        return UNKNOWN
+
+
+def lowered(value: object) -> object:
+    """``value`` computed with every variable unknown (one evaluation): what an operation on
+    variables is as rules read it, which conclude only from what holds whatever the variables
+    are (a dtype the code asks for, a literal that cannot fit)."""
+    return substitute(value, _EVERY_VARIABLE_UNKNOWN) if is_symbolic(value) else value
+
+
+# --- what is known of a symbolic value ----------------------------------------------------------
+def summary(value: Value) -> Value:
+    """The exact value a symbolic value has at every assignment (its variables do not matter),
+    else the value itself.  Stops at the first member that differs, as most values do, or that
+    is unknown: an unknown for every member is no more use than the symbolic value."""
+    if type(value) is not Symbolic:
+        return value
+    if value.function is None:  # a variable itself: its members differ unless it has one
+        domain = value.arguments[0].domain
+        return domain[0] if len(domain) == 1 else value
+    assignments = value.assignments()
+    if assignments is None:
+        return value
+    first = refused = None
+    for assignment in assignments:
+        outcome = value.at(assignment)
+        if isinstance(outcome, Refusal):
+            refused = refused or outcome
+        elif outcome is UNKNOWN:
+            return value
+        elif first is None:
+            first = outcome
+        elif outcome != first:
+            return value
+    return first if first is not None else refused if refused is not None else value
+
