@@ -11,7 +11,7 @@ queries rules ask of the engine:
   (``binary``, ``compare``, ``promote``, ``collect``, ``in_place``, ``result_library``,
   ``int_bounds``, ``ARITHMETIC``, ``NUMPY_TRUE_DIVIDE``);
 - catalogued calls evaluated again, and what JAX's tracing makes of a value (``apply_call``,
-  ``call_function``, ``call_method``, ``CALL_RULES``, ``as_traced``, ``JNP_EQUIVALENTS``);
+  ``call_function``, ``call_method``, ``CALL_SEMANTICS``, ``as_traced``, ``JNP_EQUIVALENTS``);
 - the reasons of refusals rules tell apart (``Refusal.reason``): a lax loop's carry that changes
   (``CARRY``), conditional branches that differ (``BRANCHES``), a predicate that is no boolean
   scalar (``PREDICATE``), ranks rather than dtypes (``SHAPE``);
@@ -29,7 +29,7 @@ pyproject.toml forbids the rest of the engine to them.
 
 from __future__ import annotations
 
-from promolint.engine.calls import RULES as CALL_RULES
+from promolint.engine.calls import SEMANTICS as CALL_SEMANTICS
 from promolint.engine.calls import apply as apply_call
 from promolint.engine.calls import call_function, call_method
 from promolint.engine.calls.conversions import as_traced
@@ -47,7 +47,7 @@ from promolint.engine.symbolic import (Symbolic, is_symbolic, passed_on, summary
 __all__ = [
     "ARITHMETIC",
     "BRANCHES",
-    "CALL_RULES",
+    "CALL_SEMANTICS",
     "CARRY",
     "JNP_EQUIVALENTS",
     "NUMPY_TRUE_DIVIDE",

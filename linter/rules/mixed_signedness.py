@@ -79,7 +79,7 @@ class MixedSignedness(Rule):
             return
         pair = f"uint32 with {signed.dtype or '|'.join(sorted(signed.dtypes))}"
         comparison = operation.kind == OperationKind.COMPARE or (operation.call is not None
-                                                                 and operation.call.fn.rule == "compare")
+                                                                 and operation.call.fn.semantics == "compare")
         if not operation.ctx.x64:
             if type(unsigned.literal) is int and unsigned.literal < 2**31:
                 return  # a known value that survives the conversion to int32

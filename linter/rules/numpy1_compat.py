@@ -86,12 +86,12 @@ class Numpy1Compat(Rule):
         if operation.kind == OperationKind.STORE:
             yield from self._store(operation)
         elif (operation.kind == OperationKind.CALL and operation.call is not None
-              and operation.call.fn.rule == "scalar_type"):
+              and operation.call.fn.semantics == "scalar_type"):
             yield from self._conversion(operation)
         elif (operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN) and operation.op in _ARITHMETIC) or (
                 operation.kind == OperationKind.CALL and operation.call is not None
                 and operation.call.fn.library is Library.NUMPY_ARRAY
-                and operation.call.fn.rule in _PROMOTING_CALLS):  # fmt: skip
+                and operation.call.fn.semantics in _PROMOTING_CALLS):  # fmt: skip
             yield from self._promotion(operation)
 
     def _promotion(self, operation: Operation) -> Iterator[Finding]:

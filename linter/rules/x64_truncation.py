@@ -152,7 +152,7 @@ class X64Truncation(Rule):
         call = operation.call
         if call is None or not operation.ctx.x64_off_for_sure or operation.ctx.explicit_x64 == "allow":
             return  # x64 may be on here: the 64 bits may well be meant
-        if call.fn.library is not Library.JAX or call.fn.rule in _DESCRIBES_DTYPE:
+        if call.fn.library is not Library.JAX or call.fn.semantics in _DESCRIBES_DTYPE:
             return
         ref = call.requested_dtype()
         if ref is None or ref.builtin or not is_64bit(ref.name):

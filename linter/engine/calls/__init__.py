@@ -6,7 +6,7 @@ defaults, values crossing NumPy, JAX and Python), ``shapes`` (ranks), ``promotio
 the semantics share), the families of semantics (``creation``, ``elementwise``, ``comparisons``,
 ``reductions``, ``dtype_queries``, ``lax``, ``methods``, ``python_functions``, ``linear_algebra``,
 ``spectral``, ``sequences``) and ``dispatch`` (calls, attributes and names; the table of
-semantics, ``SEMANTICS``, which lint rules read as ``RULES``).  What the front ends and the lint
+semantics, ``SEMANTICS``).  What the front ends and the lint
 rules use is here."""
 
 from promolint.engine.calls.binding import bind
@@ -15,11 +15,7 @@ from promolint.engine.calls.conversions import (as_dtype, as_traced, as_traced_f
 from promolint.engine.calls.dispatch import (SEMANTICS, apply, attribute, call, call_function, call_method,
                                              resolve_reference)
 
-# The name the lint rules and the model read the table by.
-RULES = SEMANTICS
-
 __all__ = [
-    "RULES",
     "SEMANTICS",
     "apply",
     "as_dtype",

@@ -119,11 +119,6 @@ class Fn:
     numpy_native_loops_only: bool = False  # NumPy runs ml_dtypes' types in its native loops (no custom loop)
     domain_per_operand: bool = False  # JAX checks each operand's domain before promoting them (jnp.clip)
 
-    @property
-    def rule(self) -> str:
-        """``semantics``, by the name lint rules read it (``operation.call.fn.rule``)."""
-        return self.semantics
-
 
 # Array parameters that take a sequence of arrays (np.concatenate's `arrays`), besides the
 # starred ones (`*operands`): the others take one array, which a list given there becomes first.

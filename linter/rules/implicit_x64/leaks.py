@@ -48,7 +48,7 @@ def widening_at(operation: Operation, uses_jax: bool) -> tuple[ValueSource, Wide
     if operation.kind not in (OperationKind.BINOP, OperationKind.AUGASSIGN, OperationKind.CALL):
         return None
     if operation.kind == OperationKind.CALL and (operation.call is None
-                                                 or operation.call.fn.rule not in _PROMOTING_CALLS):
+                                                 or operation.call.fn.semantics not in _PROMOTING_CALLS):
         return None
     result = _sourced_64bit(operation.result)
     narrow = [v for v in _arrays(operation) if _narrower_data(v)] if result is not None else []

@@ -28,8 +28,8 @@ def narrow_example(leak: Leak) -> str:
 def advice(producer: Operation | None, narrow: str, where_made: bool = False) -> str:
     """What to do about the source; ``where_made``: the cast goes where the 64 bits are made (where
     they make JAX raise further on, only a cast before the raising operation removes the error)."""
-    if producer is not None and producer.call is not None and producer.call.fn.rule in _FUNCTION_ADVICE:
-        return _FUNCTION_ADVICE[producer.call.fn.rule]
+    if producer is not None and producer.call is not None and producer.call.fn.semantics in _FUNCTION_ADVICE:
+        return _FUNCTION_ADVICE[producer.call.fn.semantics]
     result = exact(producer.result) if producer is not None else None
     library = result.library if result is not None else Library.JAX
     here = " where it is made" if where_made else ""

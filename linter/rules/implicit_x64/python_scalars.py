@@ -83,7 +83,7 @@ def _as_python_scalar(producer: Operation | None) -> tuple[str, object, tuple[st
     node = producer.syntax.argument_node(producer, param)
     if node is None or not call.name.startswith("numpy."):
         return None
-    if call.fn.rule == "scalar_type" and call.short in _BUILTIN:
+    if call.fn.semantics == "scalar_type" and call.short in _BUILTIN:
         kind = _BUILTIN[call.short]
         same = type(argument.literal).__name__ == kind  # a literal of that type already
         return (producer.syntax.text(node) if same else f"{kind}({{0}})"), node, (), kind

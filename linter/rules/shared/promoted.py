@@ -35,7 +35,7 @@ def promoted(operation: Operation) -> Promoted | None:
     if operation.kind in (OperationKind.BINOP, OperationKind.AUGASSIGN, OperationKind.COMPARE):
         values = operation.operands
     elif (operation.kind == OperationKind.CALL and operation.call is not None
-          and operation.call.fn.rule in PROMOTING_RULES):
+          and operation.call.fn.semantics in PROMOTING_RULES):
         if "preferred_element_type" in operation.call.bound:
             return None  # the result's dtype is asked for, not promoted
         if any(is_symbolic(v) or isinstance(v, Unknown) for v in operation.call.array_arguments()):

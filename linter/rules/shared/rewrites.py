@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from promolint.core.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
 from promolint.engine.context import Context
-from promolint.engine.model import (CALL_RULES, Call, Operation, OperationKind, apply_call, binary, call_function,
+from promolint.engine.model import (CALL_SEMANTICS, Call, Operation, OperationKind, apply_call, binary, call_function,
                                     call_method, compare)
 from promolint.engine.values import Array, DTypeRef, Items, Library, Value
 
@@ -26,7 +26,7 @@ def reevaluate(operation: Operation, replacements: Mapping[int, Value], ctx: Con
     if operation.kind == OperationKind.COMPARE:
         return compare(operation.op, operands[0], operands[1], ctx)
     call = operation.call
-    if operation.kind == OperationKind.CALL and call is not None and call.fn.rule in CALL_RULES:
+    if operation.kind == OperationKind.CALL and call is not None and call.fn.semantics in CALL_SEMANTICS:
         bound = dict(call.bound)
         for i, value in replacements.items():
             param = _parameter(call.fn.params, i)
