@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from promolint.engine.catalog import COPY_METHODS
 from promolint.engine.flow.higher_order import TRANSPARENT, keeps_body
 from promolint.engine.values import UNKNOWN, Array, Function, Library, Reference, Value
 
 # How a class gets dataclass fields: a base (flax, equinox, NamedTuple) or a decorator.
-FIELD_BASES = {
+FIELD_BASES = MappingProxyType({
     "flax.linen.Module": "flax", "flax.linen.module.Module": "flax", "flax.struct.PyTreeNode": "dataclass",
     "equinox.Module": "equinox", "typing.NamedTuple": "namedtuple", "typing_extensions.NamedTuple": "namedtuple",
-}  # fmt: skip
+})  # fmt: skip
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 # A function these decorate makes dataclasses of the classes it decorates (PEP 681: pgx's and
 # probdiffeq's copies of flax.struct.dataclass), as type checkers read it.

@@ -18,8 +18,9 @@ promotes.  A refusal is the result only where it holds at every member.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 from promolint.core.dtypes import DTYPES
 from promolint.engine.calls import as_traced, replaced, replaced_parts, traced_variable
@@ -421,14 +422,14 @@ def _switch(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context
 
 
 Rule = Callable[[Invoke, Invoke, dict[str, Value], Context], tuple[tuple[Value, ...], Value]]
-CONTROL: dict[str, tuple[tuple[str, ...], Rule]] = {
+CONTROL: Mapping[str, tuple[tuple[str, ...], Rule]] = MappingProxyType({
     "jax.lax.scan": (("f", "init", "xs", "length", "reverse", "unroll"), _scan),
     "jax.lax.fori_loop": (("lower", "upper", "body_fun", "init_val"), _fori_loop),
     "jax.lax.while_loop": (("cond_fun", "body_fun", "init_val"), _while_loop),
     "jax.lax.map": (("f", "xs"), _map),
     "jax.lax.cond": (("pred", "true_fun", "false_fun", "*operands"), _cond),
     "jax.lax.switch": (("index", "branches", "*operands"), _switch),
-}
+})
 
 
 def run(name: str, invoke: Invoke, quiet: Invoke, args: Sequence[Value], kwargs: dict[str, Value],

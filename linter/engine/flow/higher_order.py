@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol
 
 from promolint.core.dtypes import DTYPES
@@ -34,9 +35,11 @@ TRANSPARENT = TRACING | {"jax.named_call", "jax.custom_jvp", "jax.custom_vjp", "
                          "functools.lru_cache", "staticmethod"}  # fmt: skip
 # vmap and pmap pass an argument mapped over no axis (``in_axes`` None) as it is.
 _MAPPING = frozenset({"jax.vmap", "jax.pmap"})
-_GRADIENTS = {"jax.grad": False, "jax.value_and_grad": True}  # with the value?
-_TREE_MAPS = {"jax.tree_util.tree_map": False, "jax.tree.map": False, "jax.tree_map": False,
-              "jax.tree_util.tree_map_with_path": True, "jax.tree.map_with_path": True}  # with the path?
+_GRADIENTS = MappingProxyType({"jax.grad": False, "jax.value_and_grad": True})  # with the value?
+_TREE_MAPS = MappingProxyType({  # with the path?
+    "jax.tree_util.tree_map": False, "jax.tree.map": False, "jax.tree_map": False,
+    "jax.tree_util.tree_map_with_path": True, "jax.tree.map_with_path": True,
+})  # fmt: skip
 _TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_leaves"})
 _PARTIAL = "functools.partial"
 _MAP = "builtins.map"

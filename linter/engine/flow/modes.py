@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from promolint.engine.context import X64_BY_CODE, X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.project_facts import ProjectFacts
@@ -16,13 +18,13 @@ CONFIG_READS = frozenset({f"{config}.{name}" for config in ("jax.config", "jax.c
 # Context managers that switch a mode inside their block: the option they set and the setting
 # they mean (None: their first argument says, as in numpy_dtype_promotion("strict")).
 _ENABLE = ("jax_enable_x64", None)
-SWITCHES: dict[str, tuple[str, object]] = {
+SWITCHES: Mapping[str, tuple[str, object]] = MappingProxyType({
     "jax.enable_x64": _ENABLE,
     "jax.experimental.enable_x64": _ENABLE,
     "jax.experimental.disable_x64": ("jax_enable_x64", False),
     "jax.numpy_dtype_promotion": ("jax_numpy_dtype_promotion", None),
     "jax.experimental.numpy_dtype_promotion": ("jax_numpy_dtype_promotion", None),
-}
+})
 
 
 @dataclass(frozen=True)
