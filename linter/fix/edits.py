@@ -87,11 +87,11 @@ def _expressions_by_span(module: cst.Module) -> tuple[dict[Span, cst.CSTNode], d
     return at_span, line_ends
 
 
-class _Apply(cst.CSTTransformer):
-    def __init__(self, replacements: dict[int, cst.CSTNode], notes: dict[int, list[str]]):
+class _WithParents(cst.CSTTransformer):
+    """A transformer that knows, when it leaves a node, the node's parent (``parent``)."""
+
+    def __init__(self):
         super().__init__()
-        self._replacements = replacements
-        self._notes = notes
         self._parents: list[cst.CSTNode] = []
 
     def on_visit(self, node) -> bool:
@@ -100,9 +100,21 @@ class _Apply(cst.CSTTransformer):
 
     def on_leave(self, original_node, updated_node):
         self._parents.pop()
+        return self.leave(original_node, updated_node, self._parents[-1] if self._parents else None)
+
+    def leave(self, original_node, updated_node, parent):
+        return updated_node
+
+
+class _Apply(_WithParents):
+    def __init__(self, replacements: dict[int, cst.CSTNode], notes: dict[int, list[str]]):
+        super().__init__()
+        self._replacements = replacements
+        self._notes = notes
+
+    def leave(self, original_node, updated_node, parent):
         if id(original_node) in self._replacements:
             replacement = self._replacements[id(original_node)]
-            parent = self._parents[-1] if self._parents else None
             if isinstance(replacement, cst.Integer) and isinstance(parent, cst.Attribute) and parent.value is original_node:
                 return replacement.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])  # `(3).real`
             return replacement
@@ -125,22 +137,15 @@ def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-class _Substitute(cst.CSTTransformer):
+class _Substitute(_WithParents):
     def __init__(self, args: dict[str, cst.CSTNode]):
         super().__init__()
         self._args = args
-        self._parents: list[cst.CSTNode] = []
 
-    def on_visit(self, node) -> bool:
-        self._parents.append(node)
-        return True
-
-    def on_leave(self, original_node, updated_node):
-        self._parents.pop()
+    def leave(self, original_node, updated_node, parent):
         if not (isinstance(original_node, cst.Name) and original_node.value in self._args):
             return updated_node
         node = self._args[original_node.value]
-        parent = self._parents[-1] if self._parents else None
         return _atom(node) if _binds_tighter(parent, original_node) else node
 
 
