@@ -58,14 +58,15 @@ def test_every_syntax_of_the_grammar(tmp_path) -> None:
 
 def test_a_statement_that_cannot_be_analyzed_is_one_finding_and_the_rest_stand(monkeypatch) -> None:
     text = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8)\na = x + 1000\nprint(\n  x)\nb = x + 1000\n"
-    original = Analysis._expression_statement
+    original = Analysis._statement_handlers[ast.Expr]
 
     def deep(self, node, frame):
         if node.lineno == 4:
             raise RecursionError("maximum recursion depth exceeded")
         return original(self, node, frame)
 
-    monkeypatch.setattr(Analysis, "_expression_statement", deep)
+    # The walker dispatches statements through its table of handlers, built once for the class.
+    monkeypatch.setitem(Analysis._statement_handlers, ast.Expr, deep)
     found = sorted(lint_source(text.encode(), "partial.py", Settings(), CODES))
     assert [(d.code, d.line, d.column, d.end_line, d.end_column) for d in found] == [
         ("PRM006", 3, 5, 3, 13),
