@@ -58,8 +58,11 @@ def _inexact(call: Call) -> Value:
     if weak is Weak.STRONG:
         promoted = replace(promoted, weak=False)
     elif weak is Weak.AS_FIRST:
+        # Weak where x1 is a weak number and promotion keeps the result weak: a strong x2 of the
+        # promoted dtype makes it strong (jnp.heaviside(1.5, float16 array) is strong; measured).
         first = inputs[0]
-        promoted = replace(promoted, weak=False if first.library.is_numpy or "bool" in first.dtypes else first.weak)
+        flags = {False if first.library.is_numpy or "bool" in first.dtypes else first.weak, promoted.weak}
+        promoted = replace(promoted, weak=False if False in flags else None if None in flags else True)
     elif weak is Weak.ALL or (weak is Weak.ALL_IF_COMPLEX and any(DTYPES[d].kind == "c" for d in promoted.dtypes)):
         weaks = {False if v.library.is_numpy else v.weak for v in inputs}
         promoted = replace(promoted, weak=False if False in weaks else None if None in weaks else promoted.weak)

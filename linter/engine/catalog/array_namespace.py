@@ -58,7 +58,7 @@ def _elementwise(library: Library) -> dict[str, Fn]:
         out |= many("logaddexp logaddexp2", Fn("inexact", library, ("x1", "x2"), weak=Weak.ALL_IF_COMPLEX,
                                                 arrays=("x1", "x2")))  # fmt: skip
     # jnp.heaviside selects between x2 and constants by x1's sign: the result is weak when x1 is a
-    # weak number (not a weak bool; measured).
+    # weak number (not a weak bool) and promoting x1 with x2 is weak (measured).
     out["heaviside"] = Fn("inexact", library, ("x1", "x2"), weak=Weak.AS_FIRST, arrays=("x1", "x2"))
     out |= many(_BOOL_UNARY, Fn("bool", library, ("x",), arrays=("x",)))
     out |= {name: Fn("compare", library, ("x1", "x2"), arrays=("x1", "x2"), operator=op) for name, op in _COMPARE}

@@ -23,7 +23,7 @@ class Weak(StrEnum):
 
     PROMOTED = ""  # as promotion gives it
     STRONG = "strong"  # never weak: built from strong constants (jnp.log2, jax.nn.gelu, scatters' updates)
-    AS_FIRST = "weak-as-x1"  # the first operand's flag, when it is a number (jnp.heaviside)
+    AS_FIRST = "weak-as-x1"  # weak where the first operand is a weak number and promotion is weak (jnp.heaviside)
     ALL = "all-weak"  # weak when every operand is (jnp.hypot)
     ALL_IF_COMPLEX = "all-weak-if-complex"  # that, for complex results (jnp.logaddexp)
     STRONG_IF_INEXACT = "strong-if-inexact"  # strong for float and complex results (jnp.nan_to_num)

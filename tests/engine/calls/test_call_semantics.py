@@ -137,8 +137,10 @@ CASES = [
     ("jax.nn.softplus", (jx("bool"),)),
     ("jax.nn.gelu", (py(1.0),)),
     # weak flags that do not follow promotion
-    pytest.param("jax.numpy.heaviside", (py(1.5), jx("float16")), marks=pytest.mark.xfail(
-        strict=True, reason="the engine claims a weak result for a weak x1, where a strong x2 makes it strong")),
+    ("jax.numpy.heaviside", (py(1.5), jx("float16"))),
+    ("jax.numpy.heaviside", (py(1.5), jx("int8"))),
+    ("jax.numpy.heaviside", (py(1.5), jx("bool"))),
+    ("jax.numpy.heaviside", (py(2), py(1.5))),
     ("jax.numpy.heaviside", (jx("float16"), py(1.5))),
     ("jax.numpy.isnan", (py(2.0),)),
     ("jax.numpy.isinf", (py(2.0),)),
