@@ -1,4 +1,9 @@
-"""Promotion systems by name: JAX (standard and strict), NumPy 2 and 1, the Array API, Modular MAX."""
+"""Promotion systems by name: JAX (standard and strict), NumPy 2 and 1, the Array API, Modular MAX.
+
+Beside them, the tools that read and show systems as data: ``lattice`` (the generic lattice and
+its join), ``lattice_io`` (lattice files and their checks), ``tables`` and ``draw`` (the promotion
+tables and the lattice pictures of ``promolint table`` and ``promolint lattice draw``).
+"""
 
 from __future__ import annotations
 
