@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Generic, TypeVar, cast
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar, cast
 
 
 @dataclass(frozen=True)

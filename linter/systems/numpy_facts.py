@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from promolint import __version__
-from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODE_KIND
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.core.files import write_atomically
 from promolint.systems import installed
 

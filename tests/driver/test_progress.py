@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from promolint.driver.progress import Progress
 
 FILES = 6

@@ -8,9 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-import pytest
-
 import promolint.driver.cache
+import pytest
 from promolint.driver.cache import ResultCache, content_key
 
 ROWS = [["a.py", 2, 5, "PRM006", "1000 does not fit int8"]]

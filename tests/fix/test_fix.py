@@ -16,13 +16,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from promolint.driver.fixing import check_paths, fix_paths
-from promolint.driver.lint import fix_source, lint_source
 from promolint.cli.main import main
 from promolint.driver.config import X64_PORTABILITY, Config, known_codes
-from promolint.engine.walker.analysis import Settings
+from promolint.driver.fixing import check_paths, fix_paths
+from promolint.driver.lint import fix_source, lint_source
 from promolint.driver.reveal import reveal_records
+from promolint.engine.walker.analysis import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MODES = {"default": {}, "x64": {"x64": "on"}, "x32": {"x64": "off"}, "strict": {"promotion": "strict"}}
@@ -414,8 +413,8 @@ def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
 
 
 def test_an_integer_put_before_an_attribute_gets_parentheses() -> None:
-    from promolint.fix.edits import apply_fixes
     from promolint.engine.walker.source import parse_bytes
+    from promolint.fix.edits import apply_fixes
     from promolint.rules.base import Edit, Fix
 
     data = b"x = np.int64(3).real + np.int64(4)\n"

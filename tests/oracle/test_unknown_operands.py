@@ -15,6 +15,7 @@ from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Library
+
 from tests.oracle.workers import worker_environment
 
 _PROBE = """

@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from promolint.driver.fixing import check_paths
 from promolint.driver.config import Config
+from promolint.driver.fixing import check_paths
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 FILES = ["PRM020_mixed_signedness.py", "PRM021_numpy_scalar_overflow.py", "PRM022_int_to_float.py",

@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from promolint.driver.fixing import check_paths
 from promolint.driver.config import Config
+from promolint.driver.fixing import check_paths
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MODES = {"default": {}, "x64": {"x64": "on"}, "x32": {"x64": "off"}, "strict": {"promotion": "strict"}}

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_fixtures import FIXTURES, expected
-
 from promolint.rules.registry import find
+from test_fixtures import FIXTURES, expected
 
 HERE = Path(__file__).resolve().parent
 # Rules whose findings are TypeErrors JAX raises, and the rule whose findings are compilations.

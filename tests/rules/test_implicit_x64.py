@@ -7,9 +7,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-from promolint.engine.walker.analysis import Settings
 from promolint.driver.lint import lint_source
+from promolint.engine.walker.analysis import Settings
 
 FROZEN_LAKE = """
 import jax

@@ -11,7 +11,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from promolint.runtime import ShimWarning, units, verifying
 
 HERE = Path(__file__).resolve().parent

@@ -8,7 +8,6 @@ import textwrap
 
 import numpy as np
 import pytest
-
 from promolint.runtime.instrument import Recorder, instrument, observe
 
 TRICKY = textwrap.dedent(

@@ -24,7 +24,6 @@ import sys
 import textwrap
 
 import pytest
-
 from promolint.cli.main import main
 from promolint.engine.context import Context
 from promolint.systems.jax_versions import JAX_FACTS, PINNED, facts_for, select
