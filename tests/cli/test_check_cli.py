@@ -10,17 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
+from cli_run import run
 from promolint.cli.main import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_clean_file_exits_zero(tmp_path, capsys) -> None:

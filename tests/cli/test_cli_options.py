@@ -13,19 +13,13 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
+from cli_run import run
 from promolint.cli.main import X64_MODES, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOAT64 = "import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float64)\n"  # PRM007 with x64 off only
 # An option whose choices are what its command can print: the same spelling, a help of its own.
 PER_COMMAND = {"--format"}
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def promolint(*argv: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess:

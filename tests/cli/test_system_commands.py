@@ -11,8 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-
-from promolint.cli.main import main
+from cli_run import run
 from promolint.core.dtypes import DTYPES, LABELS, resolve_name
 
 PAIRS = [("u4", "i8"), ("float32", "float64"), ("int8", "int32"), ("bf16", "f2"), ("i1", "uint1"),
@@ -39,12 +38,6 @@ JAX_MODES = {  # flags -> JAX's environment
     ("--x64", "on", "--system", "jax-strict"): {"JAX_ENABLE_X64": "1", "JAX_NUMPY_DTYPE_PROMOTION": "strict"},
 }
 REFUSED = {"TypePromotionError": "refused"}
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture(scope="module")

@@ -10,20 +10,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from promolint.cli.main import main
+from cli_run import run
 from promolint.core.diagnostics import Diagnostic
 from promolint.driver import baseline
 from promolint.report import FORMATS
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 NEW_VIOLATION = "late = jnp.ones(3, jnp.int8) + 2000\n"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
+from cli_run import run
 from promolint.cli.main import main
 from promolint.driver.config import RULE_CODES, apply_flags, parse_table
 from promolint.rules import ALL_RULES
@@ -26,12 +26,6 @@ x64 = "on"
 extend-exclude = ["vendored"]
 per-file-ignores = {"gen_*.py" = ["PRM006"]}
 """
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_config_prints_the_effective_settings_as_toml_with_their_origin(tmp_path, capsys) -> None:

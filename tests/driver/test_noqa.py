@@ -6,17 +6,10 @@ directive reports is PRM100's (tests/rules/test_unused_noqa.py)."""
 from __future__ import annotations
 
 import pytest
-
-from promolint.cli.main import main
+from cli_run import run
 from promolint.driver.noqa import Noqa, directives
 
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_a_noqa_suppresses_the_codes_it_names_or_every_code_on_its_line(tmp_path, capsys) -> None:
@@ -41,7 +34,6 @@ def test_file_level_disable_comment(tmp_path, capsys) -> None:
     assert status == 1 and "off.py" not in out  # disabled for the whole file
     assert "other.py:3:5: PRM006" in out  # other codes stay on
     assert "trailing.py:2:5: PRM006" in out  # only a comment line disables a file
-
 
 
 def test_a_file_without_directives_has_none() -> None:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from promolint.cli.main import main
+from cli_run import run
 from promolint.driver.notebook import Notebook, NotebookError
 
 DATA = Path(__file__).parents[1] / "data"
@@ -24,12 +23,6 @@ FINDINGS = [  # what the fixture holds (see its cells): the cell, the line withi
     "training.ipynb:cell 3:2:9: PRM007 [*] float64 requested while x64 is off",
     "training.ipynb:cell 3:5:14: PRM006 1000 does not fit int8 [-128, 127]",
 ]
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

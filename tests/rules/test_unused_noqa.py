@@ -4,14 +4,8 @@ tools to those tools."""
 
 from __future__ import annotations
 
-from promolint.cli.main import main
+from cli_run import run
 from promolint.driver.config import Config
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_unused_noqa_is_opt_in() -> None:

@@ -6,12 +6,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from promolint.cli.main import main
+from cli_run import run
+from promolint.systems import get_system
 from promolint.systems.draw import layout, render
 from promolint.systems.lattice import Lattice
 from promolint.systems.lattice_io import load, load_lattice
-from promolint.systems import get_system
 from promolint.systems.max import EDGES as MAX_EDGES
 
 DATA = Path(__file__).parents[1] / "data"
@@ -20,12 +19,6 @@ CHAIN_TABLE_PAIRS = '[table]\n"a,a" = "a"\n"a,b" = "b"\n"b,a" = "b"\n"b,b" = "b"
 CHAIN_TABLE_NESTED = '[table.a]\na = "a"\nb = "b"\n[table.b]\na = "b"\nb = "b"\n'
 # a ≤ b ≤ c ≤ a: every cell picks a winner, but no order does.
 ROCK_PAPER_SCISSORS = "T,a,b,c\na,a,b,a\nb,b,b,c\nc,a,c,c\n"
-
-
-def run(capsys, *argv: str | Path) -> tuple[int, str, str]:
-    status = main([str(arg) for arg in argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
