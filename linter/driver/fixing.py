@@ -22,14 +22,9 @@ from promolint.driver.runner import (
     from_cache,
     open_cache,
     read_run,
-    run_check,
     to_cache,  # fmt: skip
 )
 from promolint.driver.workers import parallel_map
-
-
-def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> list[Diagnostic]:
-    return run_check(paths, config, jobs, cache=False).diagnostics
 
 
 @dataclass

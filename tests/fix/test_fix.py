@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from promolint.cli.main import main
 from promolint.driver.config import X64_PORTABILITY, Config, known_codes
-from promolint.driver.fixing import check_paths, fix_paths
+from promolint.driver.fixing import fix_paths
 from promolint.driver.lint import fix_source, lint_source
 from promolint.driver.reveal import reveal_records
+from promolint.driver.runner import run_check
 from promolint.engine.walker.analysis import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -38,7 +39,7 @@ def fixed_copy(tmp_path: Path, mode: str, unsafe: bool = True) -> tuple[Path, in
 
 def findings(root: Path, mode: str) -> dict[str, list]:
     found: dict[str, list] = {}
-    for d in check_paths([root], Config(root=root, **MODES[mode]), jobs=1):
+    for d in run_check([root], Config(root=root, **MODES[mode]), jobs=1, cache=False).diagnostics:
         found.setdefault(Path(d.path).name, []).append(d)
     return found
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from promolint.driver.config import Config
-from promolint.driver.fixing import check_paths
+from promolint.driver.runner import run_check
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 FILES = ["PRM020_mixed_signedness.py", "PRM021_numpy_scalar_overflow.py", "PRM022_int_to_float.py",
@@ -109,7 +109,7 @@ def test_every_finding_says_what_the_statement_does(name: str) -> None:
     checked, wrong = 0, []
     for mode in MODES:
         config = Config(root=FIXTURES, extend_select=("PRM023", "PRM024"), **MODES[mode][1])
-        findings = [d for d in check_paths([path], config, jobs=1) if d.code in CODES]
+        findings = [d for d in run_check([path], config, jobs=1, cache=False).diagnostics if d.code in CODES]
         run = _run(path, mode) if findings else {}
         for finding in findings:
             claim = _claims(finding.code, finding.message)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from promolint.driver.config import Config
-from promolint.driver.fixing import check_paths
+from promolint.driver.runner import run_check
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MODES = {"default": {}, "x64": {"x64": "on"}, "x32": {"x64": "off"}, "strict": {"promotion": "strict"}}
@@ -42,7 +42,8 @@ def test_fixtures_match_expectations(mode: str) -> None:
     for path in sorted(FIXTURES.glob("*.py")):
         config = Config(root=FIXTURES, x64_portability=True, extend_select=_opt_in_codes_for(path),
                         **MODES[mode])  # PRM010 is opt-in  # fmt: skip
-        found |= {(Path(d.path).name, d.line, d.code) for d in check_paths([path], config, jobs=1)}
+        checked = run_check([path], config, jobs=1, cache=False)
+        found |= {(Path(d.path).name, d.line, d.code) for d in checked.diagnostics}
     want = expected(mode)
     missing = sorted(want - found)
     extra = sorted(found - want)
