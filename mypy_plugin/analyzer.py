@@ -20,15 +20,16 @@ from pathlib import Path
 from mypy.nodes import Context as MypyContext
 from mypy.nodes import Decorator, FuncDef, MypyFile, TypeInfo, Var
 from mypy.types import CallableType, Instance, get_proper_type
+
 from promolint.core.diagnostics import Diagnostic
-from promolint.driver.lint import diagnose
-from promolint.driver.project import project_facts
 from promolint.engine.context import Context
-from promolint.engine.project_facts import ProjectFacts
 from promolint.engine.records import Seeds
 from promolint.engine.values import Array, Returns, Value
 from promolint.engine.walker.analysis import analyze
 from promolint.engine.walker.source import ParseFailure, parse_bytes
+from promolint.driver.lint import diagnose
+from promolint.driver.project import project_facts
+from promolint.engine.project_facts import ProjectFacts
 from promolint_mypy import errorcodes, settings, tags
 from promolint_mypy.translate import TypeFactory, value_of_type, with_value_tag
 

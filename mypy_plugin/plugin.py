@@ -20,6 +20,7 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, TypeOfAny, get_proper_type
+
 from promolint_mypy import settings, tags
 
 _HOOKED_PREFIXES = ("jax.", "numpy.", "math.", "ml_dtypes.")

@@ -13,6 +13,7 @@ from dataclasses import fields, replace
 
 from mypy.nodes import TypeInfo
 from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, TypeOfAny, UnionType, get_proper_type
+
 from promolint.core.dtypes import DTYPES
 from promolint.engine.annotations import annotation_value
 from promolint.engine.context import Context

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from promolint.rules import RULES
 from promolint.cli.main import _normalized, build_parser, main
 from promolint.report.rule_docs import RULES_MD, rules_markdown
-from promolint.rules import RULES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 COMMANDS = ("check", "config", "run", "explain", "rules", "reveal", "server", "table", "join", "lattice")
@@ -19,6 +20,7 @@ README = DOCS.parent / "README.md"
 sys.path.insert(0, str(DOCS.parent / "tests"))
 import update_docs  # noqa: E402
 from _ledger import Verdict  # noqa: E402  (tests/primer, which update_docs puts on the path)
+
 from promolint.rules.registry import REGISTRY  # noqa: E402
 
 

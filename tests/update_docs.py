@@ -38,8 +38,9 @@ sys.path[:0] = [str(ROOT / "tests" / "primer"), str(ROOT / "tests" / "benchmarks
 from _corpus import WHEELS  # noqa: E402
 from _ledger import UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
 from _projects import load_projects  # noqa: E402
-from promolint.cli.main import main as promolint_main  # noqa: E402
+
 from promolint.report import rule_docs as rules_docs  # noqa: E402
+from promolint.cli.main import main as promolint_main  # noqa: E402
 from promolint.rules.registry import BY_CODE  # noqa: E402
 
 DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))

@@ -27,8 +27,8 @@ from promolint.cli.options import (
     command,
     may_be_path,
 )
-from promolint.cli.system_commands import add_system_commands
 from promolint.report import FORMATS as REPORT_FORMATS
+from promolint.cli.system_commands import add_system_commands
 
 NO_FILES_WARNING = "warning: No Python files found under the given path(s)"  # ruff's words
 _STDERR = "<stderr>"  # an output file meaning standard error (the report beside a fixed source on stdout)

@@ -12,8 +12,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from promolint.core.diagnostics import Diagnostic
 from promolint.driver.config import PARSE_ERROR, Config
+from promolint.core.diagnostics import Diagnostic
 
 NOTEBOOK_SUFFIX = ".ipynb"  # promolint.driver.notebook reads them; not imported here, where a cached run needs no parser
 LINTED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)  # what a directory contributes, notebooks included as ruff does

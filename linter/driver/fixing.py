@@ -15,15 +15,8 @@ from promolint.driver.config import Config
 from promolint.driver.discovery import is_unreadable
 from promolint.driver.jobs import Fixed, LintJob
 from promolint.driver.progress import Progress
-from promolint.driver.runner import (
-    cache_key,
-    file_size,
-    found_files,
-    from_cache,
-    open_cache,
-    read_run,
-    to_cache,  # fmt: skip
-)
+from promolint.driver.runner import (cache_key, file_size, found_files, from_cache, open_cache, read_run,
+                                     to_cache)  # fmt: skip
 from promolint.driver.workers import parallel_map
 
 

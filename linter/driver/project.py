@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from promolint.driver.cache import content_key
-from promolint.driver.prefilter import may_switch_x64
 from promolint.engine.project_facts import MAX_CALLERS, MODULE_DEPTH, ProjectFacts
+from promolint.driver.prefilter import may_switch_x64
 
 _IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
                      re.MULTILINE)  # fmt: skip

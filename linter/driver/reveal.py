@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping, Sequence
 
-from promolint.driver.notebook import Notebook, NotebookError, is_notebook
-from promolint.engine.describe import describe
 from promolint.engine.records import Site
+from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import Array, Refusal, Unknown
 from promolint.engine.walker.analysis import Settings, analyze
 from promolint.engine.walker.source import ParseFailure, Source, parse_bytes
+from promolint.driver.notebook import Notebook, NotebookError, is_notebook
 
 
 def reveal_file(data: bytes, path: str, settings: Settings) -> list[dict] | str:

@@ -3,9 +3,8 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype
-from promolint.engine.symbolic import outcomes as outcomes_of
-from promolint.engine.values import MAX_CANDIDATES, PYTHON_TYPE_NAMES, Array, Library, Refusal, Value, join
+from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype, outcomes as outcomes_of
+from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
 
 
 def describe(value: Value) -> dict:

@@ -37,38 +37,12 @@ from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
 from promolint.engine.describe import spelled
 from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import sorted_entries
-from promolint.engine.operations import (
-                                         ARITHMETIC,
-                                         NUMPY_TRUE_DIVIDE,
-                                         binary,
-                                         collect,
-                                         compare,
-                                         in_place,
-                                         int_bounds,
-                                         promote,
-                                         result_library,
-)
-from promolint.engine.records import (
-                                         Call,
-                                         Carried,
-                                         Evaluation,
-                                         LoopCall,
-                                         Module,
-                                         Operation,
-                                         OperationKind,
-                                         Returned,
-                                         Span,
-                                         Syntax,
-)
-from promolint.engine.symbolic import (
-                                         Symbolic,
-                                         is_symbolic,
-                                         passed_on,
-                                         summary,
-                                         uniform_instances,
-                                         variables_in,
-                                         with_arrays_of,
-)
+from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, collect, compare, in_place, int_bounds,
+                                         promote, result_library)
+from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
+                                      Span, Syntax)
+from promolint.engine.symbolic import (Symbolic, is_symbolic, passed_on, summary, uniform_instances, variables_in,
+                                       with_arrays_of)
 
 __all__ = [
     "ARITHMETIC",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
+
 from promolint.engine.model import Span
 from promolint.engine.walker.source import Source
 from promolint.rules.base import Edit, Fix

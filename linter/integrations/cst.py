@@ -21,6 +21,7 @@ from typing import Literal
 import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
 from promolint.core.diagnostics import FixSummary
 from promolint.driver import jobs
 from promolint.driver.config import Config, load_config

@@ -20,6 +20,7 @@ from typing import ClassVar
 import libcst as cst
 from fixit import Invalid, LintRule, Valid
 from libcst.metadata import FilePathProvider, PositionProvider
+
 from promolint.integrations.cst import CSTFinding, findings
 from promolint.rules import rule_by_code
 from promolint.rules.registry import PARSE_ERROR, REGISTRY, RuleInfo

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
 from promolint import __version__
 from promolint.core.diagnostics import Diagnostic
 from promolint.core.positions import Position, PositionMap, TextEdit
@@ -27,7 +29,6 @@ from promolint.driver.verify import weigh_fixes
 from promolint.engine.walker.analysis import Settings
 from promolint.engine.walker.source import ParseFailure, Source
 from promolint.rules.base import Fix
-from pygls.lsp.server import LanguageServer
 
 SOURCE = "promolint"
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.promolint"

@@ -10,9 +10,9 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+from promolint.rules import rule_by_code
 from promolint.core.diagnostics import Diagnostic, RelatedLocation
 from promolint.report.location import relative_path
-from promolint.rules import rule_by_code
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _SOURCE_ROOT = "%SRCROOT%"

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from promolint.engine.model import (
-    BRANCHES,
-    CARRY,
-    JNP_EQUIVALENTS,
-    Operation,
-    OperationKind,
-    variables_in,
-    with_arrays_of,
-)
+from promolint.engine.model import (BRANCHES, CARRY, JNP_EQUIVALENTS, Operation, OperationKind, variables_in,
+                                    with_arrays_of)
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal
 from promolint.rules.base import Example, Rule
 

@@ -14,15 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from promolint.driver.project import project_facts
-from promolint.engine.describe import describe
 from promolint.engine.flow.modes import Settings
-from promolint.engine.project_facts import ProjectFacts
 from promolint.engine.records import Seeds
+from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
 from promolint.engine.walker.analysis import Analysis, analyze
 from promolint.engine.walker.source import Source
+from promolint.driver.project import project_facts
+from promolint.engine.project_facts import ProjectFacts
 from promolint.runtime.observe import Mode
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them

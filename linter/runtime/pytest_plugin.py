@@ -19,6 +19,7 @@ instruments the source and hands it to their compilation.
 from __future__ import annotations
 
 import pytest
+
 from promolint.runtime import DEFAULT_REPORT, MODES, PREDICTIONS
 
 _STATE: dict[str, object] = {}

@@ -43,16 +43,8 @@ from promolint.runtime.observe import (
     observe_value,
     wide_dtypes,
 )
-from promolint.runtime.predict import (
-    Bindings,
-    Definition,
-    Predictor,
-    Signature,
-    Span,
-    argument_type,
-    describe_mode,
-    package_facts,
-)
+from promolint.runtime.predict import (Bindings, Definition, Predictor, Signature, Span, argument_type,
+                                       describe_mode, package_facts)
 from promolint.runtime.session import (
     ACTIVE,
     AGREE,

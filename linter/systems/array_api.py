@@ -12,8 +12,8 @@ which joins only ``bool``.
 from __future__ import annotations
 
 from promolint.core.dtypes import DEFAULT_DTYPE_X64, WEAK_NODE_KIND
-from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 from promolint.systems.lattice import Lattice, NoJoin
+from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 
 # Each node → the nodes immediately above it, in the order of the printed table.  uint64 has
 # nothing above: uint64 ∨ int64 would need a wider integer, and mixing kinds (bool, integer,

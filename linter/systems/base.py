@@ -9,15 +9,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from promolint.core.dtypes import (
-    BUILTIN_TYPE_DTYPES,
-    DTYPES,
-    PYTHON_SCALAR_TYPES,
-    WEAK_NODE_KIND,
-    WEAK_NODES,
-    resolve_name,
-    unknown_name_hint,
-)
+from promolint.core.dtypes import (BUILTIN_TYPE_DTYPES, DTYPES, PYTHON_SCALAR_TYPES, WEAK_NODE_KIND, WEAK_NODES,
+                              resolve_name, unknown_name_hint)
 from promolint.systems.lattice import Lattice
 
 

@@ -21,8 +21,8 @@ from promolint.core.dtypes import (
     WEAK_NODE_KIND,
     narrow_x32,
 )
-from promolint.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
 from promolint.systems.lattice import Lattice, NoJoin
+from promolint.systems.base import Operand, Origin, Promoted, PromotionSystem, Reason, Refused, Result
 
 _SMALL_FLOATS = [n for n in DTYPES if n in FLOAT8 | FLOAT6 | FLOAT4]
 _INTS = [n for n in DTYPES if DTYPES[n].kind in "ui"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Generic, TypeVar, cast
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ local to this module: an operand's dtype is a MAX name here.
 
 from __future__ import annotations
 
-from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 from promolint.systems.lattice import Lattice
+from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 
 # Each dtype → the dtypes immediately above it, in the order of MAX's printed table.
 EDGES: dict[str, list[str]] = {

@@ -14,15 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from promolint.core.dtypes import (
-    CUSTOM_FLOATS,
-    DEFAULT_DTYPE_X64,
-    DTYPES,
-    INTN,
-    NUMPY_NATIVE,
-    WEAK_NODE_KIND,
-    WEAK_NODES,
-)
+from promolint.core.dtypes import CUSTOM_FLOATS, DEFAULT_DTYPE_X64, DTYPES, INTN, NUMPY_NATIVE, WEAK_NODE_KIND, WEAK_NODES
 from promolint.systems.base import Operand, Promoted, PromotionSystem, Reason, Refused, Result
 from promolint.systems.numpy_facts import NO_RESULT, SHIPPED, NumpyFacts, installed_facts
 

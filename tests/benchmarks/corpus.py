@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import DEFAULT_CACHE, fetch, python_files  # noqa: E402
+
 from promolint.driver.lint import lint_source  # noqa: E402
 from promolint.engine.walker.analysis import Settings  # noqa: E402
 from promolint.rules import ALL_RULES  # noqa: E402

@@ -29,8 +29,9 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 from _corpus import fetch  # noqa: E402
 from lsp_session import LspSession  # noqa: E402
-from promolint.driver.lint import lint_with_fixes  # noqa: E402
+
 from promolint.engine.walker.analysis import Settings  # noqa: E402
+from promolint.driver.lint import lint_with_fixes  # noqa: E402
 
 CODES = frozenset(f"PRM00{i}" for i in range(10))
 

@@ -10,6 +10,7 @@ import ml_dtypes  # noqa: F401  (registers bfloat16, float8_*, int4... as NumPy 
 import numpy as np
 import pytest
 from jax._src import dtypes as jax_dtypes
+
 from promolint.core import dtypes as catalog
 from promolint.core.dtypes import DTYPES, MODULE_DTYPE_ATTRIBUTES, resolve_attribute, resolve_string
 

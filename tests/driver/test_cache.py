@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from promolint.cli.main import main
+
 from promolint.driver import runner
+from promolint.cli.main import main
 from promolint.driver.workers import _batches
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

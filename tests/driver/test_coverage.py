@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from promolint.driver.reveal import coverage, reveal_records, symbolic_share
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.reveal import coverage, reveal_records, symbolic_share
 
 SNIPPET = textwrap.dedent("""\
     import jax

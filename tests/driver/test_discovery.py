@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from promolint.core.diagnostics import Diagnostic
 from promolint.driver.config import Config
 from promolint.driver.discovery import is_unreadable, iter_files

@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from promolint.cli.main import main
 from promolint.driver import jobs
 
@@ -68,6 +69,7 @@ def test_the_flake8_plugin_runs_the_check_job(tmp_path, calls) -> None:
 def test_libcst_findings_and_the_codemod_run_the_jobs(tmp_path, calls) -> None:
     import libcst
     from libcst.codemod import CodemodContext
+
     from promolint.integrations.cst import StrictCasts, findings
 
     path = _project(tmp_path)
@@ -80,6 +82,7 @@ def test_fixit_rules_run_the_check_job(tmp_path, calls, monkeypatch) -> None:
     import unittest
 
     from fixit.testing import generate_lint_rule_test_cases
+
     from promolint.fixit import RULES
 
     monkeypatch.chdir(tmp_path)  # Fixit's harness lints <cwd>/valid.py: the default settings

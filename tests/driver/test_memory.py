@@ -8,8 +8,8 @@ import tracemalloc
 from pathlib import Path
 
 from promolint.driver.lint import lint_source
-from promolint.engine.walker.analysis import Settings
 from promolint.rules import RULES
+from promolint.engine.walker.analysis import Settings
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 _ALLOWED_GROWTH = 256 * 1024  # bytes over 35 files: a leak of one analysis per file is ~1 MB each

@@ -6,6 +6,7 @@ tests/driver/test_cache.py's."""
 from __future__ import annotations
 
 import pytest
+
 from promolint.driver.prefilter import may_have_findings, may_switch_x64, parses
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.progress import Progress
 
 FILES = 6

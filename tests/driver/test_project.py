@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from promolint.cli.main import main
-from promolint.driver.project import project_facts
 from promolint.engine.project_facts import ProjectFacts
+from promolint.driver.project import project_facts
 
 TRUNCATED = "import jax.numpy as jnp\nz = jnp.zeros(3, dtype=jnp.float64)\n"
 

@@ -16,8 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from promolint.cli.main import main
+
 from promolint.driver import runner
+from promolint.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))

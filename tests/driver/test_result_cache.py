@@ -8,8 +8,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-import promolint.driver.cache
 import pytest
+
+import promolint.driver.cache
 from promolint.driver.cache import ResultCache, content_key
 
 ROWS = [["a.py", 2, 5, "PRM006", "1000 does not fit int8"]]

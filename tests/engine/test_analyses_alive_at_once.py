@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+
 from promolint.engine.describe import describe
 from promolint.engine.walker.analysis import Analysis, Settings, analyze
 from promolint.engine.walker.source import parse_bytes

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from promolint.engine.model import Operation, OperationKind
 from promolint.engine.walker.analysis import Settings, analyze
 from promolint.engine.walker.source import parse_bytes

@@ -14,8 +14,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from promolint.driver.reveal import reveal_records_many
+
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.reveal import reveal_records_many
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))

@@ -10,11 +10,11 @@ import subprocess
 import sys
 import textwrap
 
-from promolint.driver.reveal import reveal_records
 from promolint.engine import outcomes
 from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic
 from promolint.engine.walker.analysis import Settings, analyze
 from promolint.engine.walker.source import parse_bytes
+from promolint.driver.reveal import reveal_records
 
 SOURCE = textwrap.dedent("""\
     import jax.numpy as jnp

@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+
 from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.symbolic import (

@@ -22,9 +22,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from promolint.engine.walker.analysis import Settings
 from promolint.driver.lint import lint_source
 from promolint.driver.reveal import reveal_records_many
-from promolint.engine.walker.analysis import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))

@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from promolint.cli.main import main
 from promolint.driver.config import X64_PORTABILITY, Config, known_codes
 from promolint.driver.fixing import fix_paths
@@ -414,8 +415,8 @@ def test_runtime_python_scalar_fix_keeps_the_jax_dtype_under_x64() -> None:
 
 
 def test_an_integer_put_before_an_attribute_gets_parentheses() -> None:
-    from promolint.engine.walker.source import parse_bytes
     from promolint.fix.edits import apply_fixes
+    from promolint.engine.walker.source import parse_bytes
     from promolint.rules.base import Edit, Fix
 
     data = b"x = np.int64(3).real + np.int64(4)\n"

@@ -10,9 +10,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+
 from promolint.driver.config import X64_PORTABILITY, known_codes
-from promolint.driver.lint import fix_source, lint_source
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import fix_source, lint_source
 
 CODES = frozenset(known_codes()) - {X64_PORTABILITY}
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from promolint.driver.lint import fix_source, lint_source
+
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import fix_source, lint_source
 from safe_fixes import check_safe_fixes
 from test_fix import CODES, run_with_jax
 

@@ -14,11 +14,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.config import X64_PORTABILITY, known_codes
-from promolint.driver.lint import fix_source, lint_source
 from promolint.engine import context
 from promolint.engine.walker.analysis import Settings
 from promolint.engine.walker.source import parse_bytes
+from promolint.driver.lint import fix_source, lint_source
 from promolint.rules import ALL_RULES
 from safe_fixes import check_safe_fixes, correspondence
 

@@ -105,8 +105,8 @@ def _describe_all(observations: list[dict]) -> str:
 
 # --- checking one program -----------------------------------------------------------------
 def check_program(text: str, mode: str, label: str = "fuzz") -> Checked:
-    from promolint.driver.reveal import reveal_records
     from promolint.engine.walker.analysis import Settings
+    from promolint.driver.reveal import reveal_records
 
     records = reveal_records(text.encode(), Settings(*MODES[mode][1]))
     if not isinstance(records, list):

@@ -15,11 +15,12 @@ import libcst as cst
 import pytest
 from fixit import Invalid, Valid
 from fixit.testing import generate_lint_rule_test_cases
-from promolint.cst import findings, smallest_change
+
 from promolint.driver.config import Config
-from promolint.driver.lint import fix_source, lint_source
-from promolint.engine.walker.analysis import Settings
+from promolint.cst import findings, smallest_change
 from promolint.fixit import RULES
+from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import fix_source, lint_source
 from promolint.rules import rule_by_code
 
 ROOT = Path(__file__).resolve().parents[2]

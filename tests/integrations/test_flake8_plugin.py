@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from promolint.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]

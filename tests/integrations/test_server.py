@@ -9,9 +9,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from lsp_session import LspSession, apply_edits
-from promolint.driver.lint import lint_source
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import lint_source
 from promolint.rules.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]

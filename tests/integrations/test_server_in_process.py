@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import promolint.driver.lint
 import pytest
 from lsprotocol import types
+
+import promolint.driver.lint
 from promolint.integrations.server import FIX_ALL, PromolintServer, _encoding_of, hover_text
 
 OVERFLOW = "x = jnp.ones(3, jnp.int8) + 1000"

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.lint import lint_source
 from promolint.engine.walker.analysis import Settings
 from promolint.rules import ALL_RULES

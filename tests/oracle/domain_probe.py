@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
+
 from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 
 # float6 arrays cannot be created and int1/uint1 ones fail to lower on CPU (jax_probe.py).

@@ -127,8 +127,8 @@ def span_key(record: dict) -> str:
 
 def reveal_snippet(snippet: Snippet, modes: list[str]) -> dict[str, list[dict]]:
     """reveal's records for the snippet's own lines (not the preamble's), per mode."""
-    from promolint.driver.reveal import reveal_records_many
     from promolint.engine.walker.analysis import Settings
+    from promolint.driver.reveal import reveal_records_many
 
     settings = [Settings(*snippet.settings(mode)) for mode in modes]
     records = reveal_records_many(snippet.source.encode(), settings)

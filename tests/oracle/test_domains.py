@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from promolint.engine.domains import DTYPE_CLASSES, REFUSED, refusal_error
 from promolint.systems import get_system
 from promolint.systems.numpy_facts import MEASURED_REFUSALS

@@ -21,10 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax._src import dtypes as jax_dtypes
+
 from promolint.core.dtypes import DTYPES, PYTHON_SCALAR_TYPES
+from promolint.systems.lattice import check_operation
 from promolint.systems import Operand, Origin, Reason, Refused, get_system
 from promolint.systems.jax import NODE_ORDER, STANDARD_X32, STANDARD_X64, STRICT, standard_edges, strict_edges
-from promolint.systems.lattice import check_operation
 
 PROBE = Path(__file__).with_name("jax_probe.py")
 JAX_DOCS = Path(__file__).resolve().parents[1] / "data" / "jax"

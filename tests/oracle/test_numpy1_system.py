@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from promolint.cli.main import main
 from promolint.systems import Operand, Promoted, get_system
 from promolint.systems.numpy1 import Input, python_input, resolve

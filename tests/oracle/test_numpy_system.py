@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from promolint.cli.main import main
 from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
-from promolint.systems import Operand, Promoted, Reason, Refused, get_system
 from promolint.systems.lattice import check_operation
+from promolint.systems import Operand, Promoted, Reason, Refused, get_system
 from promolint.systems.numpy import NumpySystem, shipped_facts
 from promolint.systems.numpy_facts import CACHED, MEASURED, installed_facts
 

@@ -15,7 +15,6 @@ from promolint.core.dtypes import DTYPES, NUMPY_NATIVE
 from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Library
-
 from tests.oracle.workers import worker_environment
 
 _PROBE = """

@@ -25,12 +25,12 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import _projects
 import runtime
-import tomllib
 from _census_recall import RULE_SETS, check, ledger_precision, naming, nearby
 from _census_record import F64_PROMOTION
 

@@ -31,11 +31,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 from _projects import DEFAULT_CACHE, ROOT, FetchError, fetch, load_projects, python_files  # noqa: E402
+from safe_fixes import check_safe_fixes  # noqa: E402
+
 from promolint.driver.config import X64_PORTABILITY, known_codes  # noqa: E402
+from promolint.engine.walker.analysis import Settings  # noqa: E402
 from promolint.driver.project import project_facts  # noqa: E402
 from promolint.engine.project_facts import ProjectFacts  # noqa: E402
-from promolint.engine.walker.analysis import Settings  # noqa: E402
-from safe_fixes import check_safe_fixes  # noqa: E402
 
 MODES = {"default": Settings(), "x64": Settings(x64="on"), "x32": Settings(x64="off"),
          "strict": Settings(promotion="strict")}  # fmt: skip

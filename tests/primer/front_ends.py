@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from dataclasses import replace
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "mypy_plugin")]
 import mypy_harness as harness  # noqa: E402
 from _projects import DEFAULT_CACHE, fetch, load_projects, python_files  # noqa: E402
+
 from promolint.driver.config import Config  # noqa: E402
-from promolint.driver.lint import lint_source  # noqa: E402
-from promolint.driver.project import project_facts  # noqa: E402
-from promolint.engine.project_facts import ProjectFacts  # noqa: E402
 from promolint.engine.walker.analysis import Settings  # noqa: E402
+from promolint.engine.project_facts import ProjectFacts  # noqa: E402
+from promolint.driver.project import project_facts  # noqa: E402
+from promolint.driver.lint import lint_source  # noqa: E402
 from promolint.rules import ALL_RULES  # noqa: E402
 
 MODES = {"default": {}, "x64": {"x64": "on"}, "strict": {"promotion": "strict"}}

@@ -21,11 +21,10 @@ import json
 import subprocess
 import sys
 import tempfile
+import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import tomllib
 
 CORPUS = Path(__file__).resolve().parent / "reports.toml"
 MARKDOWN = CORPUS.with_suffix(".md")

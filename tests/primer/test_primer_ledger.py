@@ -21,21 +21,11 @@ sys.path.insert(0, str(PRIMER))
 sys.path.insert(0, str(PRIMER.parent / "benchmarks"))
 from _corpus import WHEELS  # noqa: E402
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (  # noqa: E402
-    UNTRIAGED,
-    VERDICTS,
-    LedgerError,
-    Produced,
-    Verdict,
-    precision,
-    read_ledger,
-    read_produced,
-    update,
-    write_ledger,
-    write_produced,
-)
+from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, precision, read_ledger,  # noqa: E402
+                     read_produced, update, write_ledger, write_produced)
 from _lint import SELECTED  # noqa: E402
 from _projects import load_projects  # noqa: E402
+
 from promolint.rules.registry import BY_CODE, MEASURED_OPT_IN  # noqa: E402
 
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _projects import DEFAULT_CACHE, load_projects, python_files  # noqa: E402
 from missing_calls import ROOTS, _dotted, _imports  # noqa: E402
+
 from promolint.driver.reveal import COVERAGE_LIBRARIES, coverage  # noqa: E402
 
 _CHUNK = 40  # files per reveal invocation: its JSON stays a few megabytes

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from promolint.core.diagnostics import Diagnostic, FixSummary, RelatedLocation
 from promolint.report import FORMATS, github, junit, render, sarif, text
 from promolint.report import json as json_report

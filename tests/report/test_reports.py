@@ -8,10 +8,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from promolint.cli.main import main
+
 from promolint.core.diagnostics import Diagnostic
-from promolint.report import FORMATS, render
 from promolint.rules import rule_by_code
+from promolint.cli.main import main
+from promolint.report import FORMATS, render
 
 SARIF_SCHEMA = Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json"
 BAD = "import jax.numpy as jnp\nx = jnp.ones(3, jnp.int8) + 1000\n"

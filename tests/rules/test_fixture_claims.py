@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.config import Config
 from promolint.driver.runner import run_check
 

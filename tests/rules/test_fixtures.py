@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.config import Config
 from promolint.driver.runner import run_check
 

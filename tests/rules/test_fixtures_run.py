@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from promolint.rules.registry import find
 from test_fixtures import FIXTURES, expected
+
+from promolint.rules.registry import find
 
 HERE = Path(__file__).resolve().parent
 # Rules whose findings are TypeErrors JAX raises, and the rule whose findings are compilations.

@@ -7,8 +7,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from promolint.driver.lint import lint_source
+
 from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import lint_source
 
 FROZEN_LAKE = """
 import jax

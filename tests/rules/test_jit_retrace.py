@@ -13,10 +13,11 @@ import sys
 import textwrap
 
 import pytest
-from promolint.driver.lint import lint_source
-from promolint.engine.walker.analysis import Settings
-from promolint.rules.jit_retrace import JitRetrace
 from test_fixtures import FIXTURES, expected
+
+from promolint.engine.walker.analysis import Settings
+from promolint.driver.lint import lint_source
+from promolint.rules.jit_retrace import JitRetrace
 
 CODE = JitRetrace.code
 FIXTURE = FIXTURES / "PRM026_jit_retrace.py"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+
 from promolint.driver.lint import fix_source, lint_source
 from promolint.engine.walker.analysis import Settings
 from promolint.rules import ALL_RULES, rule_by_code

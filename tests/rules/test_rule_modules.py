@@ -8,9 +8,10 @@ import importlib
 import pkgutil
 
 import numpy as np
+import pytest
+
 import promolint.rules
 import promolint.rules.shared
-import pytest
 from promolint.rules.base import Rule
 from promolint.rules.registry import REGISTRY
 from promolint.rules.shared.integers import wrapped

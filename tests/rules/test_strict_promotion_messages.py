@@ -8,9 +8,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+
+from promolint.engine.walker.analysis import Settings
 from promolint.driver.lint import lint_source
 from promolint.driver.reveal import format_text, reveal_records
-from promolint.engine.walker.analysis import Settings
 
 # `m` is a bool whatever `x` is: reveal says so, and the message must name it beside the int.
 BOOL_MASK_PLUS_INT = """

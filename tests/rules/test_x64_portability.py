@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from promolint.driver.lint import lint_source
 from promolint.engine.walker.analysis import Settings
 
@@ -18,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))
 
 from workers import worker_environment  # noqa: E402
-
 IMPORTS = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
 
 # Each program, and the expressions PRM010 flags in it.

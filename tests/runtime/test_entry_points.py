@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from promolint.runtime import ShimWarning, units, verifying
 
 HERE = Path(__file__).resolve().parent

@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+
 from promolint.runtime.instrument import Recorder, instrument, observe
 
 TRICKY = textwrap.dedent(

@@ -15,17 +15,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+
 from promolint.runtime import (
     AcceleratorX64Warning,
     PromotionMismatch,
     PromotionMismatchWarning,
     ShimError,
     ShimWarning,
-    observe,
-    units,
     verify,
     verifying,
 )
+from promolint.runtime import observe, units
 from promolint.runtime.hook import run_path
 from promolint.runtime.predict import Predictor
 

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import pytest
+
+from promolint.engine.walker.analysis import Analysis, Settings
 from promolint.driver.lint import lint_source
 from promolint.driver.reveal import reveal_records
-from promolint.engine.walker.analysis import Analysis, Settings
-
 from tests.stress.corpus import SHAPES, program, syntax_showcase
 
 CODES = frozenset({"PRM000", "PRM001", "PRM002", "PRM003", "PRM004", "PRM005", "PRM006", "PRM007", "PRM008",

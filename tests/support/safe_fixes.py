@@ -17,12 +17,12 @@ import contextlib
 from dataclasses import dataclass, field, replace
 from unittest import mock
 
+from promolint.engine.walker.analysis import Settings
+from promolint.fix.edits import SyntaxMismatch, correspondence
+from promolint.engine.walker.source import ParseFailure, Source, parse_bytes
 from promolint.driver import lint
 from promolint.driver.reveal import reveal_records_many
 from promolint.driver.verify import fix_modes
-from promolint.engine.walker.analysis import Settings
-from promolint.engine.walker.source import ParseFailure, Source, parse_bytes
-from promolint.fix.edits import SyntaxMismatch, correspondence
 
 _COMPARED = ("dtype", "weak", "library", "error")
 

@@ -6,9 +6,10 @@ import itertools
 
 import array_api_strict as xp
 import pytest
+
 from promolint.core.dtypes import DTYPES
-from promolint.systems import Operand, Reason, Refused, get_system
 from promolint.systems.lattice import check_operation
+from promolint.systems import Operand, Reason, Refused, get_system
 
 SYSTEM = get_system("array-api")
 INFO = xp.__array_namespace_info__()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from promolint.systems.lattice import CycleError, Lattice, NoJoin, check_operation
 
 DIAMOND = Lattice({"bottom": ["left", "right"], "left": ["top"], "right": ["top"]})

@@ -6,9 +6,10 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
-from promolint.systems import Operand, Promoted, Reason, Refused, get_system
+
 from promolint.systems.lattice import check_operation
 from promolint.systems.lattice_io import check_table, implied_order, load
+from promolint.systems import Operand, Promoted, Reason, Refused, get_system
 from promolint.systems.max import LATTICE
 
 SYSTEM = get_system("max")

@@ -24,6 +24,7 @@ import sys
 import textwrap
 
 import pytest
+
 from promolint.cli.main import main
 from promolint.engine.context import Context
 from promolint.systems.jax_versions import JAX_FACTS, PINNED, facts_for, select

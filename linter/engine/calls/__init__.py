@@ -10,25 +10,10 @@ semantics, ``SEMANTICS``).  What the front ends and the lint
 rules use is here."""
 
 from promolint.engine.calls.binding import bind
-from promolint.engine.calls.conversions import (
-                                                as_dtype,
-                                                as_traced,
-                                                as_traced_field,
-                                                default,
-                                                replaced,
-                                                replaced_parts,
-                                                requested,
-                                                traced_variable,
-)
-from promolint.engine.calls.dispatch import (
-                                                SEMANTICS,
-                                                apply,
-                                                attribute,
-                                                call,
-                                                call_function,
-                                                call_method,
-                                                resolve_reference,
-)
+from promolint.engine.calls.conversions import (as_dtype, as_traced, as_traced_field, default, replaced, replaced_parts,
+                                                requested, traced_variable)
+from promolint.engine.calls.dispatch import (SEMANTICS, apply, attribute, call, call_function, call_method,
+                                             resolve_reference)
 
 __all__ = [
     "SEMANTICS",

@@ -12,23 +12,11 @@ from promolint.core.dtypes import DEFAULT_DTYPE_X64, DTYPES, INTN, is_64bit, nar
 from promolint.engine import operations
 from promolint.engine.calls.binding import bind
 from promolint.engine.catalog import Fn
+from promolint.engine.symbolic import Symbolic, Variable, apply, lifted
 from promolint.engine.context import Context
 from promolint.engine.records import Call
-from promolint.engine.symbolic import Symbolic, Variable, apply, lifted
-from promolint.engine.values import (
-    UNKNOWN,
-    Array,
-    DTypeRef,
-    Elements,
-    Instance,
-    Items,
-    Keyed,
-    Library,
-    Refusal,
-    Value,
-    array,
-    python_scalar,
-)
+from promolint.engine.values import (UNKNOWN, Array, DTypeRef, Elements, Instance, Items, Keyed, Library, Refusal,
+                                     Value, array, python_scalar)
 from promolint.systems.base import Operand
 
 # The magnitude of a complex number is real: abs(complex64) is float32, abs(1j) a Python float.

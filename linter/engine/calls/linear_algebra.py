@@ -18,6 +18,7 @@ from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Items, Library, Refusal, Value, numpy_library
 
 
+
 def _in_floats(call: Call, source: Array | None = None) -> Value:
     """The first input's dtype (or ``source``'s) as the float the function computes in."""
     inputs = [source] if source is not None else reduced_inputs(call)

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from promolint.core.dtypes import CUSTOM_FLOATS, INTN
 from promolint.engine import operations
+from promolint.engine.domains import DTYPE_CLASSES
 from promolint.engine.calls.binding import display_name
 from promolint.engine.catalog import CATALOG_REFUSALS, NUMPY_INT_TO_FLOAT64, NUMPY_METHOD_BOOL_RESULTS
-from promolint.engine.domains import DTYPE_CLASSES
 from promolint.engine.records import Call
 from promolint.engine.values import Array, Library, Refusal, Value, broadcast_rank
 

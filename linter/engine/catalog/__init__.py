@@ -26,7 +26,8 @@ from promolint.engine.catalog.methods import (
     NUMPY_IN_PLACE_METHODS,
     REPLACE_METHODS,
 )
-from promolint.engine.catalog.rows import SHAPES, Draw, Fn, LaxChecks, Part, RankChange, Spectrum, Weak, takes_sequence
+from promolint.engine.catalog.rows import (SHAPES, Draw, Fn, LaxChecks, Part, RankChange, Spectrum, Weak,
+                                           takes_sequence)
 
 __all__ = [
     "ALIASES",

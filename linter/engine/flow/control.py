@@ -30,7 +30,8 @@ from promolint.engine.flow.carries import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import leaves, rebuild
 from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
 from promolint.engine.symbolic import outcomes as outcomes_of
-from promolint.engine.values import UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value, is_none
+from promolint.engine.values import (UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
+                                     is_none)
 
 Invoke = Callable[[Value, Sequence[Value]], Value]  # calls a function value with positional arguments
 _NONE = Reference("builtins.None")

@@ -7,29 +7,19 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from promolint.engine import calls, expressions, sources, symbolic
-from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
-from promolint.engine.context import Context
 from promolint.engine.flow import higher_order
 from promolint.engine.flow.frames import Frame, merge
 from promolint.engine.flow.functions import Body, Functions
-from promolint.engine.flow.modes import Settings
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.objects import Objects
+from promolint.engine.flow.modes import Settings
+from promolint.engine import calls, expressions, sources, symbolic
+from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
+from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
-from promolint.engine.values import (
-    UNKNOWN,
-    Bound,
-    Function,
-    Imported,
-    Instance,
-    Items,
-    Keyed,
-    Reference,
-    Returns,
-    Value,
-)
+from promolint.engine.values import (UNKNOWN, Bound, Function, Imported, Instance, Items, Keyed, Reference,
+                                     Returns, Value)
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).

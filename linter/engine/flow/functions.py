@@ -5,14 +5,15 @@ call sites or defaults."""
 from __future__ import annotations
 
 import itertools
+
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from promolint.core.dtypes import DTYPES
 from promolint.engine import calls, sources
 from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
+from promolint.core.dtypes import DTYPES
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds

@@ -19,21 +19,8 @@ from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.trees import leaves, rebuild, unknown_leaf
 from promolint.engine.records import OperationKind
-from promolint.engine.values import (
-    UNKNOWN,
-    Array,
-    Bound,
-    Class,
-    Elements,
-    Function,
-    Instance,
-    Items,
-    Keyed,
-    Reference,
-    Refusal,
-    Value,
-    is_none,
-)
+from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Elements, Function, Instance, Items, Keyed, Reference,
+                                     Refusal, Value, is_none)
 
 # JAX's transformations that trace the function: its arguments arrive as JAX arrays.
 TRACING = frozenset({

@@ -23,9 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from promolint.engine.project_facts import MODULE_DEPTH as MAX_DEPTH
 from promolint.engine.values import UNKNOWN, Function, Imported, Reference, Value
-
+from promolint.engine.project_facts import MODULE_DEPTH as MAX_DEPTH
 _MAX_MODULES = 12
 
 

@@ -24,43 +24,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from promolint.engine.context import Context
-from promolint.engine.flow.classes import (
-    DATACLASS_DECORATORS,
-    ENUM_BASES,
-    FIELD_BASES,
-    FIELD_FUNCTIONS,
-    FLAX_OWN,
-    KEEP_CLASS,
-    PLAIN_BASES,
-    ClassInfo,
-    FieldCall,
-    FieldSpec,
-    Method,
-    enum_member,
-    method_of,
-    qualname,
-    replaces,
-)
+from promolint.engine.flow.classes import (DATACLASS_DECORATORS, ENUM_BASES, FIELD_BASES, FIELD_FUNCTIONS, FLAX_OWN,
+                                           KEEP_CLASS, PLAIN_BASES, ClassInfo, FieldCall, FieldSpec, Method,
+                                           enum_member, method_of, qualname, replaces)
 from promolint.engine.flow.containers import DICT_METHODS, DICT_MUTATORS, device_put, dict_call, dict_method, followed
-from promolint.engine.flow.functions import Functions
 from promolint.engine.flow.modules import Modules
+from promolint.engine.flow.functions import Functions
+from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
+                                     Reference, Refusal, Value, join)
 from promolint.engine.symbolic import EvaluationState, attribute_variable, is_symbolic, lowered, settled
-from promolint.engine.values import (
-    UNKNOWN,
-    Array,
-    Bound,
-    Class,
-    Function,
-    Instance,
-    Items,
-    Keyed,
-    Library,
-    Member,
-    Reference,
-    Refusal,
-    Value,
-    join,
-)
 
 
 def _outside(value: Value) -> Value:

@@ -19,20 +19,9 @@ from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.members import folded, lowered, outcomes, settled, summary
 from promolint.engine.symbolic.raised import passed_on, raised_in
 from promolint.engine.symbolic.state import EvaluationState
-from promolint.engine.symbolic.variables import (
-                                                 MAX_ASSIGNMENTS,
-                                                 Symbolic,
-                                                 Variable,
-                                                 apply,
-                                                 attribute_variable,
-                                                 extended_key,
-                                                 is_attribute_of,
-                                                 is_symbolic,
-                                                 join,
-                                                 lifted,
-                                                 variable,
-                                                 variables_in,
-)
+from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, apply, attribute_variable,
+                                                 extended_key, is_attribute_of, is_symbolic, join, lifted, variable,
+                                                 variables_in)
 
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Symbolic", "Variable", "apply", "attribute_variable",

@@ -13,14 +13,8 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from promolint.engine.symbolic.members import Partial, fold, folded, outcomes
-from promolint.engine.symbolic.variables import (
-    MAX_ASSIGNMENTS,
-    Symbolic,
-    Variable,
-    substitute,
-    variable_order,
-    variables_in,
-)
+from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, substitute, variable_order,
+                                                 variables_in)
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal, Value
 
 

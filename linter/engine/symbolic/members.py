@@ -15,8 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from promolint.engine import outcomes as outcome_classes
 from promolint.engine.symbolic.raised import passed_on, raised
 from promolint.engine.symbolic.variables import ITSELF, MAX_ASSIGNMENTS, Symbolic, Variable, is_symbolic, substitute
-from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value
-from promolint.engine.values import join as join_exact
+from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value, join as join_exact
 
 
 def outcomes(value: Symbolic, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:

@@ -20,8 +20,7 @@ from promolint.engine.context import Context
 from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import MEMO_LIMIT, EvaluationState
-from promolint.engine.values import UNKNOWN, Array, Bound, Elements, Items, Library, Value
-from promolint.engine.values import join as join_exact
+from promolint.engine.values import UNKNOWN, Array, Bound, Elements, Items, Library, Value, join as join_exact
 
 # Assignments a claim "for every member" weighs at most: beyond, the value is symbolic but no
 # claim is made about all of its members (a run-time check still evaluates it at one member).

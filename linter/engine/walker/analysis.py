@@ -17,27 +17,18 @@ from promolint.engine import expressions
 from promolint.engine.annotations import annotation_value, python_type
 from promolint.engine.context import Context
 from promolint.engine.flow import classes, containers, higher_order, modes
-from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.flow import Flow
 from promolint.engine.flow.frames import Frame
 from promolint.engine.flow.functions import Param
+from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
 from promolint.engine.values import UNKNOWN, Class, Function, Imported, Instance, Reference, Value
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
-from promolint.engine.walker.nodes import (
-    FunctionNode,
-    decorator_target,
-    free_names,
-    index_elements,
-    key_literal,
-    literal,
-    parameters,
-    static_names,
-    target_names,
-)
+from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
+                                           literal, parameters, static_names, target_names)
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 

@@ -11,7 +11,8 @@ from promolint.engine.flow import containers
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import UNKNOWN, Bound, DTypeRef, Elements, Imported, Items, Reference, Value, python_scalar
+from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Elements, Imported, Items, Reference, Value,
+                                     python_scalar)
 from promolint.engine.walker.nodes import index_elements, key_literal, static_names
 
 BINARY_OPERATORS = {

@@ -9,17 +9,8 @@ from dataclasses import replace
 
 from promolint.core.dtypes import BUILTIN_TYPE_DTYPES, DTYPES
 from promolint.engine.context import Context
-from promolint.engine.model import (
-    CALL_SEMANTICS,
-    Call,
-    Operation,
-    OperationKind,
-    apply_call,
-    binary,
-    call_function,
-    call_method,
-    compare,
-)
+from promolint.engine.model import (CALL_SEMANTICS, Call, Operation, OperationKind, apply_call, binary, call_function,
+                                    call_method, compare)
 from promolint.engine.values import Array, DTypeRef, Items, Library, Value
 
 JNP_IMPORT = "import jax.numpy as jnp"

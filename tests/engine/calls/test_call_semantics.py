@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+
 from promolint.engine import calls
 from promolint.engine.context import Context
 from promolint.engine.values import Array, Items, Library, Refusal, Value, array, python_scalar

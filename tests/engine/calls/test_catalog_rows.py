@@ -5,6 +5,7 @@ written down and silently never used."""
 from __future__ import annotations
 
 import pytest
+
 from promolint.engine.catalog import CATALOG, METHODS, NUMPY_FORWARDED, Fn, LaxChecks, RankChange, Weak
 
 # Each field of a row, and the semantics (or shapes) whose implementation reads it.

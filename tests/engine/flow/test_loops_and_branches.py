@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import jax
 import jax.numpy as jnp
 import pytest
+
 from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.flow import control

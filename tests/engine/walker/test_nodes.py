@@ -7,17 +7,8 @@ from __future__ import annotations
 import ast
 
 from promolint.engine.flow.functions import Param
-from promolint.engine.walker.nodes import (
-    decorator_target,
-    dotted,
-    free_names,
-    index_elements,
-    key_literal,
-    literal,
-    parameters,
-    static_names,
-    target_names,
-)
+from promolint.engine.walker.nodes import (decorator_target, dotted, free_names, index_elements, key_literal, literal,
+                                           parameters, static_names, target_names)
 
 
 def _expr(text: str) -> ast.expr:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+
 from promolint.engine.records import Span
-from promolint.engine.walker.source import ParseFailure, parse_bytes
 from promolint.fix.edits import _expressions_by_span
+from promolint.engine.walker.source import ParseFailure, parse_bytes
 
 FIXTURES = sorted((Path(__file__).parents[3] / "fixtures").rglob("*.py"))
 SNIPPETS = [

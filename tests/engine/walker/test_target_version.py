@@ -6,10 +6,11 @@ from __future__ import annotations
 import sys
 
 import pytest
+
 from promolint.cli.main import main
-from promolint.driver.lint import lint_source
 from promolint.engine.walker.analysis import Settings
 from promolint.engine.walker.source import ParseFailure, parse_text
+from promolint.driver.lint import lint_source
 
 RUNNING = sys.version_info[:2]
 # (source, what its construct is called, the Python that added it): each fails on earlier ones.

@@ -137,7 +137,6 @@ with jax.default_device(jax.devices("cpu")[0]):
     z = i8 + 1
 # ---
 import contextlib
-
 with contextlib.suppress(ValueError):
     y = f16 + f16
 # ---

@@ -1,8 +1,8 @@
 # Objects: attributes assigned in one method and read in another, dataclass and NamedTuple
 # fields with their defaults, dicts with literal keys.
+import numpy as np
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 
 class Encoding:
