@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cli_run import run
 from promolint.cli.main import main
 

@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+
 from cli_run import run
 from promolint.cli.main import X64_MODES, build_parser, main
 

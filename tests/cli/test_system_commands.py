@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from cli_run import run
 from promolint.core.dtypes import DTYPES, LABELS, resolve_name
 

@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from cli_run import run
 from promolint.core.diagnostics import Diagnostic
 from promolint.driver import baseline

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from cli_run import run
 from promolint.cli.main import main
 from promolint.driver.config import RULE_CODES, apply_flags, parse_table

@@ -6,6 +6,7 @@ directive reports is PRM100's (tests/rules/test_unused_noqa.py)."""
 from __future__ import annotations
 
 import pytest
+
 from cli_run import run
 from promolint.driver.noqa import Noqa, directives
 

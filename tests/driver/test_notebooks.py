@@ -14,6 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from cli_run import run
 from promolint.driver.notebook import Notebook, NotebookError
 

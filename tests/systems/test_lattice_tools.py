@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
 from cli_run import run
 from promolint.systems import get_system
 from promolint.systems.draw import layout, render
