@@ -117,8 +117,12 @@ def _origins(source: Source, sites: Iterable[Site]) -> dict[int, str]:
 
 def _records(source: Source, sites, origins: dict[int, str] | None = None) -> list[dict]:
     records = []
+    described: dict[int, dict] = {}  # by the value's identity: a name's reads share its value
     for site in sites:
         span = source.span(site.node)
+        description = described.get(id(site.value))
+        if description is None:
+            description = described[id(site.value)] = describe(site.value)
         records.append({
             "line": span.line,
             "column": span.column,
@@ -126,7 +130,7 @@ def _records(source: Source, sites, origins: dict[int, str] | None = None) -> li
             "end_column": span.end_column,
             "text": source.code(site.node),
             "target": site.target,
-            **describe(site.value),
+            **description,
             **({"origin": origins[id(site.node)]} if origins and id(site.node) in origins else {}),
         })  # fmt: skip
     records.sort(key=lambda r: (r["line"], r["column"], r["end_line"], r["end_column"], r["target"]))

@@ -3,7 +3,7 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, kept_dtype, outcomes as outcomes_of
+from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, each_outcome, kept_dtype, outcomes as outcomes_of
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
 
 
@@ -55,15 +55,18 @@ def spelled(value: Value) -> str:
 
 def _symbolic(value: Symbolic) -> dict:
     depends = sorted(v.name for v in value.variables)
-    outcomes = outcomes_of(value, MAX_ASSIGNMENTS)
     unknown = {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
+    shortcut = _told_early(value, depends)
+    if shortcut is not None:
+        return shortcut
+    outcomes = outcomes_of(value, MAX_ASSIGNMENTS)
     if not outcomes:
         return unknown
     alive = [v for _, v in outcomes if not isinstance(v, Refusal)]
     if not alive:  # raises whatever the variables are
         return {**describe(outcomes[0][1]), "depends": depends}
     kept = kept_dtype(value)
-    if kept is not None:
+    if kept is not None:  # _variable's record is this one's
         # weak None: the variable's own flag; library None: any (the variable's, where it has one)
         variable, weak, kept_library = kept
         libraries = {m.library for m in variable.domain}
@@ -86,3 +89,60 @@ def _symbolic(value: Symbolic) -> dict:
     if isinstance(joined, Array) and len(joined.dtypes) <= MAX_CANDIDATES:
         return {**describe(joined), "depends": depends}
     return {**unknown, "library": library}
+
+
+def _told_early(value: Symbolic, depends: list[str]) -> dict | None:
+    """The record ``_symbolic`` finds, where it shows before every outcome is weighed: a
+    variable itself, or an unknown of no one library (reveal's most common records)."""
+    variable = value.variable
+    if variable is not None and variable.domain and not any(isinstance(m, Refusal) for m in variable.domain):
+        return _variable(variable, depends)
+    if _unknown_of_no_library(value):
+        return {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
+    return None
+
+
+def _variable(variable, depends: list[str]) -> dict:
+    """A variable itself: the dtype of itself, of the library its members share (what the
+    general case finds from its outcomes, which are its members)."""
+    libraries = {m.library for m in variable.domain}
+    library = libraries.pop() if len(libraries) == 1 else None
+    return {"dtype": f"dtype of {variable.name}", "weak": None, "library": library.value if library else None,
+            "error": None, "depends": depends, "variable": variable.name, "variable_key": repr(variable.key)}
+
+
+def _unknown_of_no_library(value: Symbolic) -> bool:
+    """Whether ``_symbolic`` surely finds ``value`` unknown, of no one library, told from its
+    first outcomes where it weighs every assignment (most unknowns show it within a few members,
+    the domains taking the libraries in turn): one of them no array, or two that differ, in
+    dtype or weak flag too, of two libraries, one with another dtype than its variable's member
+    (so that no variable's dtype is kept)."""
+    outcomes = each_outcome(value)
+    if outcomes is None:
+        return False
+    single = value.ordered[0] if len(value.ordered) == 1 else None
+    first = None
+    differ = dtypes_differ = False
+    kept_broken = single is None
+    libraries = set()
+    for assignment, outcome in outcomes:
+        if isinstance(outcome, Refusal):
+            continue
+        if type(outcome) is Symbolic:
+            return False
+        if not isinstance(outcome, Array):
+            return True
+        libraries.add(outcome.library)
+        if not outcome.dtypes:
+            dtypes_differ = kept_broken = True
+        elif single is not None and outcome.dtypes != assignment[single].dtypes:
+            kept_broken = True
+        if first is None:
+            first = outcome
+        else:
+            differ = differ or outcome != first
+            dtypes_differ = dtypes_differ or (outcome.dtypes, outcome.weak) != (first.dtypes, first.weak)
+        if differ and dtypes_differ and kept_broken and len(libraries) > 1:
+            return True
+    return False
+

@@ -17,6 +17,8 @@ from promolint.engine.symbolic.raised import passed_on, raised
 from promolint.engine.symbolic.variables import ITSELF, MAX_ASSIGNMENTS, Symbolic, Variable, is_symbolic, substitute
 from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value, join as join_exact
 
+Outcome = tuple[dict[Variable, Value], Value]  # an assignment of the variables, and the value there
+
 
 def outcomes(value: Symbolic, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[Variable, Value], Value]] | None:
     """The value at every assignment, or None when there are too many to weigh.  Too many
@@ -42,6 +44,25 @@ def outcomes(value: Symbolic, limit: int = MAX_ASSIGNMENTS) -> list[tuple[dict[V
     if limit == MAX_ASSIGNMENTS:
         object.__setattr__(value, "_outcomes", found)
     return found
+
+
+def each_outcome(value: Symbolic) -> Iterator[Outcome] | None:
+    """``outcomes`` one at a time, where they are every assignment's (few enough to weigh): a
+    question that the first few answer stops there; read to the end, they are memoized as
+    ``outcomes``.  None where ``outcomes`` would cut the assignments down."""
+    assignments = value.assignments()
+    if assignments is None:
+        return None
+    return iter(value._outcomes) if value._outcomes is not ITSELF else _each(value, assignments)
+
+
+def _each(value: Symbolic, assignments: Iterable[dict[Variable, Value]]) -> Iterator[Outcome]:
+    found = []
+    for assignment in assignments:
+        outcome = value.at(assignment)
+        found.append((assignment, outcome))
+        yield assignment, outcome
+    object.__setattr__(value, "_outcomes", found)
 
 
 def folded(value: Symbolic) -> Value:
