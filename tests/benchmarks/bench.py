@@ -7,7 +7,8 @@ baseline), the same with Python's ``ast`` (the parser the analysis reads; divide
 the floor of a run on all of them), flake8 over the same tree, `promolint check` cold with one
 worker and with all cores, warm (cache hit, nothing changed) and after touching one file; a
 pre-commit style run on one ~500-line file with interpreter start; peak memory per worker, on the
-whole corpus and on its largest file alone.
+whole corpus and on its largest file alone; `reveal` against `check` on one package of about 28k
+lines.
 Prints figures and same-run ratios; a full run (not --quick) also writes them to last_run.json
 beside this script, with the revision and date, which the README's speed figures are generated
 from (``python tests/update_docs.py``).
@@ -165,6 +166,14 @@ def main() -> int:
     latency = [timed([sys.executable, "-m", "promolint", "check", str(typical), "--no-cache"])[0]
                for _ in range(args.repeat)]  # fmt: skip
 
+    # reveal against check on one package of about 28k lines (distrax), both cold on all cores
+    package = tree / ("distrax" if not args.quick else "optax")
+    package_lines = sum(f.read_bytes().count(b"\n") for f in python_files(package))
+    package_check, package_reveal = [], []
+    for _ in range(args.repeat):
+        package_check.append(timed([sys.executable, "-m", "promolint", "check", str(package), "--no-cache"])[0])
+        package_reveal.append(timed([sys.executable, "-m", "promolint", "reveal", str(package)])[0])
+
     parse_s, flake8_s = median(parse), median(flake8)
     print(f"libcst parse-only (1 process, CPU): {parse_s:8.2f} s  ({lines / parse_s:,.0f} lines/s)")
     print(f"flake8 --jobs {cores} (wall):              {flake8_s:8.2f} s")
@@ -182,6 +191,9 @@ def main() -> int:
     print(f"peak memory per worker:              {one_peak:8.0f} MiB (1 worker), {all_peak:.0f} MiB ({cores} workers)")
     print(f"peak memory, largest file alone:     {largest_peak:8.0f} MiB ({largest.name}; whole corpus, 1 worker = "
           f"{one_peak / largest_peak:.2f}x)")  # fmt: skip
+    reveal_ratio = median(package_reveal) / median(package_check)
+    print(f"promolint reveal, one package (wall): {median(package_reveal):7.2f} s  = {reveal_ratio:.2f}x check cold on "
+          f"it ({median(package_check):.2f} s; {package.name}, {package_lines:,} lines, {cores} workers)")  # fmt: skip
     shutil.rmtree(work, ignore_errors=True)
     if not args.quick:
         record_last_run({
@@ -189,7 +201,10 @@ def main() -> int:
             "ast_floor_s": floor, "flake8_s": flake8_s, "cold_one_worker_s": median(one_wall),
             "cold_one_worker_cpu_s": median(one_cpu), "cold_all_cores_s": median(all_wall), "warm_s": median(warm),
             "touched_s": median(touched), "precommit_s": median(latency), "peak_mib_one_worker": one_peak,
-            "peak_mib_all_cores": all_peak, "peak_mib_largest_file": largest_peak, "repeat": args.repeat,
+            "peak_mib_all_cores": all_peak, "peak_mib_largest_file": largest_peak,
+            "reveal_package": package.name, "reveal_package_lines": package_lines,
+            "reveal_package_s": median(package_reveal), "check_package_s": median(package_check),
+            "reveal_to_check": reveal_ratio, "repeat": args.repeat,
         })  # fmt: skip
     return 0
 
