@@ -122,6 +122,11 @@ CATALOG: dict[str, Fn] = {
                           weak=Weak.AS_OPERAND, arrays=("operand", "updates"), shape="array",
                           lax=LaxChecks(reported_as="scatter"))
        for k in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min", "scatter_max")},
+    # Convolutions: lhs and rhs of one dtype (weak when both are); a preferred element type replaces it.
+    **{f"jax.lax.{k}": Fn("lax", JNP, ("lhs", "rhs", "window_strides", "padding"), arrays=("lhs", "rhs"),
+                          shape="array", lax=LaxChecks(reported_as="conv_general_dilated"),
+                          unmodelled=frozenset({"preferred_element_type"}))
+       for k in ("conv_general_dilated", "conv", "conv_with_general_padding")},
     "jax.lax.gather": Fn("lax", JNP, ("operand", "start_indices", "dimension_numbers", "slice_sizes"),
                          arrays=("operand",), shape="array"),  # fmt: skip
     "jax.lax.convert_element_type": Fn("lax_convert", JNP, ("operand", "new_dtype"), shape="array"),

@@ -19,7 +19,11 @@ from promolint.rules.shared.rewrites import (
     promoted_operands,
     reevaluate,
 )
+from promolint.rules.shared.contract import Breach, Inputs, breach
 from promolint.rules.strict_promotion.calls import Calls, refused
+from promolint.systems.base import Reason
+
+_STRICT = Reason.STRICT.value
 
 
 def _strength(weak: bool) -> str:
@@ -96,8 +100,19 @@ class StrictPromotion(Rule):
             y = dense(acts.astype(jnp.float32), jnp.ones((3, 3), jnp.float32))
             z = dense(acts, acts.T)
         """),
+        # jaxlie's SO2.inverse: called with float32 data, the int32 literal array cannot meet it.
+        Example("""
+            import jax.numpy as jnp
+            def conjugate(unit_complex):
+                return unit_complex * jnp.array([1, -1])
+        """, promotion="strict"),
     )
     valid = (
+        Example("""
+            import jax.numpy as jnp
+            def conjugate(unit_complex):
+                return unit_complex * jnp.array([1, -1], unit_complex.dtype)
+        """, promotion="strict"),
         Example("""
             import jax
             import jax.numpy as jnp
@@ -119,7 +134,8 @@ class StrictPromotion(Rule):
     def check_module(self, module):
         """Each refused operation, its cast kept only where it suits every call of the function
         around it; then the calls of the program's own functions that raise inside them where
-        no such cast does (``promolint.rules.strict_promotion.calls``)."""
+        no such cast does (``promolint.rules.strict_promotion.calls``); then the operations that
+        raise for a float32 input (``promolint.rules.shared.contract``)."""
         calls = Calls(module)
         fixed, reported = set(), set()
         for operation in module.operations:
@@ -133,6 +149,12 @@ class StrictPromotion(Rule):
                     fixed.add(id(operation.node))
                 yield finding
         yield from calls.findings(self, fixed, reported)
+        inputs = Inputs(module)
+        for operation in module.operations:
+            if operation.ctx.strict and operation.kind != OperationKind.INVOKE and id(operation.node) not in reported:
+                found = breach(operation, lambda refusal: refusal.reason == _STRICT)
+                if found is not None and inputs.by_contract(operation):
+                    yield self.finding(operation, _contract_message(found))
 
     @staticmethod
     def _fix(operation) -> Fix | None:
@@ -205,6 +227,13 @@ def _keeps(other, operation, cast: tuple[int, ...], spelled: str, ref) -> bool:
         return False  # the cast would be written otherwise
     outcome = _with_casts(other, cast, spelled, ref)
     return outcome is not None and (outcome[0].dtype, outcome[0].weak) == (outcome[1].dtype, outcome[1].weak)
+
+
+def _contract_message(found: Breach) -> str:
+    said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
+    return (f"Called with a {found.dtype} `{found.name}`, as a library's functions are, this raises "
+            f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
+            f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
 
 
 def _as_jax_sees(operation) -> str:

@@ -114,6 +114,16 @@ y = jax.lax.dynamic_update_slice(m_f32, f32, (0, 0))
 # ---
 y = jax.lax.dynamic_update_slice(f32, 1.0, (0,))
 # ---
+y = jax.lax.conv_general_dilated(jnp.ones((1, 1, 8), jnp.float32), jnp.ones((1, 1, 2), jnp.float32), (1,), "VALID")
+y2 = jax.lax.conv(jnp.ones((1, 1, 8), jnp.float16), jnp.ones((1, 1, 2), jnp.float16), (1,), "VALID")
+y3 = jax.lax.conv_general_dilated(jnp.full((1, 1, 8), 1.0), jnp.full((1, 1, 2), 2.0), (1,), "VALID")
+y4 = jax.lax.conv_with_general_padding(jnp.ones((1, 1, 8), jnp.bfloat16), jnp.ones((1, 1, 2), jnp.bfloat16), (1,),
+                                       [(0, 0)], None, None)
+# ---
+y = jax.lax.conv_general_dilated(jnp.ones((1, 1, 8), jnp.float32), jnp.ones((1, 1, 2), jnp.float16), (1,), "VALID")
+# ---
+y = jax.lax.conv(jnp.ones((1, 1, 8), jnp.float32), np.ones((1, 1, 2)), (1,), "VALID")
+# ---
 y = jax.lax.dynamic_slice(f32, (0,), (2,))
 y2 = jax.lax.dynamic_slice(jnp.full(3, 1.0), (0,), (1,))
 y3 = jax.lax.dynamic_slice(a64, (1,), (2,))

@@ -1,0 +1,108 @@
+"""Input contracts: what a function whose parameters have no dtype in the code is called with.
+
+A library's functions are called with float32 arrays (what ML and most JAX code passes) as well as
+with 64-bit ones.  An operation on parameters that raises for a float32 input where it runs for
+another (``x * jnp.array([1, -1])`` under strict promotion; ``lax.select(p, x, jnp.zeros(3))``
+with x64 on) breaks that contract, though no member of the parameter's domain decides it for
+every member.  ``breach`` finds the input that breaks it: one parameter, a strong JAX array of a
+contract dtype, with every other parameter left unknown, so that the operation raises whatever
+the others are; the finding names it as its witness.  A function the module calls itself gets
+its inputs from those calls (``Inputs``): rules report what raises there at the calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from promolint.core.dtypes import is_64bit
+from promolint.engine.model import Module, Operation, variables_in, with_arrays_of
+from promolint.engine.values import Array, Refusal
+
+# The dtypes a function's array inputs have under its contract, the first tried first.
+CONTRACT_DTYPES = ("float32",)
+# A contract input's 64-bit counterpart: where it runs, the operation is bound to x64's defaults.
+WIDE = {"float32": "float64", "int32": "int64"}
+_NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to; its fields are inputs
+
+
+class Inputs:
+    """Where a module's operations get their inputs from: the calls the module makes of its own
+    functions (their bodies evaluated again with each call's arguments), or a contract."""
+
+    def __init__(self, module: Module):
+        self._module = module
+        self._called: set[int] | None = None
+
+    def by_contract(self, operation: Operation) -> bool:
+        """Whether ``operation`` is in no function the module calls itself (worked out on the
+        first question: most modules have no breach to ask about)."""
+        if self._called is None:
+            module = self._module
+            self._called = {id(op.node) for invocation in module.invocations if invocation.evaluate is not None
+                            for op in module.evaluated(invocation).operations}  # fmt: skip
+        return id(operation.node) not in self._called
+
+
+@dataclass(frozen=True)
+class Breach:
+    """The operation raises ``refusal`` when ``name`` is a strong JAX array of ``dtype``,
+    whatever the other parameters are."""
+
+    name: str
+    dtype: str
+    refusal: Refusal
+
+
+def breach(operation: Operation, raises: Callable[[Refusal], bool], dtypes: tuple[str, ...] = CONTRACT_DTYPES,
+           wide_runs: bool = False) -> Breach | None:  # fmt: skip
+    """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
+    ask where their rule's claim for every member does not hold); ``wide_runs``: and runs where
+    that input is the dtype's 64-bit counterpart.  Parameters annotated with a Python scalar type
+    (or given a Python number as default) hold no arrays."""
+    result = operation.symbolic_result
+    if result is None:
+        return None
+    variables = sorted((v for v in variables_in(result) if not v.scalar_annotated and v.name not in _NOT_INPUTS),
+                       key=lambda v: v.name)  # fmt: skip
+    if not variables:
+        return None
+    for dtype in dtypes:
+        everywhere = with_arrays_of(result, variables, dtype)
+        if not (isinstance(everywhere, Refusal) and raises(everywhere)):
+            continue  # every input of this dtype would be a case of one: none alone raises
+        for variable in variables:
+            refusal = with_arrays_of(result, [variable], dtype)
+            if not (isinstance(refusal, Refusal) and raises(refusal)):
+                continue
+            wide = with_arrays_of(result, [variable], WIDE.get(dtype, dtype))
+            if wide_runs and not (isinstance(wide, Array) and wide.dtypes):
+                continue
+            return Breach(variable.name, dtype, refusal)
+    return None
+
+
+def wide_operands(operation: Operation, name: str) -> list[str]:
+    """The operands, as a message names them, that are strong 64-bit values and do not depend
+    on the parameter ``name`` (``jnp.zeros(n)`` under x64): what a contract input meets and
+    cannot match."""
+    nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
+    if len(nodes) != len(operation.operands) or len(operation.symbolic_operands) != len(operation.operands):
+        return []
+    found = []
+    for node, value, symbolic in zip(nodes, operation.operands, operation.symbolic_operands):
+        if any(v.name == name for v in variables_in(symbolic)):
+            continue
+        if isinstance(value, Array) and value.weak is False and value.dtypes and all(map(is_64bit, value.dtypes)):
+            found.append(_traced(operation, node, value))
+    return found
+
+
+def _traced(operation: Operation, node: object, value: Array) -> str:
+    """An operand as a message names it: its text, and where a name holds it, what made it."""
+    text = f"`{operation.syntax.text(node)}`"
+    source = value.source
+    if source is None or source.module or source.handle is node:
+        return text
+    made = operation.syntax.text(source.handle)
+    return text if made == text[1:-1] else f"{text} (`{made}` at line {operation.syntax.line(source.handle)})"
