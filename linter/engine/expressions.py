@@ -98,6 +98,20 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
     return UNKNOWN
 
 
+@lifted("string_subscript")
+def string_subscript(base: Value, key: str) -> Value:
+    """``base["key"]``: a dict's or an object's entry the engine does not follow (unknown); an
+    array or a NumPy scalar raises (measured: jax 0.10.2, numpy 2.4.6)."""
+    if not isinstance(base, Array) or base.library is Library.PYTHON or isinstance(base, Refusal):
+        return UNKNOWN
+    if base.library is Library.JAX:
+        return Refusal("TypeError", f"JAX does not support string indexing; got idx={key!r}")
+    if base.library is Library.NUMPY_SCALAR:
+        return Refusal("IndexError", "invalid index to scalar variable.")
+    return Refusal("IndexError", "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                                 "boolean arrays are valid indices")  # fmt: skip
+
+
 def _numpy_indexed_library(ndim: int | None, slices: list[bool], indices: list[Value]) -> Library | None:
     """What indexing a NumPy array gives: a scalar where integers index every dimension (``a[0]``
     of a vector), an array where any index element keeps or adds one (a slice, ``None``,

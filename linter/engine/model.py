@@ -15,7 +15,7 @@ queries rules ask of the engine:
 - the reasons of refusals rules tell apart (``Refusal.reason``): a lax loop's carry that changes
   (``CARRY``), conditional branches that differ (``BRANCHES``), a predicate that is no boolean
   scalar (``PREDICATE``), ranks rather than dtypes (``SHAPE``);
-- values computed from variables and their members (``Symbolic``, ``is_symbolic``,
+- values computed from variables and their members (``Symbolic``, ``Variable``, ``is_symbolic``,
   ``summary``, ``passed_on``, ``variables_in``, ``with_arrays_of``, ``uniform_instances``);
 - a dict's entries in JAX's order (``sorted_entries``) and a value as messages spell it
   (``spelled``).
@@ -41,8 +41,8 @@ from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, 
                                          promote, result_library)
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
-from promolint.engine.symbolic import (Symbolic, is_symbolic, passed_on, summary, uniform_instances, variables_in,
-                                       with_arrays_of)
+from promolint.engine.symbolic import (Symbolic, Variable, is_symbolic, passed_on, summary, uniform_instances,
+                                       variables_in, with_arrays_of)
 
 __all__ = [
     "ARITHMETIC",
@@ -64,6 +64,7 @@ __all__ = [
     "Span",
     "Symbolic",
     "Syntax",
+    "Variable",
     "apply_call",
     "as_traced",
     "binary",

@@ -163,9 +163,12 @@ class ExpressionWalker:
         base = self._expr(node.value, frame)
         slices, indices = self._index(node.slice, frame)
         if len(indices) == 1 and len(slices) == 1:
-            item = self.flow.objects.item(base, key_literal(node.slice))
+            key = key_literal(node.slice)
+            item = self.flow.objects.item(base, key)
             if item is not None:
                 return item
+            if type(key) is str:
+                return expressions.string_subscript(base, key)
         return expressions.subscript(base, slices, indices)
 
     def _binary(self, node: ast.BinOp, frame: Frame) -> Value:

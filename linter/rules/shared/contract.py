@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from promolint.core.dtypes import is_64bit
-from promolint.engine.model import Module, Operation, variables_in, with_arrays_of
-from promolint.engine.values import Array, Refusal
+from promolint.engine.model import Module, Operation, Variable, variables_in, with_arrays_of
+from promolint.engine.values import Array, Library, Refusal
 
 # The dtypes a function's array inputs have under its contract, the first tried first.
 CONTRACT_DTYPES = ("float32",)
@@ -58,13 +58,12 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], dtypes: tupl
            wide_runs: bool = False) -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
     ask where their rule's claim for every member does not hold); ``wide_runs``: and runs where
-    that input is the dtype's 64-bit counterpart.  Parameters annotated with a Python scalar type
-    (or given a Python number as default) hold no arrays."""
+    that input is the dtype's 64-bit counterpart.  Only parameters the code says hold arrays
+    are inputs (``_holds_arrays``)."""
     result = operation.symbolic_result
     if result is None:
         return None
-    variables = sorted((v for v in variables_in(result) if not v.scalar_annotated and v.name not in _NOT_INPUTS),
-                       key=lambda v: v.name)  # fmt: skip
+    variables = sorted((v for v in variables_in(result) if _holds_arrays(v)), key=lambda v: v.name)
     if not variables:
         return None
     for dtype in dtypes:
@@ -80,6 +79,15 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], dtypes: tupl
                 continue
             return Breach(variable.name, dtype, refusal)
     return None
+
+
+def _holds_arrays(variable: Variable) -> bool:
+    """A parameter the code says holds arrays: annotated with an array type (`jax.Array`,
+    jaxtyping's `Float[Array, "n"]`, `np.ndarray`), so that no Python scalar is among its
+    members.  An unannotated parameter is as often a count, a size, a flag or a container as data,
+    and a float32 one would be no input its callers pass."""
+    return (variable.name not in _NOT_INPUTS and bool(variable.domain)
+            and all(member.library is not Library.PYTHON for member in variable.domain))
 
 
 def wide_operands(operation: Operation, name: str) -> list[str]:

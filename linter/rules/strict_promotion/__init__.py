@@ -35,12 +35,18 @@ class StrictPromotion(Rule):
         "Flags implicit promotions that raise TypePromotionError under "
         "`jax_numpy_dtype_promotion='strict'`: where strict mode is active at that point, or "
         "everywhere with `--promotion strict`; and calls of the program's own functions whose body "
-        "raises so for the arguments the call passes."
+        "raises so for the arguments the call passes, or for a float32 parameter."
     )
     why = """
         Strict mode allows only a weak scalar of the same or a lower kind beside a typed array: two
         different dtypes, a float literal with an integer array, or any literal with a bool array
         raise. Code that passes in standard mode breaks as soon as a caller enables strict mode.
+
+        A parameter annotated as an array (`jax.Array`, jaxtyping's `Float[Array, "n"]`) has no
+        dtype in the code, but a library's functions are called with float32 arrays: an operation
+        that raises for a float32 parameter, whatever the other parameters are, is reported with
+        that input named (`q * jnp.array([1, -1])` meets int32), though it runs for an integer one. A function the module calls itself is judged by what its calls
+        pass.
     """
     fix_safety = """
         `promolint check --fix` migrates the code to strict mode by writing out the casts standard
@@ -102,15 +108,17 @@ class StrictPromotion(Rule):
         """),
         # jaxlie's SO2.inverse: called with float32 data, the int32 literal array cannot meet it.
         Example("""
+            import jax
             import jax.numpy as jnp
-            def conjugate(unit_complex):
+            def conjugate(unit_complex: jax.Array):
                 return unit_complex * jnp.array([1, -1])
         """, promotion="strict"),
     )
     valid = (
         Example("""
+            import jax
             import jax.numpy as jnp
-            def conjugate(unit_complex):
+            def conjugate(unit_complex: jax.Array):
                 return unit_complex * jnp.array([1, -1], unit_complex.dtype)
         """, promotion="strict"),
         Example("""

@@ -1,0 +1,140 @@
+"""Input contracts: a function whose parameters are annotated as arrays but have no dtype in the
+code is called with float32 arrays too (promolint.rules.shared.contract).  Each function below is
+linted uncalled, as a library's public function is, and then called with a float32 input under
+real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
+counterpart; those not reported run.  An unannotated parameter is no contract input (it is as
+often a count or a container): `conjugate_any` is not reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from cli_run import run
+
+SOURCE = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+
+    def select_default(mask, y: jax.Array):
+        return lax.select(mask, y, jnp.zeros(3))
+
+
+    def update_buffer(x: jax.Array, n: int):
+        buffer = jnp.zeros(n)
+        return lax.dynamic_update_slice(buffer, x, (0,))
+
+
+    def scatter_default(operand: jax.Array, indices):
+        numbers = lax.ScatterDimensionNumbers((), (0,), (0,))
+        return lax.scatter_add(operand, indices, jnp.zeros(3), numbers)
+
+
+    def wavelet(data: jax.Array):
+        filt = jnp.array([0.7071067811865476, 0.7071067811865476])[None, None, :]
+        return lax.conv_general_dilated(data, filt, (1,), "VALID")
+
+
+    def conjugate(unit_complex: jax.Array):
+        return unit_complex * jnp.array([1, -1, -1])
+
+
+    def rotate(x: jax.Array):
+        return x + 0.0j
+
+
+    def select_cast(mask, y: jax.Array):
+        return lax.select(mask, y, jnp.zeros(3, y.dtype))
+
+
+    def add(x: jax.Array, y: jax.Array):
+        return x + y
+
+
+    def counted(state):
+        return state["step"] + jnp.int32(1)
+
+
+    def conjugate_any(q):
+        return q * jnp.array([1, -1, -1])
+""")
+
+# name: (mode, the arguments it is called with: float32 data first)
+CALLS = {
+    "select_default": ("x64", "jnp.ones(3, bool), {x}"),
+    "update_buffer": ("x64", "{x}, 5"),
+    "scatter_default": ("x64", "{x}, jnp.zeros((3, 1), jnp.int32)"),
+    "wavelet": ("x64", "{x}.reshape(1, 1, 3)"),
+    "conjugate": ("strict", "{x}"),
+    "rotate": ("strict", "{x}"),
+    "select_cast": ("x64", "jnp.ones(3, bool), {x}"),
+    "add": ("strict", "{x}, {x}"),
+    "counted": ("strict", "{{'step': jnp.int32(0)}}"),
+}
+REPORTED = {"select_default": ("PRM008", "y"), "update_buffer": ("PRM008", "x"),
+            "scatter_default": ("PRM008", "operand"), "wavelet": ("PRM008", "data"),
+            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM004", "x")}  # fmt: skip
+FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
+ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
+
+
+def _line_of(name: str) -> int:
+    lines = SOURCE.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {name}("))
+    return next(i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("return")) + 1
+
+
+@pytest.mark.parametrize("mode", ["x64", "strict"])
+def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mode):
+    path = tmp_path / "library.py"
+    path.write_text(SOURCE)
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", *FLAGS[mode], str(path))
+    found = {(f["line"], f["code"]) for f in json.loads(out)}
+    expected = {(_line_of(name), code) for name, (code, _) in REPORTED.items() if CALLS[name][0] == mode}
+    assert found == expected
+    for finding in json.loads(out):
+        name = next(n for n in REPORTED if _line_of(n) == finding["line"])
+        assert finding["message"].startswith(f"Called with a float32 `{REPORTED[name][1]}`")
+
+
+RUNNER = """
+import json, sys, warnings
+import jax, jax.numpy as jnp
+warnings.simplefilter("ignore")
+namespace = {}
+exec(sys.argv[1], namespace)
+out = {}
+for name, (arguments, dtype) in json.loads(sys.argv[2]).items():
+    x = jnp.ones(3, dtype)
+    try:
+        eval(f"{name}({arguments.format(x='x')})", {**namespace, "x": x, "jnp": jnp})
+        out[name] = None
+    except Exception as error:
+        out[name] = type(error).__name__
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("mode", ["x64", "strict"])
+def test_what_is_reported_raises_for_float32_and_the_rest_runs(mode):
+    calls = {name: arguments for name, (m, arguments) in CALLS.items() if m == mode}
+
+    def called(dtype: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", RUNNER, SOURCE,
+                               json.dumps({name: (arguments, dtype) for name, arguments in calls.items()})],
+                              capture_output=True, text=True, check=True, timeout=300,
+                              env={**os.environ, "JAX_PLATFORMS": "cpu", **ENVIRONMENTS[mode]})  # fmt: skip
+        return json.loads(done.stdout)
+
+    narrow = called("float32")
+    error = "TypeError" if mode == "x64" else "TypePromotionError"
+    assert {name for name, raised in narrow.items() if raised} == {n for n in calls if n in REPORTED}
+    assert all(raised in (None, error) for raised in narrow.values()), narrow
+    if mode == "x64":  # bound to x64's defaults: the 64-bit input runs
+        assert not any(called("float64").values())
