@@ -55,11 +55,14 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     parser.add_argument("--jax-version", metavar="VERSION", help="whose JAX facts to use (0.12.0; replaces "
                         "`jax-version`; default: the JAX installed in the linted environment)")  # fmt: skip
+    parser.add_argument("--input-dtypes", metavar="DTYPES", help="comma-separated dtypes parameters annotated as "
+                        "arrays are called with besides 64-bit ones (replaces `input-dtypes`; default: float32; "
+                        "'' for none)")  # fmt: skip
 
 
 _CONFIG_FLAGS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "test-files", "force-exclude",
                  "report-unused-noqa", "x64-portability", "numpy1-compat", "external", "target-version",
-                 "jax-version")  # fmt: skip
+                 "jax-version", "input-dtypes")  # fmt: skip
 
 
 def _config(args: argparse.Namespace, start: Path):

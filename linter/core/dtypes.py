@@ -8,6 +8,7 @@ The weak nodes of JAX's lattice are ``i*``, ``f*`` and ``c*``: the Python types 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -235,3 +236,11 @@ def unknown_name_hint(text: str) -> str:
         return ""
     numpy = " (NumPy reads it as a 16-byte float, which no system here has)" if text.strip() == "f16" else ""
     return f"{numpy}; short names count bytes, as NumPy's do: {meant} is {label(meant)}"
+
+
+# The dtypes an input contract may give a parameter annotated as an array (what a library's
+# functions are called with besides 64-bit arrays), each with x64's default of its kind: where an
+# operation runs for that one and raises for the input, it is bound to x64's defaults.
+CONTRACT_WIDE = MappingProxyType({"float32": "float64", "bfloat16": "float64", "float16": "float64",
+                                  "int32": "int64", "int16": "int64", "int8": "int64", "uint8": "int64",
+                                  "complex64": "complex128"})  # fmt: skip

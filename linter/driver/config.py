@@ -18,6 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.rules.registry import NUMPY1_COMPAT, OUTSIDE_TESTS, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
 
 if TYPE_CHECKING:
@@ -42,8 +43,11 @@ _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force
 _PATH_KEYS = ("cache-dir", "baseline")
 # The Pythons code may be written for, as ruff spells them: syntax a later one added is an error.
 TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 15))
-KEYS = (*_CODE_KEYS, *MODES, "target-version", "jax-version", *_GLOB_KEYS, *_SWITCH_KEYS, "per-file-ignores",
-        "external", *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
+KEYS = (*_CODE_KEYS, *MODES, "target-version", "jax-version", "input-dtypes", *_GLOB_KEYS, *_SWITCH_KEYS,
+        "per-file-ignores", "external", *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
+# What a function's parameters annotated as arrays are called with, besides 64-bit arrays: the
+# input contract (``promolint.rules.shared.contract``); an x64-only package says [].
+DEFAULT_INPUT_DTYPES = ("float32",)
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
 
@@ -60,6 +64,7 @@ class Config:
     promotion: str = "auto"
     target_version: str = ""  # "" for the grammar of the Python promolint runs on
     jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
+    input_dtypes: tuple[str, ...] = DEFAULT_INPUT_DTYPES  # what array parameters are called with; () for none
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     report_unused_noqa: bool = False
@@ -95,13 +100,14 @@ class Config:
         from promolint.engine.project_facts import ProjectFacts
 
         return Settings(x64=self.x64, promotion=self.promotion, facts=facts or ProjectFacts(), python=self.python,
-                        jax_version=self.jax_version)  # fmt: skip
+                        jax_version=self.jax_version, input_dtypes=self.input_dtypes)  # fmt: skip
 
     def results_key(self) -> str:
         """What a file's cached diagnostics depend on besides its bytes, codes and facts: the
         modes, the grammar, other tools' codes, and the versions whose facts apply (results found
         with JAX 0.10's facts are not 0.12's)."""
-        return "|".join((self.x64, self.promotion, self.target_version, *self.external, facts_versions(self)))
+        return "|".join((self.x64, self.promotion, self.target_version, *self.external, facts_versions(self),
+                         ",".join(self.input_dtypes)))
 
     @property
     def python(self) -> tuple[int, int] | None:
@@ -208,6 +214,14 @@ def _parse(key: str, value, label: str):
         if not isinstance(value, str) or (value and not _JAX_VERSION.fullmatch(value)):
             raise ConfigError(f"{label} = {value!r} is not a JAX version (like \"0.10.2\"; \"\" for the installed one)")
         return value
+    if key == "input-dtypes":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{label} must be a list of dtype names (like [\"float32\"]; [] for none)")
+        unknown = [v for v in value if v not in CONTRACT_WIDE]
+        if unknown:
+            raise ConfigError(f"{label}: {unknown[0]!r} is not an array dtype a contract can give "
+                              f"({', '.join(CONTRACT_WIDE)})")  # fmt: skip
+        return tuple(value)
     if key == "target-version":
         if value != "" and value not in TARGET_VERSIONS:
             raise ConfigError(f"{label} = {value!r} is not one of {', '.join(TARGET_VERSIONS)} "
@@ -288,7 +302,7 @@ def apply_flags(config: Config, flags: Mapping[str, object]) -> Config:
     ``--extend-select`` and ``--extend-exclude`` add to it."""
     changes, origins = {}, dict(config.origins)
     for key, value in flags.items():
-        if isinstance(value, str) and key in (*_CODE_KEYS, *_GLOB_KEYS, "external"):
+        if isinstance(value, str) and key in (*_CODE_KEYS, *_GLOB_KEYS, "external", "input-dtypes"):
             value = [item.strip() for item in value.split(",") if item.strip()]
         attribute, flag = key.replace("-", "_"), f"--{key}"
         parsed = _parse(key, value, flag)

@@ -27,6 +27,9 @@ class Context:
     explicit_x64: str = "warn"
     x64_by: str = X64_BY_USER
     jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
+    # What a function's parameters annotated as arrays are called with besides 64-bit arrays (the
+    # input contract rules weigh operations on them by); () for none.
+    input_dtypes: tuple[str, ...] = ("float32",)
 
     @property
     def x64_off_for_sure(self) -> bool:

@@ -37,15 +37,17 @@ class Settings:
     facts: ProjectFacts = ProjectFacts()
     python: tuple[int, int] | None = None  # the grammar of the target version; None: the running Python's
     jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
+    input_dtypes: tuple[str, ...] = ("float32",)  # what array parameters are called with (the input contract)
 
     def initial(self) -> Context:
         strict = self.promotion == "strict"
+        given = {"jax_version": self.jax_version, "input_dtypes": self.input_dtypes}
         if self.x64 != "auto":
-            return Context(x64=self.x64 == "on", strict=strict, x64_by=X64_BY_USER, jax_version=self.jax_version)
+            return Context(x64=self.x64 == "on", strict=strict, x64_by=X64_BY_USER, **given)
         if self.facts.x64_at_import is not None:  # a module imported first set it
             by = X64_BY_DEFAULT if self.facts.x64_elsewhere else X64_BY_CODE
-            return Context(x64=self.facts.x64_at_import, strict=strict, x64_by=by, jax_version=self.jax_version)
-        return Context(x64=False, strict=strict, x64_by=X64_BY_DEFAULT, jax_version=self.jax_version)
+            return Context(x64=self.facts.x64_at_import, strict=strict, x64_by=by, **given)
+        return Context(x64=False, strict=strict, x64_by=X64_BY_DEFAULT, **given)
 
 
 def apply_setting(ctx: Context, key: str, setting: object, settings: Settings) -> Context:

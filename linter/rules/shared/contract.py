@@ -15,14 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from promolint.core.dtypes import is_64bit
+from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
 from promolint.engine.model import Module, Operation, Variable, variables_in, with_arrays_of
 from promolint.engine.values import Array, Library, Refusal
 
-# The dtypes a function's array inputs have under its contract, the first tried first.
-CONTRACT_DTYPES = ("float32",)
-# A contract input's 64-bit counterpart: where it runs, the operation is bound to x64's defaults.
-WIDE = {"float32": "float64", "int32": "int64"}
+WIDE = CONTRACT_WIDE  # a contract input's 64-bit counterpart
 _NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to; its fields are inputs
 
 
@@ -54,19 +51,23 @@ class Breach:
     refusal: Refusal
 
 
-def breach(operation: Operation, raises: Callable[[Refusal], bool], dtypes: tuple[str, ...] = CONTRACT_DTYPES,
-           wide_runs: bool = False) -> Breach | None:  # fmt: skip
+def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
+           kinds: str = "biufc") -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
     ask where their rule's claim for every member does not hold); ``wide_runs``: and runs where
     that input is the dtype's 64-bit counterpart.  Only parameters the code says hold arrays
-    are inputs (``_holds_arrays``)."""
+    are inputs (``_holds_arrays``), and only those whose every dtype is of ``kinds``: where the
+    64-bit counterpart runs, the failure is the float32 input's, but where it raises too, an
+    `x: jax.Array` that fails as a float may be a count the code meant as an integer (jaxtyping's
+    `Float[Array, "n"]` says it is a float)."""
     result = operation.symbolic_result
     if result is None:
         return None
-    variables = sorted((v for v in variables_in(result) if _holds_arrays(v)), key=lambda v: v.name)
+    variables = sorted((v for v in variables_in(result) if _holds_arrays(v) and _of_kinds(v, kinds)),
+                       key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
-    for dtype in dtypes:
+    for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
         everywhere = with_arrays_of(result, variables, dtype)
         if not (isinstance(everywhere, Refusal) and raises(everywhere)):
             continue  # every input of this dtype would be a case of one: none alone raises
@@ -74,7 +75,7 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], dtypes: tupl
             refusal = with_arrays_of(result, [variable], dtype)
             if not (isinstance(refusal, Refusal) and raises(refusal)):
                 continue
-            wide = with_arrays_of(result, [variable], WIDE.get(dtype, dtype))
+            wide = with_arrays_of(result, [variable], WIDE[dtype])
             if wide_runs and not (isinstance(wide, Array) and wide.dtypes):
                 continue
             return Breach(variable.name, dtype, refusal)
@@ -88,6 +89,10 @@ def _holds_arrays(variable: Variable) -> bool:
     and a float32 one would be no input its callers pass."""
     return (variable.name not in _NOT_INPUTS and bool(variable.domain)
             and all(member.library is not Library.PYTHON for member in variable.domain))
+
+
+def _of_kinds(variable: Variable, kinds: str) -> bool:
+    return all(DTYPES[dtype].kind in kinds for member in variable.domain for dtype in member.dtypes)
 
 
 def wide_operands(operation: Operation, name: str) -> list[str]:

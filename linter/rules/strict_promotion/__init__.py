@@ -24,6 +24,7 @@ from promolint.rules.strict_promotion.calls import Calls, refused
 from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
+_FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
 
 
 def _strength(weak: bool) -> str:
@@ -42,10 +43,11 @@ class StrictPromotion(Rule):
         different dtypes, a float literal with an integer array, or any literal with a bool array
         raise. Code that passes in standard mode breaks as soon as a caller enables strict mode.
 
-        A parameter annotated as an array (`jax.Array`, jaxtyping's `Float[Array, "n"]`) has no
-        dtype in the code, but a library's functions are called with float32 arrays: an operation
-        that raises for a float32 parameter, whatever the other parameters are, is reported with
-        that input named (`q * jnp.array([1, -1])` meets int32), though it runs for an integer one. A function the module calls itself is judged by what its calls
+        A parameter annotated as a float array (jaxtyping's `Float[Array, "n"]`) has no dtype in the
+        code, but a library's functions are called with float32 arrays: an operation that raises
+        for a float32 parameter, whatever the other parameters are, is reported with that input
+        named (`q * jnp.array([1, -1])` meets int32). A parameter annotated `jax.Array` only may
+        hold integers the code meant (a count), for which the operation runs: it is not weighed. A function the module calls itself is judged by what its calls
         pass.
     """
     fix_safety = """
@@ -108,18 +110,25 @@ class StrictPromotion(Rule):
         """),
         # jaxlie's SO2.inverse: called with float32 data, the int32 literal array cannot meet it.
         Example("""
-            import jax
             import jax.numpy as jnp
-            def conjugate(unit_complex: jax.Array):
+            from jaxtyping import Array, Float
+            def conjugate(unit_complex: Float[Array, "2"]):
                 return unit_complex * jnp.array([1, -1])
         """, promotion="strict"),
     )
     valid = (
         Example("""
+            import jax.numpy as jnp
+            from jaxtyping import Array, Float
+            def conjugate(unit_complex: Float[Array, "2"]):
+                return unit_complex * jnp.array([1, -1], unit_complex.dtype)
+        """, promotion="strict"),
+        # A count the code meant as an integer: it runs for int32.
+        Example("""
             import jax
             import jax.numpy as jnp
-            def conjugate(unit_complex: jax.Array):
-                return unit_complex * jnp.array([1, -1], unit_complex.dtype)
+            def halves(n: jax.Array):
+                return jnp.arange(4) < n // 2
         """, promotion="strict"),
         Example("""
             import jax
@@ -160,7 +169,7 @@ class StrictPromotion(Rule):
         inputs = Inputs(module)
         for operation in module.operations:
             if operation.ctx.strict and operation.kind != OperationKind.INVOKE and id(operation.node) not in reported:
-                found = breach(operation, lambda refusal: refusal.reason == _STRICT)
+                found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS)
                 if found is not None and inputs.by_contract(operation):
                     yield self.finding(operation, _contract_message(found))
 
