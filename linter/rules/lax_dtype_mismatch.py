@@ -26,9 +26,9 @@ class LaxDtypeMismatch(Rule):
         `lax.pad(x, 0.0, config)` on float32 `x` raise once x64 is on, and so does
         `lax.dynamic_slice(x, (i, 0), sizes)` with an int32 `i`, whose `0` becomes int64.
 
-        A parameter annotated as an array (`jax.Array`, jaxtyping's `Float[Array, "n"]`) has no
-        dtype in the code, but a library's functions are called with float32 arrays: where a lax
-        operation raises for a float32 parameter with x64 on and runs for a float64 one, because another operand is 64-bit whatever the parameter is (`jnp.zeros(n)`,
+        A parameter has no dtype in the code, but a library's functions are called with float32
+        arrays: where a lax operation raises for a float32 parameter with x64 on and runs for a
+        float64 one, because another operand is 64-bit whatever the parameter is (`jnp.zeros(n)`,
         `jnp.arange(n)` and literal arrays follow x64's defaults), the finding names that input.
         Code tested with x64 off, or only with x64's own defaults, passes until a user with
         float32 data switches x64 on.

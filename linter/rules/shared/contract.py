@@ -52,19 +52,22 @@ class Breach:
 
 
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
-           kinds: str = "biufc") -> Breach | None:  # fmt: skip
+           kinds: str | None = None) -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
-    ask where their rule's claim for every member does not hold); ``wide_runs``: and runs where
-    that input is the dtype's 64-bit counterpart.  Only parameters the code says hold arrays
-    are inputs (``_holds_arrays``), and only those whose every dtype is of ``kinds``: where the
-    64-bit counterpart runs, the failure is the float32 input's, but where it raises too, an
-    `x: jax.Array` that fails as a float may be a count the code meant as an integer (jaxtyping's
-    `Float[Array, "n"]` says it is a float)."""
+    ask where their rule's claim for every member does not hold).
+
+    ``wide_runs``: and runs where that input is its 64-bit counterpart.  Then the failure is the
+    narrower input's whatever the parameter is meant to hold (were it an integer count, the
+    operation would raise for 64-bit integers too, and the code would run for no input), and
+    every parameter but one annotated with a Python scalar type is weighed.  Else only those
+    annotated as arrays whose every dtype is of ``kinds`` (``_holds_arrays``): an `x: jax.Array`
+    that fails as a float may be a count the code meant as an integer, and an unannotated one a
+    container (jaxtyping's `Float[Array, "n"]` says it holds floats)."""
     result = operation.symbolic_result
     if result is None:
         return None
-    variables = sorted((v for v in variables_in(result) if _holds_arrays(v) and _of_kinds(v, kinds)),
-                       key=lambda v: v.name)  # fmt: skip
+    variables = sorted((v for v in variables_in(result) if v.name not in _NOT_INPUTS and not v.scalar_annotated
+                        and (wide_runs or _holds_arrays(v, kinds or ""))), key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
@@ -82,17 +85,12 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     return None
 
 
-def _holds_arrays(variable: Variable) -> bool:
-    """A parameter the code says holds arrays: annotated with an array type (`jax.Array`,
-    jaxtyping's `Float[Array, "n"]`, `np.ndarray`), so that no Python scalar is among its
-    members.  An unannotated parameter is as often a count, a size, a flag or a container as data,
-    and a float32 one would be no input its callers pass."""
-    return (variable.name not in _NOT_INPUTS and bool(variable.domain)
-            and all(member.library is not Library.PYTHON for member in variable.domain))
-
-
-def _of_kinds(variable: Variable, kinds: str) -> bool:
-    return all(DTYPES[dtype].kind in kinds for member in variable.domain for dtype in member.dtypes)
+def _holds_arrays(variable: Variable, kinds: str) -> bool:
+    """A parameter the code says holds arrays of ``kinds``: annotated with an array type, so that
+    no Python scalar is among its members, whose every dtype is of those kinds."""
+    return bool(variable.domain) and all(member.library is not Library.PYTHON and member.dtypes
+                                         and all(DTYPES[d].kind in kinds for d in member.dtypes)
+                                         for member in variable.domain)  # fmt: skip
 
 
 def wide_operands(operation: Operation, name: str) -> list[str]:
