@@ -5,7 +5,6 @@ from __future__ import annotations
 from promolint.engine.model import JNP_EQUIVALENTS, SHAPE, OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.shared.contract import WIDE, Breach, Inputs, breach, wide_operands
 from promolint.rules.shared.through_calls import reported_with_calls, settled
 
 
@@ -14,8 +13,7 @@ class LaxDtypeMismatch(Rule):
         "Flags `jax.lax` operations whose operands differ in dtype (lax never promotes): the "
         "elementwise operations, `select`, `select_n`, `clamp`, `concatenate`, `pad`, "
         "`dynamic_slice`, `dynamic_update_slice`, the scatters, the convolutions, and start indices "
-        "of mixed integer types; with x64 on, those that raise for a float32 parameter because "
-        "another operand is 64-bit whatever it is."
+        "of mixed integer types."
     )
     why = """
         `jax.lax.add(x, y)` requires one dtype, Python scalars included (`lax.add(int8_array, 1)`
@@ -25,13 +23,6 @@ class LaxDtypeMismatch(Rule):
         float64 matches a float32 array only while x64 is off: `lax.clamp(0.0, x, 1.0)` and
         `lax.pad(x, 0.0, config)` on float32 `x` raise once x64 is on, and so does
         `lax.dynamic_slice(x, (i, 0), sizes)` with an int32 `i`, whose `0` becomes int64.
-
-        A parameter has no dtype in the code, but a library's functions are called with float32
-        arrays: where a lax operation raises for a float32 parameter with x64 on and runs for a
-        float64 one, because another operand is 64-bit whatever the parameter is (`jnp.zeros(n)`,
-        `jnp.arange(n)` and literal arrays follow x64's defaults), the finding names that input.
-        Code tested with x64 off, or only with x64's own defaults, passes until a user with
-        float32 data switches x64 on.
     """
     invalid = (
         Example("""
@@ -106,21 +97,8 @@ class LaxDtypeMismatch(Rule):
                 most = jax.lax.cond(j_idx < 3, lambda: float(2), lambda: float(4))
                 return jax.lax.select(team_i == team_j, prev[j_idx].astype(jnp.float32) / most, 0.0)
         """, x64="on"),
-        # Called with float32 `x` under x64: the buffer is float64 whatever `x` is.
-        Example("""
-            import jax
-            import jax.numpy as jnp
-            def place(x: jax.Array, n: int):
-                return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
-        """, x64="on"),
     )
     valid = (
-        Example("""
-            import jax
-            import jax.numpy as jnp
-            def place(x: jax.Array, n: int):
-                return jax.lax.dynamic_update_slice(jnp.zeros(n, x.dtype), x, (0,))
-        """, x64="on"),
         Example("""
             import jax
             import jax.numpy as jnp
@@ -168,18 +146,8 @@ class LaxDtypeMismatch(Rule):
 
     def check_module(self, module):
         """Each lax operation that raises, then each call of the program's own functions whose
-        body raises at one for the arguments the call passes (``promolint.rules.shared.through_calls``),
-        then each that raises with x64 on for a float32 input (``promolint.rules.shared.contract``)."""
-        yield from reported_with_calls(self, module, _mismatched, _told)
-        inputs = Inputs(module)
-        for operation in module.operations:
-            if not (operation.ctx.x64 and operation.kind == OperationKind.CALL and operation.op.startswith("jax.lax.")
-                    and not _mismatched(operation)):  # fmt: skip
-                continue
-            found = breach(operation, _raised_by_dtypes, wide_runs=True)
-            wide = wide_operands(operation, found.name) if found is not None else []
-            if wide and inputs.by_contract(operation):  # where the 64-bit operand is a Python scalar, PRM027 reports it
-                yield self.finding(operation, _contract_message(operation, found, wide))
+        body raises at one for the arguments the call passes (``promolint.rules.shared.through_calls``)."""
+        return reported_with_calls(self, module, _mismatched, _told)
 
 
 def _mismatched(operation) -> bool:
@@ -200,18 +168,6 @@ def _explained(operation) -> str:
         advice = "Cast the operands to one dtype."
     said = result.message if result.message.endswith(".") else f"{result.message}."
     return f"{said} {advice}"
-
-
-def _raised_by_dtypes(refusal: Refusal) -> bool:
-    return refusal.error == "TypeError" and refusal.reason != SHAPE
-
-
-def _contract_message(operation, found: Breach, wide: list[str]) -> str:
-    name = operation.op.removeprefix("jax.")
-    said = found.refusal.message.split(". (Tip")[0].rstrip(".")
-    return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
-            f"TypeError ({said}): {', '.join(wide)} is {WIDE[found.dtype]} under x64 whatever `{found.name}` is, and "
-            f"lax does not promote. Give it `{found.name}`'s dtype (e.g. `jnp.zeros(n, {found.name}.dtype)`).")
 
 
 def _told(operation) -> tuple[str, str]:

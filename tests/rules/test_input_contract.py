@@ -1,5 +1,6 @@
-"""Input contracts: a function whose parameters are annotated as arrays but have no dtype in the
-code is called with float32 arrays too (promolint.rules.shared.contract).  Each function below is
+"""Input contracts (PRM028, with PRM004 where a float annotation alone makes every member raise): a
+function whose parameters have no dtype in the code is called with float32 arrays too
+(promolint.rules.shared.contract).  Each function below is
 linted uncalled, as a library's public function is, and then called with a float32 input under
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
 counterpart; those not reported run.  An unannotated parameter is no contract input (it is as
@@ -83,9 +84,9 @@ CALLS = {
     "add": ("strict", "{x}, {x}"),
     "counted": ("strict", "{{'step': jnp.int32(0)}}"),
 }
-REPORTED = {"select_default": ("PRM008", "y"), "update_buffer": ("PRM008", "x"),
-            "scatter_default": ("PRM008", "operand"), "wavelet": ("PRM008", "data"),
-            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM004", "x")}  # fmt: skip
+REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
+            "scatter_default": ("PRM028", "operand"), "wavelet": ("PRM028", "data"),
+            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -100,7 +101,8 @@ def _line_of(name: str) -> int:
 def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mode):
     path = tmp_path / "library.py"
     path.write_text(SOURCE)
-    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", *FLAGS[mode], str(path))
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--extend-select", "PRM028",
+                       *FLAGS[mode], str(path))  # fmt: skip
     found = {(f["line"], f["code"]) for f in json.loads(out)}
     expected = {(_line_of(name), code) for name, (code, _) in REPORTED.items() if CALLS[name][0] == mode}
     assert found == expected

@@ -19,12 +19,7 @@ from promolint.rules.shared.rewrites import (
     promoted_operands,
     reevaluate,
 )
-from promolint.rules.shared.contract import Breach, Inputs, breach
 from promolint.rules.strict_promotion.calls import Calls, refused
-from promolint.systems.base import Reason
-
-_STRICT = Reason.STRICT.value
-_FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
 
 
 def _strength(weak: bool) -> str:
@@ -36,19 +31,12 @@ class StrictPromotion(Rule):
         "Flags implicit promotions that raise TypePromotionError under "
         "`jax_numpy_dtype_promotion='strict'`: where strict mode is active at that point, or "
         "everywhere with `--promotion strict`; and calls of the program's own functions whose body "
-        "raises so for the arguments the call passes, or for a float32 parameter."
+        "raises so for the arguments the call passes."
     )
     why = """
         Strict mode allows only a weak scalar of the same or a lower kind beside a typed array: two
         different dtypes, a float literal with an integer array, or any literal with a bool array
         raise. Code that passes in standard mode breaks as soon as a caller enables strict mode.
-
-        A parameter annotated as a float array (jaxtyping's `Float[Array, "n"]`) has no dtype in the
-        code, but a library's functions are called with float32 arrays: an operation that raises
-        for a float32 parameter, whatever the other parameters are, is reported with that input
-        named (`q * jnp.array([1, -1])` meets int32). A parameter annotated `jax.Array` only may
-        hold integers the code meant (a count), for which the operation runs: it is not weighed. A function the module calls itself is judged by what its calls
-        pass.
     """
     fix_safety = """
         `promolint check --fix` migrates the code to strict mode by writing out the casts standard
@@ -108,28 +96,8 @@ class StrictPromotion(Rule):
             y = dense(acts.astype(jnp.float32), jnp.ones((3, 3), jnp.float32))
             z = dense(acts, acts.T)
         """),
-        # jaxlie's SO2.inverse: called with float32 data, the int32 literal array cannot meet it.
-        Example("""
-            import jax.numpy as jnp
-            from jaxtyping import Array, Float
-            def conjugate(unit_complex: Float[Array, "2"]):
-                return unit_complex * jnp.array([1, -1])
-        """, promotion="strict"),
     )
     valid = (
-        Example("""
-            import jax.numpy as jnp
-            from jaxtyping import Array, Float
-            def conjugate(unit_complex: Float[Array, "2"]):
-                return unit_complex * jnp.array([1, -1], unit_complex.dtype)
-        """, promotion="strict"),
-        # A count the code meant as an integer: it runs for int32.
-        Example("""
-            import jax
-            import jax.numpy as jnp
-            def halves(n: jax.Array):
-                return jnp.arange(4) < n // 2
-        """, promotion="strict"),
         Example("""
             import jax
             import jax.numpy as jnp
@@ -151,8 +119,7 @@ class StrictPromotion(Rule):
     def check_module(self, module):
         """Each refused operation, its cast kept only where it suits every call of the function
         around it; then the calls of the program's own functions that raise inside them where
-        no such cast does (``promolint.rules.strict_promotion.calls``); then the operations that
-        raise for a float32 input (``promolint.rules.shared.contract``)."""
+        no such cast does (``promolint.rules.strict_promotion.calls``)."""
         calls = Calls(module)
         fixed, reported = set(), set()
         for operation in module.operations:
@@ -166,12 +133,6 @@ class StrictPromotion(Rule):
                     fixed.add(id(operation.node))
                 yield finding
         yield from calls.findings(self, fixed, reported)
-        inputs = Inputs(module)
-        for operation in module.operations:
-            if operation.ctx.strict and operation.kind != OperationKind.INVOKE and id(operation.node) not in reported:
-                found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS)
-                if found is not None and inputs.by_contract(operation):
-                    yield self.finding(operation, _contract_message(found))
 
     @staticmethod
     def _fix(operation) -> Fix | None:
@@ -244,13 +205,6 @@ def _keeps(other, operation, cast: tuple[int, ...], spelled: str, ref) -> bool:
         return False  # the cast would be written otherwise
     outcome = _with_casts(other, cast, spelled, ref)
     return outcome is not None and (outcome[0].dtype, outcome[0].weak) == (outcome[1].dtype, outcome[1].weak)
-
-
-def _contract_message(found: Breach) -> str:
-    said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
-    return (f"Called with a {found.dtype} `{found.name}`, as a library's functions are, this raises "
-            f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
-            f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
 
 
 def _as_jax_sees(operation) -> str:

@@ -1,0 +1,143 @@
+"""PRM028 input-contract: an operation that raises for the float32 arrays a function may be called
+with, though it runs for the 64-bit ones (with x64 on) or for another of its inputs' dtypes (under
+strict promotion)."""
+
+from __future__ import annotations
+
+from promolint.engine.model import SHAPE, Operation, OperationKind
+from promolint.engine.values import Refusal
+from promolint.rules.base import Example, Rule
+from promolint.rules.shared.contract import WIDE, Breach, Inputs, breach, wide_operands
+from promolint.rules.shared.through_calls import settled
+from promolint.systems.base import Reason
+
+_STRICT = Reason.STRICT.value
+_FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
+
+
+class InputContract(Rule):
+    summary = (
+        "Opt-in: flags operations that raise for a float32 array input (`input-dtypes`) of a function "
+        "whose parameters have no dtype in the code: with x64 on, `jax.lax` calls that run for a "
+        "float64 input and raise for a float32 one because another operand follows x64's defaults; "
+        "under strict promotion, promotions that raise for a float32 parameter annotated as a float "
+        "array whatever the other parameters are. The message names the input."
+    )
+    why = """
+        A library's functions are called with float32 arrays as well as 64-bit ones, whatever its
+        own tests pass. `jax.lax` never promotes: `lax.select(mask, y, jnp.zeros(3))` runs for a
+        float64 `y` with x64 on and raises TypeError for a float32 one, since `jnp.zeros(3)`
+        follows x64's default. Code tested with x64 off, or with x64's own defaults throughout,
+        passes until a user with float32 data switches x64 on (jax-gcm, optax and interpax
+        users reported such crashes). Under strict promotion, `q * jnp.array([1, -1])` raises for
+        every float `q`; where `q` is annotated as a float array (jaxtyping's `Float[Array, "2"]`),
+        the failure is the input's whatever the other parameters are.
+
+        Each parameter is weighed alone, as a strong JAX array of each dtype of `input-dtypes`
+        (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
+        raise whatever they are. A function the module calls itself is judged by what its calls
+        pass (the other rules report those). A parameter annotated with a Python scalar type is
+        no array input; under strict promotion only parameters annotated as float arrays are,
+        since an unannotated or `jax.Array` one may be an integer count the code meant.
+
+        It is opt-in until its precision is measured: a package that follows x64's defaults on
+        purpose (jumanji's specs say `dtype=float`) is not meant for float32 data with x64 on, and
+        there the finding is true but by design. Set `input-dtypes = []` for such a package.
+    """
+    fix_safety = """
+        No automatic fix is offered. Give the 64-bit operand the input's dtype
+        (`jnp.zeros(n, x.dtype)`, `jnp.asarray(c, x.dtype)`), or cast where the dtypes meet.
+    """
+    invalid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def place(x: jax.Array, n: int):
+                return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
+        """, x64="on"),
+        Example("""
+            import jax.numpy as jnp
+            from jax import lax
+            DEC_LO = [0.7071067811865476, 0.7071067811865476]
+            def wavedec(data):
+                filt = jnp.array(DEC_LO)[None, None, :]
+                return lax.conv_general_dilated(data, filt, (1,), "VALID")
+        """, x64="on"),
+        Example("""
+            import jax.numpy as jnp
+            from jaxtyping import Array, Float
+            def rotate(x: Float[Array, "n"]):
+                return x + 0.0j
+        """, promotion="strict"),
+    )
+    valid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def place(x: jax.Array, n: int):
+                return jax.lax.dynamic_update_slice(jnp.zeros(n, x.dtype), x, (0,))
+        """, x64="on"),
+        # Called in the module with what its calls pass: the calls decide.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def place(x, n):
+                return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
+            out = place(jnp.ones(2), 3)
+        """, x64="on"),
+        # A count the code meant as an integer: it runs for int32.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def halves(n: jax.Array):
+                return jnp.arange(4) < n // 2
+        """, promotion="strict"),
+    )
+
+    def check(self, operation):
+        found = _strict_breach(operation) or _x64_breach(operation)
+        if found is not None:
+            yield self.finding(operation, found)
+
+    def check_module(self, module):
+        """``check`` of each operation in no function the module calls itself."""
+        inputs = Inputs(module)
+        for operation in module.operations:
+            for finding in self.check(operation):
+                if inputs.by_contract(operation):
+                    yield finding
+
+
+def _strict_breach(operation: Operation) -> str | None:
+    if not operation.ctx.strict or operation.kind == OperationKind.INVOKE:
+        return None
+    if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM004's
+        return None
+    found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS)
+    return None if found is None else _strict_message(found)
+
+
+def _x64_breach(operation: Operation) -> str | None:
+    if not (operation.ctx.x64 and operation.kind == OperationKind.CALL and operation.op.startswith("jax.lax.")):
+        return None
+    if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM008's
+        return None
+    found = breach(operation, lambda refusal: refusal.error == "TypeError" and refusal.reason != SHAPE,
+                   wide_runs=True)  # fmt: skip
+    wide = wide_operands(operation, found.name) if found is not None else []
+    return _x64_message(operation, found, wide) if wide else None  # a Python scalar there is PRM027's
+
+
+def _strict_message(found: Breach) -> str:
+    said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
+    return (f"Called with a {found.dtype} `{found.name}`, as a library's functions are, this raises "
+            f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
+            f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
+
+
+def _x64_message(operation: Operation, found: Breach, wide: list[str]) -> str:
+    name = operation.op.removeprefix("jax.")
+    said = found.refusal.message.split(". (Tip")[0].rstrip(".")
+    return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
+            f"TypeError ({said}): {', '.join(wide)} is {WIDE[found.dtype]} under x64 whatever `{found.name}` is, and "
+            f"lax does not promote. Give it `{found.name}`'s dtype (e.g. `jnp.zeros(n, {found.name}.dtype)`).")
