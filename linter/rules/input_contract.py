@@ -49,6 +49,14 @@ class InputContract(Rule):
         (`jnp.zeros(n, x.dtype)`, `jnp.asarray(c, x.dtype)`), or cast where the dtypes meet.
     """
     invalid = (
+        # x64 switched on by the code itself.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
+            def pick(mask, y: jax.Array):
+                return jax.lax.select(mask, y, jnp.zeros(3))
+        """),
         Example("""
             import jax
             import jax.numpy as jnp
@@ -71,6 +79,13 @@ class InputContract(Rule):
         """, promotion="strict"),
     )
     valid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
+            def pick(mask, y: jax.Array):
+                return jax.lax.select(mask, y, jnp.zeros(3, y.dtype))
+        """),
         Example("""
             import jax
             import jax.numpy as jnp
