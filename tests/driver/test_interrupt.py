@@ -53,13 +53,20 @@ def _command(root: Path, jobs: str, cache: bool = True) -> list[str]:
     return [sys.executable, "-m", "promolint", "check", "--jobs", jobs, *where, str(root / "tree")]
 
 
+def _as_a_terminal_starts_it() -> None:
+    """SIGINT delivered and handled by default in the run, whatever the test process inherited: a
+    worker of the test runner may ignore it or hold it blocked, and a child inherits both."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(command: list[str], hook: Path, started: Path) -> subprocess.CompletedProcess:
     """``command`` run in its own process group, which gets SIGINT, as a terminal sends it on
     Ctrl-C to every process of the run, once the blocking file's analysis has started."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
                PROMOLINT_TEST_STARTED=str(started))  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                               start_new_session=True)  # fmt: skip
+                               start_new_session=True, preexec_fn=_as_a_terminal_starts_it)  # fmt: skip
     try:
         deadline = time.monotonic() + _WAIT
         while not started.exists() and process.poll() is None and time.monotonic() < deadline:
