@@ -238,6 +238,8 @@ def unknown_name_hint(text: str) -> str:
     return f"{numpy}; short names count bytes, as NumPy's do: {meant} is {label(meant)}"
 
 
+# What an input contract gives a function's array parameters unless a project says otherwise.
+DEFAULT_INPUT_DTYPES = ("float32",)
 # The dtypes an input contract may give a parameter annotated as an array (what a library's
 # functions are called with besides 64-bit arrays), each with x64's default of its kind: where an
 # operation runs for that one and raises for the input, it is bound to x64's defaults.

@@ -18,7 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from promolint.core.dtypes import CONTRACT_WIDE
+from promolint.core.dtypes import CONTRACT_WIDE, DEFAULT_INPUT_DTYPES
 from promolint.rules.registry import NUMPY1_COMPAT, OUTSIDE_TESTS, PARSE_ERROR, REGISTRY, UNUSED_NOQA, X64_PORTABILITY
 
 if TYPE_CHECKING:
@@ -45,9 +45,6 @@ _PATH_KEYS = ("cache-dir", "baseline")
 TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 15))
 KEYS = (*_CODE_KEYS, *MODES, "target-version", "jax-version", "input-dtypes", *_GLOB_KEYS, *_SWITCH_KEYS,
         "per-file-ignores", "external", *_PATH_KEYS)  # also `promolint config`'s order  # fmt: skip
-# What a function's parameters annotated as arrays are called with, besides 64-bit arrays: the
-# input contract (``promolint.rules.shared.contract``); an x64-only package says [].
-DEFAULT_INPUT_DTYPES = ("float32",)
 _EXTENDING_FLAGS = ("ignore", "extend-select", "extend-exclude", "external")  # these flags add to the config
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from promolint.core.dtypes import DEFAULT_INPUT_DTYPES
 from promolint.systems import get_system
 from promolint.systems.jax import JaxSystem
 from promolint.systems.jax_versions import JaxFacts, select
@@ -29,7 +30,7 @@ class Context:
     jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
     # What a function's parameters annotated as arrays are called with besides 64-bit arrays (the
     # input contract rules weigh operations on them by); () for none.
-    input_dtypes: tuple[str, ...] = ("float32",)
+    input_dtypes: tuple[str, ...] = DEFAULT_INPUT_DTYPES
 
     @property
     def x64_off_for_sure(self) -> bool:

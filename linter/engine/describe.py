@@ -3,7 +3,8 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import MAX_ASSIGNMENTS, Symbolic, each_outcome, kept_dtype, outcomes as outcomes_of
+from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Symbolic, Variable, each_outcome, kept_dtype,
+                                       outcomes as outcomes_of)
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
 
 
@@ -56,7 +57,7 @@ def spelled(value: Value) -> str:
 def _symbolic(value: Symbolic) -> dict:
     depends = sorted(v.name for v in value.variables)
     unknown = {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
-    shortcut = _told_early(value, depends)
+    shortcut = _told_early(value, depends, unknown)
     if shortcut is not None:
         return shortcut
     outcomes = outcomes_of(value, MAX_ASSIGNMENTS)
@@ -66,14 +67,8 @@ def _symbolic(value: Symbolic) -> dict:
     if not alive:  # raises whatever the variables are
         return {**describe(outcomes[0][1]), "depends": depends}
     kept = kept_dtype(value)
-    if kept is not None:  # _variable's record is this one's
-        # weak None: the variable's own flag; library None: any (the variable's, where it has one)
-        variable, weak, kept_library = kept
-        libraries = {m.library for m in variable.domain}
-        library = kept_library or (libraries.pop() if len(libraries) == 1 else None)
-        return {"dtype": f"dtype of {variable.name}", "weak": weak, "library": library.value if library else None,
-                "error": None, "depends": depends, "variable": variable.name,
-                "variable_key": repr(variable.key)}  # fmt: skip
+    if kept is not None:
+        return _kept(*kept, depends)
     if all(v == alive[0] for v in alive[1:]):
         return {**describe(alive[0]), "depends": depends}
     libraries = {v.library for v in alive if isinstance(v, Array)}
@@ -91,23 +86,22 @@ def _symbolic(value: Symbolic) -> dict:
     return {**unknown, "library": library}
 
 
-def _told_early(value: Symbolic, depends: list[str]) -> dict | None:
+def _told_early(value: Symbolic, depends: list[str], unknown: dict) -> dict | None:
     """The record ``_symbolic`` finds, where it shows before every outcome is weighed: a
-    variable itself, or an unknown of no one library (reveal's most common records)."""
+    variable itself (its outcomes are its members: it keeps its own dtype, flag and library),
+    or an unknown of no one library (reveal's most common records)."""
     variable = value.variable
     if variable is not None and variable.domain and not any(isinstance(m, Refusal) for m in variable.domain):
-        return _variable(variable, depends)
-    if _unknown_of_no_library(value):
-        return {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
-    return None
+        return _kept(variable, None, None, depends)
+    return unknown if _unknown_of_no_library(value) else None
 
 
-def _variable(variable, depends: list[str]) -> dict:
-    """A variable itself: the dtype of itself, of the library its members share (what the
-    general case finds from its outcomes, which are its members)."""
+def _kept(variable: Variable, weak: bool | None, library: Library | None, depends: list[str]) -> dict:
+    """The record of a value that keeps ``variable``'s dtype: ``weak`` None for the variable's own
+    flag, ``library`` None for any (the variable's, where its members share one)."""
     libraries = {m.library for m in variable.domain}
-    library = libraries.pop() if len(libraries) == 1 else None
-    return {"dtype": f"dtype of {variable.name}", "weak": None, "library": library.value if library else None,
+    library = library or (libraries.pop() if len(libraries) == 1 else None)
+    return {"dtype": f"dtype of {variable.name}", "weak": weak, "library": library.value if library else None,
             "error": None, "depends": depends, "variable": variable.name, "variable_key": repr(variable.key)}
 
 

@@ -102,7 +102,7 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
 def string_subscript(base: Value, key: str) -> Value:
     """``base["key"]``: a dict's or an object's entry the engine does not follow (unknown); an
     array or a NumPy scalar raises (measured: jax 0.10.2, numpy 2.4.6)."""
-    if not isinstance(base, Array) or base.library is Library.PYTHON or isinstance(base, Refusal):
+    if not isinstance(base, Array) or base.library is Library.PYTHON:
         return UNKNOWN
     if base.library is Library.JAX:
         return Refusal("TypeError", f"JAX does not support string indexing; got idx={key!r}")

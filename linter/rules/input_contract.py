@@ -4,10 +4,11 @@ strict promotion)."""
 
 from __future__ import annotations
 
+from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import SHAPE, Operation, OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.shared.contract import WIDE, Breach, Inputs, breach, wide_operands
+from promolint.rules.shared.contract import Breach, Inputs, breach, wide_operands
 from promolint.rules.shared.through_calls import settled
 from promolint.systems.base import Reason
 
@@ -154,5 +155,5 @@ def _x64_message(operation: Operation, found: Breach, wide: list[str]) -> str:
     name = operation.op.removeprefix("jax.")
     said = found.refusal.message.split(". (Tip")[0].rstrip(".")
     return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
-            f"TypeError ({said}): {', '.join(wide)} is {WIDE[found.dtype]} under x64 whatever `{found.name}` is, and "
+            f"TypeError ({said}): {', '.join(wide)} is {CONTRACT_WIDE[found.dtype]} under x64 whatever `{found.name}` is, and "
             f"lax does not promote. Give it `{found.name}`'s dtype (e.g. `jnp.zeros(n, {found.name}.dtype)`).")

@@ -44,7 +44,7 @@ def _records(x64: str, early: bool) -> list[tuple[int, int, str, dict]]:
     sites = [s for s in analysis.sites.values() if type(s.value) is Symbolic]
     if not early:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(describing, "_told_early", lambda value, depends: None)
+            patch.setattr(describing, "_told_early", lambda value, depends, unknown: None)
             return [(s.node.lineno, s.node.col_offset, s.target, describing.describe(s.value)) for s in sites]
     return [(s.node.lineno, s.node.col_offset, s.target, describing.describe(s.value)) for s in sites]
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from promolint.core.dtypes import DEFAULT_INPUT_DTYPES
 from promolint.engine.context import X64_BY_CODE, X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.project_facts import ProjectFacts
 
@@ -37,7 +38,7 @@ class Settings:
     facts: ProjectFacts = ProjectFacts()
     python: tuple[int, int] | None = None  # the grammar of the target version; None: the running Python's
     jax_version: str = ""  # whose JAX facts apply; "" for the JAX installed in the linted environment
-    input_dtypes: tuple[str, ...] = ("float32",)  # what array parameters are called with (the input contract)
+    input_dtypes: tuple[str, ...] = DEFAULT_INPUT_DTYPES  # what array parameters are called with (the input contract)
 
     def initial(self) -> Context:
         strict = self.promotion == "strict"

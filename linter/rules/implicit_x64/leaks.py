@@ -11,12 +11,12 @@ from promolint.core.dtypes import DTYPES, is_64bit
 from promolint.engine.model import Operation, OperationKind, Returned, Symbolic
 from promolint.engine.values import Array, Items, Library, Refusal, Value, ValueSource
 from promolint.rules.base import exact
+from promolint.rules.shared.contract import NOT_INPUTS
 
 # Calls whose result combines their array arguments by promotion: where two narrower arrays can
 # make 64 bits together.  Reductions, indices and conversions of one array make 64-bit counts,
 # sums and indices by design (``mask.sum()``, ``np.argmax``): those stay on the host.
 _PROMOTING_CALLS = frozenset({"promote", "jax_power", "where", "concatenate", "scaled"})
-_PARAMETERS_NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is not data
 # The narrower floats every array input is given alike where an operation depends on too many
 # inputs to weigh each combination: "called with float32 arrays, does it compute float64?"
 UNIFORM = ("float32", "bfloat16", "float16")
@@ -100,7 +100,7 @@ def _widening_at_every_member(operation: Operation) -> tuple[ValueSource, Wideni
 def returned_leaks(returned: Returned) -> list[Array]:
     """The 64-bit values with a source that a function returns while every array input it got
     was narrower data (and it got at least one)."""
-    inputs = [value for name, value in returned.inputs if name not in _PARAMETERS_NOT_INPUTS]
+    inputs = [value for name, value in returned.inputs if name not in NOT_INPUTS]
     arrays = [v for v in inputs if not (isinstance(v, Array) and v.library is Library.PYTHON)]
     if not arrays or not all(_narrower_data(v) for v in arrays):
         return []

@@ -19,8 +19,7 @@ from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
 from promolint.engine.model import Module, Operation, Variable, variables_in, with_arrays_of
 from promolint.engine.values import Array, Library, Refusal
 
-WIDE = CONTRACT_WIDE  # a contract input's 64-bit counterpart
-_NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to; its fields are inputs
+NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
 
 
 class Inputs:
@@ -66,7 +65,7 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     result = operation.symbolic_result
     if result is None:
         return None
-    variables = sorted((v for v in variables_in(result) if v.name not in _NOT_INPUTS and not v.scalar_annotated
+    variables = sorted((v for v in variables_in(result) if v.name not in NOT_INPUTS and not v.scalar_annotated
                         and (wide_runs or _holds_arrays(v, kinds or ""))), key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
@@ -78,7 +77,7 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             refusal = with_arrays_of(result, [variable], dtype)
             if not (isinstance(refusal, Refusal) and raises(refusal)):
                 continue
-            wide = with_arrays_of(result, [variable], WIDE[dtype])
+            wide = with_arrays_of(result, [variable], CONTRACT_WIDE[dtype])
             if wide_runs and not (isinstance(wide, Array) and wide.dtypes):
                 continue
             return Breach(variable.name, dtype, refusal)
