@@ -3,9 +3,11 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Symbolic, Variable, each_outcome, kept_dtype,
-                                       outcomes as outcomes_of)
-from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Value, join
+from collections.abc import Iterable
+
+from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Outcome, Symbolic, Variable, each_outcome, kept_dtype,
+                                       lowered, outcomes as outcomes_of, spread_outcomes)
+from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Unknown, Value, join
 
 
 def describe(value: Value) -> dict:
@@ -57,13 +59,17 @@ def spelled(value: Value) -> str:
 def _symbolic(value: Symbolic) -> dict:
     depends = sorted(v.name for v in value.variables)
     unknown = {"dtype": None, "weak": None, "library": None, "error": None, "depends": depends}
-    shortcut = _told_early(value, depends, unknown)
+    variable = value.variable
+    if variable is not None and variable.domain and not any(isinstance(m, Refusal) for m in variable.domain):
+        return _kept(variable, None, None, depends)  # its outcomes are its members
+    whatever = _whatever(value)
+    shortcut = _told_early(value, whatever, depends, unknown)
     if shortcut is not None:
         return shortcut
     outcomes = outcomes_of(value, MAX_ASSIGNMENTS)
     if not outcomes:
         return unknown
-    alive = [v for _, v in outcomes if not isinstance(v, Refusal)]
+    alive = [_refined(v, whatever) for _, v in outcomes if not isinstance(v, Refusal)]
     if not alive:  # raises whatever the variables are
         return {**describe(outcomes[0][1]), "depends": depends}
     kept = kept_dtype(value)
@@ -86,14 +92,99 @@ def _symbolic(value: Symbolic) -> dict:
     return {**unknown, "library": library}
 
 
-def _told_early(value: Symbolic, depends: list[str], unknown: dict) -> dict | None:
-    """The record ``_symbolic`` finds, where it shows before every outcome is weighed: a
-    variable itself (its outcomes are its members: it keeps its own dtype, flag and library),
-    or an unknown of no one library (reveal's most common records)."""
-    variable = value.variable
-    if variable is not None and variable.domain and not any(isinstance(m, Refusal) for m in variable.domain):
-        return _kept(variable, None, None, depends)
-    return unknown if _unknown_of_no_library(value) else None
+def _whatever(value: Symbolic) -> Array | None:
+    """What ``value`` is at every member where the program goes on, from one evaluation with
+    every variable unknown, where that is a JAX array: one of NumPy's may be a NumPy scalar at a
+    member (``np.sum(x)``), which the engine does not tell from the array without the rank."""
+    found = lowered(value)
+    return found if isinstance(found, Array) and found.library is Library.JAX else None
+
+
+def _refined(outcome: Value, whatever: Array | None) -> Value:
+    """An outcome the engine could not tell at its member (a branch that raises there, joined
+    with one that does not, is unknown) is what holds at every member, where that is known."""
+    return whatever if type(outcome) is Unknown and whatever is not None else outcome
+
+
+def _told_early(value: Symbolic, whatever: Array | None, depends: list[str], unknown: dict) -> dict | None:
+    """The record ``_symbolic`` finds from every (refined) outcome, where the first few already
+    show it: a value whose one dtype, flag and library hold whatever the variables are, an
+    unknown of one library, or an unknown of no one library (reveal's most common records)."""
+    outcomes = each_outcome(value)
+    if outcomes is None:
+        return None
+    if whatever is not None and whatever.dtype is not None and whatever.weak is not None:
+        return _of_one_array(value, whatever, outcomes, depends)
+    spread = ((a, _refined(v, whatever)) for a, v in spread_outcomes(value))
+    if whatever is not None and not whatever.dtypes:
+        return {**unknown, "library": whatever.library.value} if _unknown_of(value, spread, whatever.library) else None
+    return unknown if _unknown_of(value, spread, None) else None
+
+
+def _of_one_array(value: Symbolic, whatever: Array, outcomes: Iterable[Outcome], depends: list[str]) -> dict | None:
+    """The record of a value that is ``whatever``'s one dtype, flag and library at every member
+    where the program goes on: the first such outcome's, once one outcome shows that no
+    variable's dtype is kept (told apart from the variable's member); the first refusal's
+    where every member raises."""
+    single = value.ordered[0] if len(value.ordered) == 1 else None
+    first = refused = None
+    kept_broken = single is None
+    for assignment, outcome in outcomes:
+        if isinstance(outcome, Refusal):
+            refused = refused or outcome
+            continue
+        outcome = _refined(outcome, whatever)
+        if not (isinstance(outcome, Array) and outcome.dtypes == whatever.dtypes and outcome.weak == whatever.weak
+                and outcome.library is whatever.library):  # fmt: skip
+            return None  # not what the evaluation with every variable unknown said: weigh them all
+        first = first or outcome
+        kept_broken = kept_broken or outcome.dtypes != assignment[single].dtypes
+        if kept_broken:
+            return {**describe(first), "depends": depends}
+    if first is None and refused is not None:
+        return {**describe(refused), "depends": depends}
+    return None
+
+
+def _unknown_of(value: Symbolic, outcomes: Iterable[Outcome], library: Library | None) -> bool:
+    """Whether ``_symbolic`` surely finds ``value`` unknown, of ``library`` (every outcome where
+    the program goes on is an array of it), or of no one library (None), told from its first
+    outcomes.  Once one of them has another dtype than its variable's member (so that no
+    variable's dtype is kept): of one library, one has no known dtype, or two differ in dtype and
+    together they have more than ``MAX_CANDIDATES``; of no one library, one is no array, or two
+    of two libraries differ, in dtype or weak flag too, or one has no known dtype."""
+    single = value.ordered[0] if len(value.ordered) == 1 else None
+    first = None
+    differ = pairs_differ = no_dtype = False
+    kept_broken = single is None
+    libraries = set()
+    dtypes: set[str] = set()
+    for assignment, outcome in outcomes:
+        if isinstance(outcome, Refusal):
+            continue
+        if type(outcome) is Symbolic:
+            return False
+        if not isinstance(outcome, Array):
+            return library is None
+        if library is not None and outcome.library is not library:
+            return False  # not what the evaluation with every variable unknown said: weigh them all
+        libraries.add(outcome.library)
+        dtypes |= outcome.dtypes
+        no_dtype = no_dtype or not outcome.dtypes
+        kept_broken = kept_broken or outcome.dtypes != assignment[single].dtypes
+        if first is None:
+            first = outcome
+        else:
+            differ = differ or outcome != first
+            pairs_differ = pairs_differ or (outcome.dtypes, outcome.weak) != (first.dtypes, first.weak)
+        if not kept_broken:
+            continue
+        if library is not None:
+            if no_dtype or pairs_differ and len(dtypes) > MAX_CANDIDATES:
+                return True
+        elif differ and (pairs_differ or no_dtype) and len(libraries) > 1:
+            return True
+    return False
 
 
 def _kept(variable: Variable, weak: bool | None, library: Library | None, depends: list[str]) -> dict:
@@ -103,40 +194,3 @@ def _kept(variable: Variable, weak: bool | None, library: Library | None, depend
     library = library or (libraries.pop() if len(libraries) == 1 else None)
     return {"dtype": f"dtype of {variable.name}", "weak": weak, "library": library.value if library else None,
             "error": None, "depends": depends, "variable": variable.name, "variable_key": repr(variable.key)}
-
-
-def _unknown_of_no_library(value: Symbolic) -> bool:
-    """Whether ``_symbolic`` surely finds ``value`` unknown, of no one library, told from its
-    first outcomes where it weighs every assignment (most unknowns show it within a few members,
-    the domains taking the libraries in turn): one of them no array, or two that differ, in
-    dtype or weak flag too, of two libraries, one with another dtype than its variable's member
-    (so that no variable's dtype is kept)."""
-    outcomes = each_outcome(value)
-    if outcomes is None:
-        return False
-    single = value.ordered[0] if len(value.ordered) == 1 else None
-    first = None
-    differ = dtypes_differ = False
-    kept_broken = single is None
-    libraries = set()
-    for assignment, outcome in outcomes:
-        if isinstance(outcome, Refusal):
-            continue
-        if type(outcome) is Symbolic:
-            return False
-        if not isinstance(outcome, Array):
-            return True
-        libraries.add(outcome.library)
-        if not outcome.dtypes:
-            dtypes_differ = kept_broken = True
-        elif single is not None and outcome.dtypes != assignment[single].dtypes:
-            kept_broken = True
-        if first is None:
-            first = outcome
-        else:
-            differ = differ or outcome != first
-            dtypes_differ = dtypes_differ or (outcome.dtypes, outcome.weak) != (first.dtypes, first.weak)
-        if differ and dtypes_differ and kept_broken and len(libraries) > 1:
-            return True
-    return False
-

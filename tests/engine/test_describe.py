@@ -33,7 +33,12 @@ SOURCE = textwrap.dedent("""\
         k = jnp.where(flag, x, 0.0)
         m = x.shape[0] + 1
         n = jnp.sum(x, dtype=jnp.int32) + w.astype(jnp.float16)
-        return a, b, c, d, e, f, g, h, i, j, k, m, n
+        o = jnp.zeros(x.shape, jnp.bool_)     # one JAX dtype whatever x is
+        p = jnp.sum(x)                        # JAX of many dtypes
+        q = jax.nn.sigmoid(x) if x.shape[-1] == 1 else jax.nn.softmax(x)  # unknown at bool x
+        r = np.sum(x)                         # a NumPy array or scalar
+        s = jax.lax.add(arr, jnp.float32(1.0))  # float32 where it runs, so arr's dtype
+        return a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s
 """)
 
 
@@ -44,7 +49,7 @@ def _records(x64: str, early: bool) -> list[tuple[int, int, str, dict]]:
     sites = [s for s in analysis.sites.values() if type(s.value) is Symbolic]
     if not early:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(describing, "_told_early", lambda value, depends, unknown: None)
+            patch.setattr(describing, "_told_early", lambda value, whatever, depends, unknown: None)
             return [(s.node.lineno, s.node.col_offset, s.target, describing.describe(s.value)) for s in sites]
     return [(s.node.lineno, s.node.col_offset, s.target, describing.describe(s.value)) for s in sites]
 
@@ -74,3 +79,11 @@ def test_records_of_each_kind(x64):
     assert (records["x.astype(jnp.float32)"]["dtype"], records["x.astype(jnp.float32)"]["library"]) == ("float32", None)
     created = records["jnp.array([1.0, 2.0], dtype=dtype)"]
     assert (created["dtype"], created["library"]) == (None, "jax")
+    assert (records["jnp.zeros(x.shape, jnp.bool_)"]["dtype"], records["jnp.zeros(x.shape, jnp.bool_)"]["library"]) \
+        == ("bool", "jax")  # fmt: skip
+    assert (records["jnp.sum(x)"]["dtype"], records["jnp.sum(x)"]["library"]) == (None, "jax")
+    # A bool x makes sigmoid raise, and the engine, joining that branch, knows nothing there;
+    # every other member gives a JAX array, as the evaluation with x unknown says.
+    chosen = records["jax.nn.sigmoid(x) if x.shape[-1] == 1 else jax.nn.softmax(x)"]
+    assert (chosen["dtype"], chosen["library"]) == (None, "jax")
+    assert records["np.sum(x)"]["library"] is None

@@ -132,6 +132,18 @@ _REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
 _DTYPE_INDEPENDENT = frozenset({"bool", "compare", "index"})
 # Semantics whose results are dtypes or their properties, not values of the function's library.
 _DESCRIBING_DTYPES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
+# Semantics whose results are sequences of arrays (``jnp.split``, ``lax.top_k``, ``np.nonzero``).
+_GIVING_SEQUENCES = frozenset({"split", "meshgrid", "top_k", "indices", "nonzero"})
+
+
+def _may_give_sequence(call: Call) -> bool:
+    """Whether ``call`` may give a tuple or list of arrays rather than one: the sequence
+    functions, a decomposition of several parts (``eigh``, ``slogdet``), ``atleast_1d`` of several
+    arrays, and a ``return_*`` flag (``unique(x, return_counts=True)``, ``logsumexp(..., return_sign=True)``)."""
+    fn = call.fn
+    return (fn.semantics in _GIVING_SEQUENCES or fn.semantics == "decomposition" and len(fn.parts) > 1
+            or fn.semantics == "atleast" and isinstance(call.bound.get("more"), Items)
+            or any(p.startswith("return_") for p in call.bound))  # fmt: skip
 
 
 def _opaque_operands_allowed(call: Call) -> bool:
@@ -152,7 +164,7 @@ def apply(call: Call) -> Value:
     if ((_untyped_input(call) and not _opaque_operands_allowed(call))
             or any(p in call.bound for p in call.fn.unmodelled)
             or _without_dimensions(call)):  # fmt: skip
-        if call.fn.library is Library.PYTHON or call.fn.semantics in _DESCRIBING_DTYPES:
+        if call.fn.library is Library.PYTHON or call.fn.semantics in _DESCRIBING_DTYPES or _may_give_sequence(call):
             return UNKNOWN  # np.dtype(unknown) is a dtype, not a NumPy value of unknown dtype
         return Array(frozenset(), call.fn.library, None)
     if call.fn.library is Library.JAX and call.fn.semantics not in ("like", "asarray"):

@@ -56,6 +56,43 @@ def each_outcome(value: Symbolic) -> Iterator[Outcome] | None:
     return iter(value._outcomes) if value._outcomes is not ITSELF else _each(value, assignments)
 
 
+def spread_outcomes(value: Symbolic) -> Iterator[Outcome] | None:
+    """``each_outcome`` in an order that meets each variable's distinct members early (one of
+    each dtype and library first): for a question that the set of outcomes answers, not their
+    order (how many dtypes, which libraries), and that a few differing members settle.  Read
+    to the end, they are memoized as ``outcomes``, in its order.  None where ``outcomes`` would
+    cut the assignments down."""
+    if value.assignments() is None:
+        return None
+    if value._outcomes is not ITSELF:
+        return iter(value._outcomes)
+    return _spread_each(value)
+
+
+def _spread_each(value: Symbolic) -> Iterator[Outcome]:
+    variables = value.ordered
+    found = {}
+    for positions in itertools.product(*(_spread(v.domain) for v in variables)):
+        assignment = {v: v.domain[i] for v, i in zip(variables, positions)}
+        outcome = found[positions] = value.at(assignment)
+        yield assignment, outcome
+    ordered = itertools.product(*(range(len(v.domain)) for v in variables))
+    object.__setattr__(value, "_outcomes", [({v: v.domain[i] for v, i in zip(variables, positions)}, found[positions])
+                                            for positions in ordered])  # fmt: skip
+
+
+def _spread(domain: tuple[Value, ...]) -> list[int]:
+    """The positions of ``domain``'s members, the first member of each kind (dtype, library)
+    first, in their order."""
+    seen: dict[tuple, int] = {}
+    ranked = []
+    for index, member in enumerate(domain):
+        kind = (member.dtypes, member.library) if isinstance(member, Array) else (type(member),)
+        ranked.append((seen.get(kind, 0), index))
+        seen[kind] = seen.get(kind, 0) + 1
+    return [index for _, index in sorted(ranked)]
+
+
 def _each(value: Symbolic, assignments: Iterable[dict[Variable, Value]]) -> Iterator[Outcome]:
     found = []
     for assignment in assignments:
