@@ -64,6 +64,8 @@ class Flow:
         self.recording = True  # off while a call site evaluates a body: only the body's own run records
         self.module_names: dict[str, Value] = {}  # the names of the module whose code runs
         self.anchor: object | None = None  # the call in progress: where another module's values arrive
+        # The dicts and lists the latest call's body changed in place, with what they hold after it.
+        self.changed_by_call: tuple[tuple[Value, Value], ...] = ()
         self.final_ctx = settings.initial()  # the modes after the module's top level: a function's own analysis runs in them
         self._itself = weakref.proxy(self)  # what the flow's parts and records hold of it
         front_end = weakref.proxy(body)
@@ -110,6 +112,7 @@ class Flow:
         name any parameter that ``kwargs`` does not."""
         saved, self.anchor = self.anchor, handle
         try:
+            self.changed_by_call = ()
             return self._call(func, args, kwargs, frame, handle, static, open_keywords)
         finally:
             self.anchor = saved
@@ -123,6 +126,9 @@ class Flow:
             if func.compiled and self._watched is not None and (self.recording or self._probing):
                 self._watch(func, args, kwargs, frame, handle)
             result = self.functions.call(func, args, kwargs, frame.ctx, open_keywords)
+            self.changed_by_call = self.functions.changed_arguments
+            for container, after in self.changed_by_call:  # the body changed them in place
+                frame.changed_in_place(container, after)
             if (self.recording or self.trial is not None) and id(handle) not in self._indirect:
                 self._invoked(func, args, kwargs, result, frame, handle)
             return result

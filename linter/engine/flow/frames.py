@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.symbolic import join
-from promolint.engine.values import UNKNOWN, Value
+from promolint.engine.values import UNKNOWN, Elements, Items, Keyed, Value
 
 _ABSENT = object()  # a name a branch does not bind
 
@@ -24,9 +24,13 @@ class Frame:
     # The names of the functions a nested function is defined in, innermost first: what its
     # body reads of them (a closure reads a variable when it runs, so these are the frames' own).
     enclosing: tuple[dict[str, Value], ...] = ()
+    # A function's dicts and lists given as arguments, changed in place by its body: the caller's
+    # object changes too (``ChangedInputs``); shared by the frames of its branches.
+    changed: ChangedInputs | None = None
 
     def copy(self) -> Frame:
-        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs, self.enclosing)
+        return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs, self.enclosing,
+                     self.changed)  # fmt: skip
 
     def lookup(self, name: str) -> Value | None:
         """A local name's value, else that of the innermost enclosing function that binds it."""
@@ -42,9 +46,38 @@ class Frame:
         through one name, and becomes ``after`` there: every other name holding that very value
         may be the same object (``st = state``, a loop's variable) or only an equal one (a memoized
         call's result), so each holds either afterwards."""
+        joined = None
         for name, value in self.names.items():
             if value is container:
-                self.names[name] = join([container, after])
+                joined = join([container, after]) if joined is None else joined
+                self.names[name] = joined
+        if self.changed is not None:
+            self.changed.note(container, after, joined)
+
+
+class ChangedInputs:
+    """The containers a function's body got as arguments (its parameters' dicts and lists) that
+    it changes in place, each with what it holds after the latest change: the caller's names
+    that hold the object they passed hold that too, or still the old value (``Frame.
+    changed_in_place``).  A change is through the object itself or one of its versions since (a
+    name holding it after an earlier change, or the join of both)."""
+
+    def __init__(self, inputs: tuple[tuple[str, Value], ...]) -> None:
+        self._versions: dict[int, tuple[str, Value]] = {}  # (the parameter, the version kept alive)
+        for name, value in inputs:
+            if isinstance(value, (Keyed, Items, Elements)):
+                self._versions.setdefault(id(value), (name, value))
+        self.after: dict[str, Value] = {}
+
+    def note(self, container: Value, after: Value, joined: Value | None) -> None:
+        version = self._versions.get(id(container))
+        if version is None or version[1] is not container:
+            return
+        name = version[0]
+        self.after[name] = after
+        for value in (after, joined):
+            if value is not None:
+                self._versions[id(value)] = (name, value)
 
 
 def merge(frame: Frame, branches: list[Frame]) -> None:

@@ -14,11 +14,11 @@ from promolint.engine import calls, sources
 from promolint.engine.annotations import ARRAY_LIKE
 from promolint.engine.context import Context
 from promolint.core.dtypes import DTYPES
-from promolint.engine.flow.frames import Frame
+from promolint.engine.flow.frames import ChangedInputs, Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, variable
-from promolint.engine.values import UNKNOWN, Array, Function, Instance, Library, Refusal, Value
+from promolint.engine.values import UNKNOWN, Array, Elements, Function, Instance, Items, Keyed, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
 # Evaluations of local functions at call sites, per module and per definition: beyond these,
@@ -105,7 +105,11 @@ class Functions:
         self._body = body
         self._definitions: list[Definition] = []
         self._index: dict[int, int] = {}
-        self._memo: dict[tuple, Value] = {}
+        self._memo: dict[tuple, tuple[Value, dict[str, Value]]] = {}
+        # What the latest call's body left in the dicts and lists it was given, by parameter
+        # (``ChangedInputs``): the caller's objects change too.
+        self.changed_arguments: tuple[tuple[Value, Value], ...] = ()
+        self._changed: dict[str, Value] = {}
         self._calls_left = _CALL_BUDGET_BASE
         self._calls_made = 0  # the calls charged to the budget so far
         self._spent: dict[int, int] = {}  # the calls each function's first record made
@@ -192,8 +196,9 @@ class Functions:
         (JAX's modes are global state: the body runs, and a jitted function traces, in the
         modes in force at the call); with ``open_keywords`` (``**`` a mapping the engine does not
         know), the callers' note of it has the parameters it does not name unknown."""
+        self.changed_arguments = ()
         definition = self._definitions[function.key]
-        bound = self.bind(function, args, kwargs)
+        bound = given = self.bind(function, args, kwargs)
         if function.traced:
             bound = self.traced(function, bound, ctx)
             refused = next((v for v in bound.values() if isinstance(v, Refusal)), None)
@@ -204,9 +209,10 @@ class Functions:
             named = {*definition.names[:len(args)], *kwargs}
             noted = {name: bound[name] if name in named else UNKNOWN for name in definition.names}
         self._note_call(function.key, noted, ctx)
-        if function.traced:
-            return calls.as_traced(self.invoke(function.key, bound, ctx, record=False), ctx)
-        return self.invoke(function.key, bound, ctx, record=False)
+        result = self.invoke(function.key, bound, ctx, record=False)
+        # (a traced body changes the very objects passed, not the tracers it reads them as)
+        self.changed_arguments = tuple((given[name], after) for name, after in self._changed.items() if name in given)
+        return calls.as_traced(result, ctx) if function.traced else result
 
     def bind(self, function: Function, args: Sequence[Value], kwargs: Mapping[str, Value]) -> dict[str, Value]:
         """The parameters a call of ``function`` binds, by name, defaults included."""
@@ -309,6 +315,7 @@ class Functions:
         """The body of definition ``key`` run with ``bound`` parameters in modes ``ctx``;
         ``record`` keeps its sites and operations (once per definition), else only its result
         counts (memoized)."""
+        self._changed = _every_container_changed(bound)  # where the body does not run, it may change any
         if self._flow.modules.loading and not record:  # see promolint.engine.flow.modules
             return UNKNOWN
         definition = self._definitions[key]
@@ -317,7 +324,8 @@ class Functions:
         memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record, closure)
         again = self._flow.trial is not None  # the body's operations are what is asked: run it
         if not record and not again and memo_key in self._memo:
-            return self._memo[memo_key]
+            result, self._changed = self._memo[memo_key]
+            return result
         if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
             return UNKNOWN
         if not record and not again:
@@ -329,11 +337,12 @@ class Functions:
             self._callers_run.add(key)
         self._active.add(memo_key)
         try:
-            result = self._run(definition, bound, ctx, record, enclosing)
+            result, changed = self._run(definition, bound, ctx, record, enclosing)
         finally:
             self._active.discard(memo_key)
         if not record:
-            self._memo[memo_key] = result
+            self._memo[memo_key] = (result, changed)
+        self._changed = changed
         return result
 
     @staticmethod
@@ -348,7 +357,8 @@ class Functions:
         return (seen, *definition.enclosing)
 
     def _run(self, definition: Definition, bound: dict[str, Value], ctx: Context, record: bool,
-             enclosing: tuple[dict[str, Value], ...] = ()) -> Value:  # fmt: skip
+             enclosing: tuple[dict[str, Value], ...] = ()) -> tuple[Value, dict[str, Value]]:  # fmt: skip
+        """The body's result, and what it left in the dicts and lists it was given (by parameter)."""
         flow = self._flow
         # Locals only: module names are read through the flow's module frame, so merges stay small.
         frame = Frame({}, ctx, [], in_function=True, enclosing=enclosing)
@@ -357,6 +367,7 @@ class Functions:
             if record:
                 flow.record(param.handle, value, target=True)
         frame.inputs = tuple((param.name, frame.names[param.name]) for param in definition.params)
+        frame.changed = ChangedInputs(frame.inputs)
         saved, caller, here = flow.recording, flow.modules.current, flow.modules.here
         flow.recording, self._depth = record, self._depth + 1
         try:
@@ -366,7 +377,7 @@ class Functions:
             flow.recording, self._depth = saved, self._depth - 1
         if definition.scope is not caller:  # its 64 bits were made in another file: they arrive at the call
             result = sources.anchored(result, flow.anchor, here)
-        return result
+        return result, frame.changed.after
 
     def analyze_all(self, keys: Sequence[int] | None = None) -> None:
         """Record every function's body (nested ones too: the list grows as bodies run), or
@@ -534,6 +545,11 @@ class Functions:
         name."""
         line = definition.line if definition.line is not None else id(definition.handle)
         return (f"{definition.scope.module}:{line}" if definition.scope.depth else line, param.name)
+
+
+def _every_container_changed(bound: Mapping[str, Value]) -> dict[str, Value]:
+    """What a body that does not run may leave in the dicts and lists it is given: anything."""
+    return {name: UNKNOWN for name, value in bound.items() if isinstance(value, (Keyed, Items, Elements))}
 
 
 def _closure(free: tuple[str, ...], enclosing: tuple[dict[str, Value], ...]) -> tuple[tuple[str, Value], ...]:

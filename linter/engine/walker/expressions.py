@@ -157,7 +157,15 @@ class ExpressionWalker:
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
             frame.changed_in_place(func.receiver, UNKNOWN)
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
-        return self.flow.call(func, args, kwargs, frame, node, lambda names: static_names(node, names), open_keywords)
+        result = self.flow.call(func, args, kwargs, frame, node, lambda names: static_names(node, names), open_keywords)
+        if self.flow.changed_by_call:  # a name passed holds the very object the body changed
+            passed = [(a, v) for a, v in zip(node.args, args) if type(a) is ast.Name]
+            passed += [(k.value, kwargs[k.arg]) for k in node.keywords if k.arg is not None and type(k.value) is ast.Name]
+            for container, after in self.flow.changed_by_call:
+                for name, value in passed:
+                    if value is container:
+                        self._assign(name, after, frame)
+        return result
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
         base = self._expr(node.value, frame)

@@ -239,3 +239,19 @@ r = state["r"]
 for s in [state]:
     s["q"] = f16
 q = state["q"]
+# ---
+# A dict changed by a function it is passed to, directly and through a function that passes it
+# on: the caller's dict is the one changed.
+def _fill(into):
+    into["r"] = jnp.ones((), jnp.float16)
+
+
+def _fill_through(into):
+    _fill(into)
+    return into["r"]
+
+
+held = {"r": jnp.array(1.0)}
+_fill(held)
+filled = held["r"]
+through = _fill_through({"r": jnp.array(1.0)})
