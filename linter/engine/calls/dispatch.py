@@ -131,7 +131,7 @@ _REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
 # whatever they are given.
 _DTYPE_INDEPENDENT = frozenset({"bool", "compare", "index"})
 # Semantics whose results are dtypes or their properties, not values of the function's library.
-_DESCRIBING_DTYPES = frozenset({"dtype_of", "finfo", "iinfo", "result_type", "promote_types"})
+_DESCRIBING_DTYPES = frozenset({"dtype_of", "canonical_dtype", "finfo", "iinfo", "result_type", "promote_types"})
 # Semantics whose results are sequences of arrays (``jnp.split``, ``lax.top_k``, ``np.nonzero``).
 _GIVING_SEQUENCES = frozenset({"split", "meshgrid", "top_k", "indices", "nonzero"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, WEAK_NODES, narrow_x32
 from promolint.engine.calls.conversions import as_dtype
 from promolint.engine.context import Context
 from promolint.engine.records import Call
@@ -36,6 +36,23 @@ def _dtype_of(call: Call) -> Value:
     if isinstance(arg, Array) and arg.dtype:
         return DTypeRef(arg.dtype)
     return UNKNOWN
+
+
+def _canonical_dtype(call: Call) -> Value:
+    """``jax.dtypes.canonicalize_dtype(dtype)``: the dtype JAX computes with in the mode in force
+    (``float`` is float32 with x64 off, float64 with it on; ``jnp.float64`` float32 with it off);
+    not modelled where explicit 64-bit dtypes are allowed with x64 off."""
+    arg = call.bound.get("dtype")
+    if is_none(arg):
+        return DTypeRef(call.ctx.jax.default_dtype("f"))
+    ref = as_dtype(arg)
+    if ref is None:
+        return UNKNOWN
+    if call.ctx.x64:
+        return DTypeRef(ref.name)
+    if call.ctx.explicit_x64 == "allow":
+        return UNKNOWN
+    return DTypeRef(narrow_x32(ref.name))
 
 
 def _result_type(call: Call) -> Value:
@@ -124,6 +141,7 @@ SEMANTICS: dict[str, Callable[[Call], Value]] = {
     "finfo": _finfo,
     "iinfo": _iinfo,
     "dtype_of": _dtype_of,
+    "canonical_dtype": _canonical_dtype,
     "result_type": _result_type,
     "promote_types": _promote_types,
 }

@@ -139,6 +139,9 @@ CATALOG: dict[str, Fn] = {
     **{f"jax.lax.{k}": Fn("same", JNP, ("operand", "arg"), arrays=("operand",), shape="array")
        for k in ("squeeze", "expand_dims", "broadcast")},
     "jax.lax.broadcast_shapes": Fn("int_tuple", PY),
+    # The dtype JAX computes with: 64-bit ones narrowed with x64 off, Python types their kind's
+    # default, None the default float (measured).
+    "jax.dtypes.canonicalize_dtype": Fn("canonical_dtype", JNP, ("dtype",)),
     # a preferred element type replaces the operands' dtype
     "jax.lax.dot_general": Fn("promote", JNP, ("lhs", "rhs", "dimension_numbers"), arrays=("lhs", "rhs"),
                               shape="array", needs_dimensions=True,

@@ -124,3 +124,11 @@ dt = np.result_type(int, ml_dtypes.bfloat16)
 dt = np.result_type(ml_dtypes.bfloat16, np.float16)
 # ---
 dt = np.promote_types(ml_dtypes.int4, np.uint8)
+# ---
+# The dtype JAX computes with, as an array's dtype: x64's mode decides.
+from jax import dtypes as jax_dtypes
+canonical_float = jnp.zeros(3, jax.dtypes.canonicalize_dtype(float))
+canonical_int = jnp.ones(2, jax_dtypes.canonicalize_dtype(int))
+canonical_f64 = jnp.zeros(3, jax.dtypes.canonicalize_dtype(jnp.float64)) + f32
+canonical_default = jnp.zeros(3, jax.dtypes.canonicalize_dtype(None))
+canonical_half = jnp.zeros(3, jax.dtypes.canonicalize_dtype(np.float16))
