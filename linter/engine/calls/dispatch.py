@@ -132,18 +132,27 @@ _REQUESTED_DTYPE_DECIDES = frozenset({"asarray", "like", "full"})
 _DTYPE_INDEPENDENT = frozenset({"bool", "compare", "index"})
 # Semantics whose results are dtypes or their properties, not values of the function's library.
 _DESCRIBING_DTYPES = frozenset({"dtype_of", "canonical_dtype", "finfo", "iinfo", "result_type", "promote_types"})
-# Semantics whose results are sequences of arrays (``jnp.split``, ``lax.top_k``, ``np.nonzero``).
-_GIVING_SEQUENCES = frozenset({"split", "meshgrid", "top_k", "indices", "nonzero"})
+# Semantics whose results are sequences of arrays (``jnp.split``, ``lax.top_k``, ``np.nonzero``):
+# how many, where that does not depend on the operands (None: a list of unknown length).
+_GIVING_SEQUENCES: dict[str, int | None] = {"split": None, "meshgrid": None, "top_k": 2, "indices": 2, "nonzero": None}
 
 
-def _may_give_sequence(call: Call) -> bool:
-    """Whether ``call`` may give a tuple or list of arrays rather than one: the sequence
-    functions, a decomposition of several parts (``eigh``, ``slogdet``), ``atleast_1d`` of several
-    arrays, and a ``return_*`` flag (``unique(x, return_counts=True)``, ``logsumexp(..., return_sign=True)``)."""
+def _unknown_arrays(call: Call) -> Value:
+    """What a call of operands nothing is known of gives: an array of the function's library of
+    unknown dtype, or, where it gives a tuple or list of them, that sequence (the parts of a
+    decomposition such as ``eigh`` or ``slogdet``, ``atleast_1d`` of several arrays, a
+    ``return_*`` flag: ``unique(x, return_counts=True)``, ``logsumexp(..., return_sign=True)``)."""
     fn = call.fn
-    return (fn.semantics in _GIVING_SEQUENCES or fn.semantics == "decomposition" and len(fn.parts) > 1
-            or fn.semantics == "atleast" and isinstance(call.bound.get("more"), Items)
-            or any(p.startswith("return_") for p in call.bound))  # fmt: skip
+    unknown = Array(frozenset(), fn.library, None)
+    if fn.semantics in _GIVING_SEQUENCES:
+        count = _GIVING_SEQUENCES[fn.semantics]
+        return Elements(unknown) if count is None else Items((unknown,) * count, is_tuple=True)
+    if fn.semantics == "decomposition" and len(fn.parts) > 1:
+        return UNKNOWN if "compute_uv" in call.bound else Items((unknown,) * len(fn.parts), is_tuple=True)
+    if fn.semantics == "atleast" and isinstance(call.bound.get("more"), Items) or any(p.startswith("return_")
+                                                                                     for p in call.bound):  # fmt: skip
+        return Elements(unknown)
+    return unknown
 
 
 def _opaque_operands_allowed(call: Call) -> bool:
@@ -164,9 +173,9 @@ def apply(call: Call) -> Value:
     if ((_untyped_input(call) and not _opaque_operands_allowed(call))
             or any(p in call.bound for p in call.fn.unmodelled)
             or _without_dimensions(call)):  # fmt: skip
-        if call.fn.library is Library.PYTHON or call.fn.semantics in _DESCRIBING_DTYPES or _may_give_sequence(call):
+        if call.fn.library is Library.PYTHON or call.fn.semantics in _DESCRIBING_DTYPES:
             return UNKNOWN  # np.dtype(unknown) is a dtype, not a NumPy value of unknown dtype
-        return Array(frozenset(), call.fn.library, None)
+        return _unknown_arrays(call)
     if call.fn.library is Library.JAX and call.fn.semantics not in ("like", "asarray"):
         # A jitted jnp function parses Python ints as the default int first (2**40 raises with x64
         # off); the *_like functions only read the argument's dtype (jnp.zeros_like(2**40) runs)

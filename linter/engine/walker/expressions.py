@@ -164,7 +164,7 @@ class ExpressionWalker:
             for container, after in self.flow.changed_by_call:
                 for name, value in passed:
                     if value is container:
-                        self._assign(name, after, frame)
+                        frame.names[name.id] = after  # no new site: the argument read stays as it was
         return result
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
