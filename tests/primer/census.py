@@ -103,7 +103,9 @@ def run_harness(harness: Harness, python: Path, mode: str, out: Path, timeout: i
     command = ["nice", "-n", "10", str(python), str(HERE / "_census_harness.py"), str(spec), str(report)]
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=timeout)
+        # in the output folder: what a project writes into its working directory (jaxns's
+        # application.log) stays out of the checkout
+        done = subprocess.run(command, cwd=out, env=environment, capture_output=True, text=True, timeout=timeout)
         ended = f"exit {done.returncode}" + (f": {done.stderr.strip()[-600:]}" if done.returncode else "")
     except subprocess.TimeoutExpired:
         ended = f"timed out after {timeout} s"
