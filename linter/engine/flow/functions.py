@@ -395,7 +395,7 @@ class Functions:
         final = self._flow.final_ctx
         for round in itertools.count():
             fed = [key for key, seeded in self._seeded.items()
-                   if self._seeds(self._definitions[key], final) != seeded] if self._fed else []  # fmt: skip
+                   if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
             unsettled = self._unsettled() if round < _MAX_FED_ROUNDS else []
             if not (fed or unsettled):
                 return

@@ -255,3 +255,17 @@ held = {"r": jnp.array(1.0)}
 _fill(held)
 filled = held["r"]
 through = _fill_through({"r": jnp.array(1.0)})
+# ---
+# A nested function called by a sibling with another argument than its enclosing function's own
+# call passes: both calls decide its parameter (not the first recorded).
+def _both(x):
+    def step(i):
+        return x + i
+
+    def body(i):
+        return step(i)
+
+    return step(0), body(jnp.ones((), jnp.int32))
+
+
+both = _both(i8)
