@@ -257,7 +257,9 @@ filled = held["r"]
 through = _fill_through({"r": jnp.array(1.0)})
 # ---
 # A nested function called by a sibling with another argument than its enclosing function's own
-# call passes: both calls decide its parameter (not the first recorded).
+# call passes: both calls decide its parameter (not the first recorded).  (Strict mode: the
+# sibling's call raises, and a claim is for the calls that run.)
+# oracle: modes=x64off,x64on
 def _both(x):
     def step(i):
         return x + i
