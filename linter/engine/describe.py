@@ -110,11 +110,10 @@ def _told_early(value: Symbolic, whatever: Array | None, depends: list[str], unk
     """The record ``_symbolic`` finds from every (refined) outcome, where the first few already
     show it: a value whose one dtype, flag and library hold whatever the variables are, an
     unknown of one library, or an unknown of no one library (reveal's most common records)."""
-    outcomes = each_outcome(value)
-    if outcomes is None:
+    if value.assignments() is None:  # too many to weigh one by one: ``outcomes`` cuts them down
         return None
     if whatever is not None and whatever.dtype is not None and whatever.weak is not None:
-        return _of_one_array(value, whatever, outcomes, depends)
+        return _of_one_array(value, whatever, each_outcome(value), depends)
     spread = ((a, _refined(v, whatever)) for a, v in spread_outcomes(value))
     if whatever is not None and not whatever.dtypes:
         return {**unknown, "library": whatever.library.value} if _unknown_of(value, spread, whatever.library) else None

@@ -383,10 +383,11 @@ class Functions:
         """Record every function's body (nested ones too: the list grows as bodies run), or
         those of ``keys`` again, in the modes after the module's top level, where code that
         imports the module calls it, and in every other mode the module's own calls run it in:
-        its values join over them.  Where the module's callers fed its functions, a function
-        recorded before code recorded after it called it with other arguments is recorded again:
-        one they fed with its parameters joining every call, until ``_MAX_FED_ROUNDS``; past them,
-        or one they did not feed, with its parameters as variables, which no call unsettles.  A
+        its values join over them.  A function recorded before code recorded after it called it
+        with other arguments is recorded again: one the module's callers fed with its parameters
+        joining every call, until ``_MAX_FED_ROUNDS``; past them, or one they did not feed (a
+        nested function a sibling calls), with its parameters as variables, which no call
+        unsettles.  A
         function a fact it read has changed since (``read_fact``: what objects are made with) is
         recorded again too, for as many rounds, after what was made from guesses is forgotten."""
         self._record(keys)
@@ -394,10 +395,10 @@ class Functions:
             return
         final = self._flow.final_ctx
         for round in itertools.count():
-            fed = [key for key, seeded in self._seeded.items()
-                   if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
+            reseeded = [key for key, seeded in self._seeded.items()
+                        if self._seeds(self._definitions[key], final) != seeded]  # fmt: skip
             unsettled = self._unsettled() if round < _MAX_FED_ROUNDS else []
-            if not (fed or unsettled):
+            if not (reseeded or unsettled):
                 return
             if unsettled:  # start again from what no guess went into
                 unsettled += self._provisional
@@ -407,8 +408,8 @@ class Functions:
             # One its callers did not feed (a method, say) holds what the module's own calls
             # pass, which the calls of other modules may not: it claims nothing of calls made
             # after its first record.
-            self._loose.update(key for key in fed if round >= _MAX_FED_ROUNDS or key not in self._fed)
-            self._record(sorted({*fed, *unsettled}))
+            self._loose.update(key for key in reseeded if round >= _MAX_FED_ROUNDS or key not in self._fed)
+            self._record(sorted({*reseeded, *unsettled}))
 
     def on_record_again(self, forget: Callable[[int], None]) -> None:
         """``forget(key)`` drops what the recording of function ``key`` added to the facts."""
