@@ -136,7 +136,8 @@ def reveal_job(job: LintJob) -> list[dict] | str | Diagnostic:
     from promolint.driver import reveal
 
     try:
-        return reveal.reveal_file(job.data, job.path, job.settings)
+        with _young_garbage_collected_after():
+            return reveal.reveal_file(job.data, job.path, job.settings)
     except Exception as error:  # one file's internal error must not end the run
         return internal_error(job.path, error)
 

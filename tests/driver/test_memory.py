@@ -7,9 +7,12 @@ import gc
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
+from promolint.driver.jobs import LintJob, check_job, fix_job, reveal_job
 from promolint.driver.lint import lint_source
+from promolint.engine.walker.analysis import Analysis, Settings
 from promolint.rules import RULES
-from promolint.engine.walker.analysis import Settings
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 _ALLOWED_GROWTH = 256 * 1024  # bytes over 35 files: a leak of one analysis per file is ~1 MB each
@@ -55,3 +58,24 @@ def test_an_analysis_is_freed_without_the_cyclic_collector() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("job", [check_job, fix_job, reveal_job], ids=["check", "fix", "reveal"])
+def test_every_job_analyzes_without_the_cyclic_collector(job, monkeypatch) -> None:
+    """A file's syntax tree and analysis are hundreds of thousands of young objects: a job runs
+    the analysis with the collector off (else it traverses them again and again, a quarter of
+    the run) and turns it on again after, collecting only the youngest generation."""
+    enabled_during = []
+    run = Analysis.run
+
+    def watched(analysis):
+        enabled_during.append(gc.isenabled())
+        return run(analysis)
+
+    monkeypatch.setattr(Analysis, "run", watched)
+    codes = frozenset(rule.code for rule in RULES)
+    data = b"import jax.numpy as jnp\nx = jnp.ones(3, jnp.float32) + 2.5\n"
+    assert gc.isenabled()
+    job(LintJob("module.py", data, Settings(), codes))
+    assert enabled_during and not any(enabled_during)
+    assert gc.isenabled()
