@@ -134,7 +134,19 @@ def _records(source: Source, sites, origins: dict[int, str] | None = None) -> li
             **({"origin": origins[id(site.node)]} if origins and id(site.node) in origins else {}),
         })  # fmt: skip
     records.sort(key=lambda r: (r["line"], r["column"], r["end_line"], r["end_column"], r["target"]))
+    _number_variables(records)
     return records
+
+
+def _number_variables(records: list[dict]) -> None:
+    """Each variable's key as its number in the file, in the order its records come: the
+    engine's key names the function by its definition's identity in memory, which differs
+    from run to run, where reveal's output must not."""
+    numbers: dict[str, str] = {}
+    for record in records:
+        key = record.get("variable_key")
+        if key is not None:
+            record["variable_key"] = numbers.setdefault(key, str(len(numbers) + 1))
 
 
 def format_text(path: str, records: list[dict]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import subprocess
 import sys
 from collections import defaultdict
@@ -127,6 +128,16 @@ def test_reveal_reads_stdin_and_defaults_to_the_current_folder(tmp_path) -> None
     (tmp_path / "model.py").write_text(FLOAT64)
     default = promolint("reveal", "--x64", "off", cwd=tmp_path)
     assert default.returncode == 0 and default.stdout.decode().startswith("model.py:2:1: z: float32 [jax]")
+
+
+def test_reveal_json_is_the_same_bytes_from_run_to_run(tmp_path) -> None:
+    """Two processes give the same output: a variable's key names its function by position in
+    the file's records, not by where the definition sits in memory."""
+    (tmp_path / "scale.py").write_text("import jax.numpy as jnp\n\n\ndef scale(x, y):\n    return x * 2, y + 1\n")
+    first, second = (promolint("reveal", "--format", "json", "scale.py", cwd=tmp_path) for _ in range(2))
+    assert first.returncode == 0 and first.stdout == second.stdout
+    keys = {r["variable"]: r["variable_key"] for r in json.loads(first.stdout) if r.get("variable")}
+    assert keys == {"x": "1", "y": "2"}
 
 
 def test_lattice_check_of_max_lists_the_cells_its_printed_table_gets_wrong(capsys) -> None:
