@@ -134,7 +134,7 @@ class Flow:
             return result
         if self.functions.watching:  # the module's callers run, or its functions they fed record
             self.functions.out_of_sight(*higher_order.out_of_sight(func, args, kwargs, open_keywords), args, kwargs)
-        result = self.objects.call(func, args, kwargs, frame.ctx)
+        result = self.objects.call(func, args, kwargs, frame.ctx, open_keywords)
         if result is not None:
             return result
         if (type(func) is Bound and func.method in REPLACE_METHODS and type(func.receiver) is Symbolic

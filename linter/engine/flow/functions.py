@@ -480,7 +480,7 @@ class Functions:
             if name in given:
                 seeds[name] = given[name]
             elif index == 0 and definition.receiver is not None:
-                seeds[name] = definition.receiver
+                seeds[name] = self._receiver(definition, param)
             elif param.annotation is not None:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
@@ -509,6 +509,16 @@ class Functions:
                     seeds[name] = self._default(definition, param, ctx, state)
             seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx, state)
         return seeds
+
+    def _receiver(self, definition: Definition, param: Param) -> Value:
+        """What a method analysed on its own has as ``self``: an object of its class whose fields
+        nothing types are variables of its own (``self.scale``, annotated ``Array | float``, as a
+        parameter so annotated would be), as for a parameter annotated with the class."""
+        receiver = definition.receiver
+        if isinstance(receiver, Instance) and receiver.origin is None and not receiver.exact \
+                and self._flow.objects.has_untyped_fields(receiver):  # fmt: skip
+            return replace(receiver, origin=self._key(definition, param))
+        return receiver
 
     @staticmethod
     def _default(definition: Definition, param: Param, ctx: Context, state: EvaluationState) -> Value:

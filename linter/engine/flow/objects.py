@@ -257,8 +257,13 @@ class Objects:
         if typed or instance.origin is None:
             return value
         annotation = spec.annotation
-        library = annotation.library if isinstance(annotation, Array) and annotation.library is not Library.PYTHON else None
-        return attribute_variable(instance.origin, spec.name, ctx, library, state=self._flow.evaluation_state)
+        state = self._flow.evaluation_state
+        if isinstance(annotation, Array) and annotation.library is Library.PYTHON:
+            # `d_model: int` holds an int of some library (a JAX array under jit), as a parameter so
+            # annotated does: never float data
+            return attribute_variable(instance.origin, spec.name, ctx, state=state, annotation=annotation)
+        library = annotation.library if isinstance(annotation, Array) else None
+        return attribute_variable(instance.origin, spec.name, ctx, library, state=state)
 
     def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value, bool]:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
@@ -392,11 +397,13 @@ class Objects:
             self._flow.functions.forget()
 
     # --- calling ---------------------------------------------------------------------------
-    def call(self, func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value | None:
+    def call(self, func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context,
+             open_keywords: bool = False) -> Value | None:  # fmt: skip
         """``func(*args, **kwargs)`` for a class of the program (a new object), an object (its
-        ``__call__``), a method bound to either, ``dict(...)``; None for anything else."""
+        ``__call__``), a method bound to either, ``dict(...)``; None for anything else.
+        ``open_keywords``: the call passes ``**`` a mapping the engine does not know."""
         if isinstance(func, Class):
-            return self._make(func.cls, args, kwargs, ctx)
+            return self._make(func.cls, args, kwargs, ctx, open_keywords)
         if isinstance(func, Instance):
             method = self._lookup_class(func.cls, "__call__", "methods")
             return self._call_method(method[1], func, args, kwargs, ctx) if method else UNKNOWN
@@ -449,22 +456,25 @@ class Objects:
         found = self._lookup_class(module.cls, "__call__", "methods")
         return self._call_method(found[1], module, args[1:], keywords, ctx) if found else UNKNOWN
 
-    def _make(self, cls: int, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
+    def _make(self, cls: int, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context,
+              open_keywords: bool = False) -> Value:  # fmt: skip
         """``Cls(*args, **kwargs)``: an object whose fields hold the arguments (dataclass-like
         classes without an ``__init__`` of their own); ``__init__`` runs, for its call sites."""
         info = self._classes[cls]
         init = self._lookup_class(cls, "__init__", "methods")
         fields: tuple[tuple[str, Value], ...] = ()
         if info.kind != "plain" and init is None:
-            fields = self._bind_fields(info, args, kwargs)
+            fields = self._bind_fields(info, args, kwargs, open_keywords)
             self._note_made(info.family, fields)
         instance = Instance(cls, fields)
         if init is not None:
             self._call_method(init[1], instance, args, kwargs, ctx)
         return instance
 
-    def _bind_fields(self, info: ClassInfo, args: Sequence[Value], kwargs: Mapping[str, Value]
-                     ) -> tuple[tuple[str, Value], ...]:  # fmt: skip
+    def _bind_fields(self, info: ClassInfo, args: Sequence[Value], kwargs: Mapping[str, Value],
+                     open_keywords: bool) -> tuple[tuple[str, Value], ...]:  # fmt: skip
+        """The fields an object is made with: the arguments, else the defaults, else what the
+        annotations say; a field a ``**`` mapping the engine does not know may give is unknown."""
         specs = [f for f in info.fields if not (info.kind == "flax" and f.name in FLAX_OWN)]
         bound: dict[str, Value] = {}
         for spec, value in zip([f for f in specs if f.init], args):
@@ -472,6 +482,8 @@ class Objects:
         for spec in specs:
             if spec.name in kwargs and spec.init:
                 bound[spec.name] = kwargs[spec.name]
+            elif spec.name not in bound and open_keywords and spec.init:
+                bound[spec.name] = UNKNOWN
             elif spec.name not in bound:
                 bound[spec.name] = spec.default if spec.default is not None else spec.annotation
         return tuple(bound.items())

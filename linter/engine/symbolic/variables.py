@@ -256,13 +256,17 @@ def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: 
 
 
 def attribute_variable(owner: object, name: str, ctx: Context, library: Library | None = None, *,
-                       state: EvaluationState) -> Symbolic:  # fmt: skip
+                       state: EvaluationState, annotation: Array | None = None) -> Symbolic:  # fmt: skip
     """``x.name`` where ``x`` is the variable keyed ``owner`` and ``name`` no attribute of a
     number, or the parameter ``owner`` holds an object of one of the program's classes whose
     field ``name`` nothing else types: ``x`` holds an object (optax's ``state``, mctx's
     ``tree``), and what it holds there is a variable of its own, over every numeric value (or
-    every dtype of ``library``), named ``x.name`` (its key: ``x``'s, the name extended)."""
+    every dtype of ``library``; what a parameter annotated ``annotation``, a Python scalar type,
+    ranges over), named ``x.name`` (its key: ``x``'s, the name extended)."""
     key = extended_key(owner, f".{name}")
+    members = state.annotated_domain(annotation, ctx) if annotation is not None else None
+    if members:
+        return variable(key[-1], key, members, True, state=state)
     libraries = NUMERIC if library is None else (library,)
     return variable(key[-1], key, state.domain(libraries, ctx), state=state)
 

@@ -124,6 +124,17 @@ class ImplicitX64(Rule):
             def normalized(x):
                 return x / np.sqrt(x.shape[-1])
         """, x64="on"),
+        # A field of the method's object that nothing in the module types (tinygp's Matern52,
+        # made by its users): `self.scale` may be float32 data, which `np.sqrt(5)` widens.
+        Example("""
+            import equinox as eqx
+            import jax
+            import numpy as np
+            class Matern52(eqx.Module):
+                scale: jax.Array | float
+                def design_matrix(self):
+                    return np.sqrt(5) / self.scale
+        """, x64="on"),
         # The same shift returned as it is: callers of float32 data get float64.
         Example("""
             import jax.numpy as jnp
@@ -150,6 +161,17 @@ class ImplicitX64(Rule):
             logr = np.linspace(np.log(1e-4), np.log(1e1), 256)
             def spread(k):
                 return np.outer(np.exp(k), np.exp(logr))
+        """, x64="on"),
+        # A field annotated `int` holds a count, never float data to widen (evosax's positional
+        # encoding): the float64 is asked for by the NumPy scalar alone.
+        Example("""
+            import flax.linen as nn
+            import jax
+            import numpy as np
+            class PositionalEncoding(nn.Module):
+                d_model: int
+                def setup(self):
+                    self.scale = np.log(10000.0) / self.d_model
         """, x64="on"),
         # uint32 with int32 is int64 under x64: PRM020 (mixed signedness) reports it.
         Example("""

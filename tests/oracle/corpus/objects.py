@@ -259,3 +259,36 @@ class Bounds:
 
 ends = {"low": jnp.array(-1.0), "high": jnp.array(1.0)}
 w = Bounds(**{k: v for k, v in ends.items()}).width()
+# ---
+# A method's `self` whose field nothing types (the objects are made from dicts the engine does not
+# follow): the field's reads are a variable of their own, and what the method computes from it holds
+# for every value the field may hold.
+import dataclasses
+
+
+@dataclasses.dataclass
+class Matern:
+    scale: jax.Array | float
+
+    def design(self):
+        f = np.sqrt(5) / self.scale
+        return f, jnp.asarray(self.scale).astype(jnp.float16), jnp.asarray(self.scale, jnp.int32) + 1
+
+
+given = [{"scale": f32}, {"scale": 2.0}, {"scale": i8}]
+designs = [Matern(**{k: v for k, v in d.items()}).design() for d in given]
+# ---
+# A field annotated `int` that nothing types ranges over the ints of every library, never floats.
+import dataclasses
+
+
+@dataclasses.dataclass
+class Encoding:
+    d_model: int
+
+    def scale(self):
+        return np.log(10000.0) / self.d_model, np.arange(0, self.d_model, 2, dtype=np.float32)
+
+
+sizes = [{"d_model": 8}, {"d_model": np.int32(8)}, {"d_model": jnp.int32(8)}]
+scales = [Encoding(**{k: v for k, v in d.items()}).scale() for d in sizes]
