@@ -156,15 +156,55 @@ def _arange(call: Call) -> Value:
         return Refusal("TypeError", f"{display_name(call.name)} does not accept dtype bool")  # measured, both libraries
     if ref:
         return requested(ref, call.fn.library, call.ctx, 1)
-    bounds = [call.bound[p] for p in ("start", "stop", "step") if p in call.bound]
-    if not all(isinstance(b, Array) for b in bounds):
+    bounds = {p: call.bound[p] for p in ("start", "stop", "step") if p in call.bound}
+    if not all(isinstance(b, Array) for b in bounds.values()):
         return UNKNOWN
-    kinds = {DTYPES[d].kind for b in bounds for d in b.dtypes}
-    kind = "f" if kinds & {"f", "c"} else "i"
+    if any(len(b.dtypes) != 1 for b in bounds.values()):  # each candidate gives its own: not modelled
+        return Array(frozenset(), call.fn.library, None, ndim=1)
+    if call.fn.library is Library.JAX:
+        return _jax_arange(call, list(bounds.values()))
+    return _numpy_arange(call, bounds)
+
+
+def _jax_arange(call: Call, bounds: list[Array]) -> Value:
+    """``jnp.arange`` of Python numbers: the default int or float; complex bounds raise, and
+    bool ones (iota has no bool; measured, jax 0.10.2)."""
+    kinds = {DTYPES[b.dtype].kind for b in bounds}
+    if "c" in kinds:
+        return Refusal("ValueError", "Passing complex start/stop/step to jnp.arange is no longer supported starting "
+                                     "in JAX v0.10.0.")  # fmt: skip
+    if kinds == {"b"}:
+        return Refusal("TypeError", "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+                                    "floating, complexfloating.")  # fmt: skip
     if any(b.library is not Library.PYTHON for b in bounds):
         # arange of arrays or NumPy scalars: left to promotion, not modelled
-        return Array(frozenset(), call.fn.library, None, ndim=1)
-    return default(kind, call.fn.library, call.ctx, display_name(call.name), 1)
+        return Array(frozenset(), Library.JAX, None, ndim=1)
+    return default("f" if "f" in kinds else "i", Library.JAX, call.ctx, display_name(call.name), 1)
+
+
+# np.arange reads each bound as a Python number of its kind, whatever its width (measured, numpy
+# 2.4.6: a NumPy or JAX int8, int32 or bool bound gives int64, a float16 or float32 one float64, a
+# uint64 one float64, a complex one complex128).  Other dtypes (bfloat16: an object array,
+# longdouble) are not modelled.
+_NUMPY_ARANGE_KINDS = {"bool": "i", "int8": "i", "int16": "i", "int32": "i", "int64": "i", "uint8": "i",
+                       "uint16": "i", "uint32": "i", "uint64": "f", "float16": "f", "float32": "f",
+                       "float64": "f", "complex64": "c", "complex128": "c"}  # fmt: skip
+
+
+def _numpy_arange(call: Call, bounds: dict[str, Array]) -> Value:
+    ends = [bounds[p] for p in ("start", "stop") if p in bounds]
+    if len(ends) == 2 and all(b.dtype == "bool" for b in ends) and not all(b.library is Library.PYTHON for b in ends):
+        if any(b.library is Library.JAX for b in ends):
+            return UNKNOWN
+        return Refusal("TypeError", "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                                    "the `^` operator, or the logical_xor function instead.")  # fmt: skip
+    if any(b.rank not in (0, None) for b in bounds.values()):
+        return UNKNOWN  # raises, TypeError or ValueError as the array's size decides
+    kinds = {_NUMPY_ARANGE_KINDS.get(b.dtype) for b in bounds.values()}
+    if None in kinds or any(b.library is Library.JAX and _NUMPY_ARANGE_KINDS[b.dtype] == "c" for b in bounds.values()):
+        return Array(frozenset(), Library.NUMPY_ARRAY, None, ndim=1)  # a JAX complex bound raises TypeError
+    kind = "c" if "c" in kinds else "f" if "f" in kinds else "i"
+    return default(kind, Library.NUMPY_ARRAY, call.ctx, display_name(call.name), 1)
 
 
 def _linspace(call: Call) -> Value:

@@ -227,3 +227,27 @@ w = np.memmap(path, dtype=np.int16, mode="r")[1] + 1
 v = np.loadtxt(io.StringIO("1 2\n3 4"))
 u = np.loadtxt(io.StringIO("1 2\n3 4"), dtype=np.int32)
 os.remove(path)  # the snippet's own file, not left behind in each mode's run
+# ---
+# np.arange reads each bound as a Python number of its kind, whatever its width or library.
+r1 = np.arange(np.int8(5))
+r2 = np.arange(1, np.uint8(5))
+r3 = np.arange(np.int32(1), np.int64(5))
+r4 = np.arange(np.float32(3))
+r5 = np.arange(0, np.float16(2.5), 0.5)
+r6 = np.arange(np.uint64(4))
+r7 = np.arange(np.array(3, np.int16))
+r8 = np.arange(1, jnp.int32(4))
+r9 = np.arange(jnp.float32(2))
+r10 = np.arange(1.0, np.int8(4))
+r11 = np.arange(np.complex64(3))
+r12 = np.arange(2j)
+r13 = np.arange(np.True_, 3)
+r14 = np.arange(True, True)
+# ---
+r = np.arange(True, np.True_)
+# ---
+r = jnp.arange(2j)
+# ---
+r = jnp.arange(True)
+# ---
+r = jnp.arange(False, True)
