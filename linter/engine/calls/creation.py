@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from promolint.core.dtypes import DTYPES, narrow_x32
+from promolint.core.dtypes import DTYPES, NUMPY_NATIVE, narrow_x32
 from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import (
@@ -182,13 +182,14 @@ def _jax_arange(call: Call, bounds: list[Array]) -> Value:
     return default("f" if "f" in kinds else "i", Library.JAX, call.ctx, display_name(call.name), 1)
 
 
-# np.arange reads each bound as a Python number of its kind, whatever its width (measured, numpy
-# 2.4.6: a NumPy or JAX int8, int32 or bool bound gives int64, a float16 or float32 one float64, a
-# uint64 one float64, a complex one complex128).  Other dtypes (bfloat16: an object array,
-# longdouble) are not modelled.
-_NUMPY_ARANGE_KINDS = {"bool": "i", "int8": "i", "int16": "i", "int32": "i", "int64": "i", "uint8": "i",
-                       "uint16": "i", "uint32": "i", "uint64": "f", "float16": "f", "float32": "f",
-                       "float64": "f", "complex64": "c", "complex128": "c"}  # fmt: skip
+def _numpy_arange_kind(dtype: str) -> str | None:
+    """The kind of Python number np.arange reads a bound of ``dtype`` as, whatever its width or
+    library (measured, numpy 2.4.6: an int8, int32 or bool bound gives int64, a float16 or float32
+    one float64, a complex one complex128): uint64, which int64 cannot hold, as a float; None
+    outside NumPy's own dtypes (bfloat16 gives an object array), not modelled."""
+    if dtype not in NUMPY_NATIVE:
+        return None
+    return "f" if dtype == "uint64" else {"b": "i", "u": "i"}.get(DTYPES[dtype].kind, DTYPES[dtype].kind)
 
 
 def _numpy_arange(call: Call, bounds: dict[str, Array]) -> Value:
@@ -200,8 +201,8 @@ def _numpy_arange(call: Call, bounds: dict[str, Array]) -> Value:
                                     "the `^` operator, or the logical_xor function instead.")  # fmt: skip
     if any(b.rank not in (0, None) for b in bounds.values()):
         return UNKNOWN  # raises, TypeError or ValueError as the array's size decides
-    kinds = {_NUMPY_ARANGE_KINDS.get(b.dtype) for b in bounds.values()}
-    if None in kinds or any(b.library is Library.JAX and _NUMPY_ARANGE_KINDS[b.dtype] == "c" for b in bounds.values()):
+    kinds = {_numpy_arange_kind(b.dtype) for b in bounds.values()}
+    if None in kinds or any(b.library is Library.JAX and _numpy_arange_kind(b.dtype) == "c" for b in bounds.values()):
         return Array(frozenset(), Library.NUMPY_ARRAY, None, ndim=1)  # a JAX complex bound raises TypeError
     kind = "c" if "c" in kinds else "f" if "f" in kinds else "i"
     return default(kind, Library.NUMPY_ARRAY, call.ctx, display_name(call.name), 1)

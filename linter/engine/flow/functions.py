@@ -479,8 +479,8 @@ class Functions:
             name = param.name
             if name in given:
                 seeds[name] = given[name]
-            elif index == 0 and definition.receiver is not None:
-                seeds[name] = self._receiver(definition, param)
+            elif index == 0 and definition.receiver is not None:  # `self`, a method analysed on its own
+                seeds[name] = self._followed(definition.receiver, definition, param) or definition.receiver
             elif param.annotation is not None:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:
@@ -488,10 +488,8 @@ class Functions:
                 passed = _typed_arguments(calls, name, seeds[name])
                 if passed is not None:
                     seeds[name] = passed
-                elif isinstance(seeds[name], Instance) and not (seeds[name].exact or seeds[name].fields) \
-                        and flow.objects.has_untyped_fields(seeds[name]):  # fmt: skip
-                    # An object of the class the annotation names: its fields nothing types are variables.
-                    seeds[name] = replace(seeds[name], origin=self._key(definition, param))
+                elif (followed := self._followed(seeds[name], definition, param)) is not None:
+                    seeds[name] = followed  # an object of the class the annotation names
                 else:
                     members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
@@ -510,15 +508,14 @@ class Functions:
             seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx, state)
         return seeds
 
-    def _receiver(self, definition: Definition, param: Param) -> Value:
-        """What a method analysed on its own has as ``self``: an object of its class whose fields
-        nothing types are variables of its own (``self.scale``, annotated ``Array | float``, as a
-        parameter so annotated would be), as for a parameter annotated with the class."""
-        receiver = definition.receiver
-        if isinstance(receiver, Instance) and receiver.origin is None and not receiver.exact \
-                and self._flow.objects.has_untyped_fields(receiver):  # fmt: skip
-            return replace(receiver, origin=self._key(definition, param))
-        return receiver
+    def _followed(self, value: Value, definition: Definition, param: Param) -> Instance | None:
+        """A parameter's object of one of the program's classes (``self``, or one its annotation
+        names) whose fields nothing types, keeping where it came from: those fields are then
+        variables of their own (``self.scale``, annotated ``Array | float``); None for anything else."""
+        if isinstance(value, Instance) and not (value.exact or value.fields) and value.origin is None \
+                and self._flow.objects.has_untyped_fields(value):  # fmt: skip
+            return replace(value, origin=self._key(definition, param))
+        return None
 
     @staticmethod
     def _default(definition: Definition, param: Param, ctx: Context, state: EvaluationState) -> Value:

@@ -256,14 +256,10 @@ class Objects:
         value, typed = self._typed_field(instance, cls, spec)
         if typed or instance.origin is None:
             return value
-        annotation = spec.annotation
-        state = self._flow.evaluation_state
-        if isinstance(annotation, Array) and annotation.library is Library.PYTHON:
-            # `d_model: int` holds an int of some library (a JAX array under jit), as a parameter so
-            # annotated does: never float data
-            return attribute_variable(instance.origin, spec.name, ctx, state=state, annotation=annotation)
-        library = annotation.library if isinstance(annotation, Array) else None
-        return attribute_variable(instance.origin, spec.name, ctx, library, state=state)
+        annotation = spec.annotation if isinstance(spec.annotation, Array) else None
+        library = annotation.library if annotation is not None and annotation.library is not Library.PYTHON else None
+        return attribute_variable(instance.origin, spec.name, ctx, library, state=self._flow.evaluation_state,
+                                  annotation=annotation)  # fmt: skip
 
     def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value, bool]:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for

@@ -261,12 +261,13 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     number, or the parameter ``owner`` holds an object of one of the program's classes whose
     field ``name`` nothing else types: ``x`` holds an object (optax's ``state``, mctx's
     ``tree``), and what it holds there is a variable of its own, over every numeric value (or
-    every dtype of ``library``; what a parameter annotated ``annotation``, a Python scalar type,
-    ranges over), named ``x.name`` (its key: ``x``'s, the name extended)."""
+    every dtype of ``library``; what a parameter annotated ``annotation`` ranges over where
+    that is narrower: ``d_model: int``, the ints of every library, never float data), named
+    ``x.name`` (its key: ``x``'s, the name extended)."""
     key = extended_key(owner, f".{name}")
     members = state.annotated_domain(annotation, ctx) if annotation is not None else None
     if members:
-        return variable(key[-1], key, members, True, state=state)
+        return variable(key[-1], key, members, annotation.library is Library.PYTHON, state=state)
     libraries = NUMERIC if library is None else (library,)
     return variable(key[-1], key, state.domain(libraries, ctx), state=state)
 
