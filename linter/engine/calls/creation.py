@@ -162,24 +162,31 @@ def _arange(call: Call) -> Value:
     if any(len(b.dtypes) != 1 for b in bounds.values()):  # each candidate gives its own: not modelled
         return Array(frozenset(), call.fn.library, None, ndim=1)
     if call.fn.library is Library.JAX:
-        return _jax_arange(call, list(bounds.values()))
+        return _jax_arange(call, bounds)
     return _numpy_arange(call, bounds)
 
 
-def _jax_arange(call: Call, bounds: list[Array]) -> Value:
-    """``jnp.arange`` of Python numbers: the default int or float; complex bounds raise, and
-    bool ones (iota has no bool; measured, jax 0.10.2)."""
-    kinds = {DTYPES[b.dtype].kind for b in bounds}
+def _jax_arange(call: Call, bounds: dict[str, Array]) -> Value:
+    """``jnp.arange``: of Python numbers the default int or float; of NumPy scalars and 0-d
+    arrays a strong array of the dtype JAX promotes the bounds to (``jnp.arange(1, np.int8(3))``
+    is int8; strict promotion refuses ``jnp.arange(1.0, np.int8(3))``).  Complex bounds raise,
+    bool ones too (iota has no bool), and bounds with dimensions (measured, jax 0.10.2)."""
+    kinds = {DTYPES[b.dtype].kind for b in bounds.values()}
     if "c" in kinds:
         return Refusal("ValueError", "Passing complex start/stop/step to jnp.arange is no longer supported starting "
                                      "in JAX v0.10.0.")  # fmt: skip
     if kinds == {"b"}:
         return Refusal("TypeError", "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
                                     "floating, complexfloating.")  # fmt: skip
-    if any(b.library is not Library.PYTHON for b in bounds):
-        # arange of arrays or NumPy scalars: left to promotion, not modelled
-        return Array(frozenset(), Library.JAX, None, ndim=1)
-    return default("f" if "f" in kinds else "i", Library.JAX, call.ctx, display_name(call.name), 1)
+    if all(b.library is Library.PYTHON for b in bounds.values()):
+        return default("f" if "f" in kinds else "i", Library.JAX, call.ctx, display_name(call.name), 1)
+    ranks = [b.rank for b in bounds.values()]
+    if any(ranks):
+        return Refusal("ValueError", "jax.numpy.arange: arguments must be scalars")
+    if None in ranks:
+        return Array(frozenset(), Library.JAX, None, ndim=1)  # an array of unknown rank: raises unless 0-d
+    promoted = operations.collect(operations.promote(list(bounds.values()), Library.JAX, call.ctx), Library.JAX, ndim=1)
+    return replace(promoted, weak=False) if isinstance(promoted, Array) and promoted.dtypes else promoted
 
 
 def _numpy_arange_kind(dtype: str) -> str | None:

@@ -155,6 +155,15 @@ CASES = [
     ("jax.numpy.atleast_2d", (jx("uint16", 0),)),
     ("jax.numpy.identity", (py(3),)),
     ("numpy.identity", (py(3),)),
+    # jnp.arange of 0-d NumPy and JAX bounds: a strong array of the dtype JAX promotes them to
+    ("jax.numpy.arange", (npy("int64", 0),)),
+    ("jax.numpy.arange", (npy("uint64", 0),)),
+    ("jax.numpy.arange", (py(1), npy("int8", 0))),
+    ("jax.numpy.arange", (npy("uint8", 0), jx("int8", 0))),
+    ("jax.numpy.arange", (npy("float16", 0), npy("int64", 0))),
+    ("jax.numpy.arange", (jx("int8", 0), py(2.5))),
+    ("jax.numpy.arange", (py(1), jx("bool", 0))),
+    ("jax.numpy.arange", (jx("float32", 1),)),
 ]
 
 

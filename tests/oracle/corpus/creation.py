@@ -251,3 +251,25 @@ r = jnp.arange(2j)
 r = jnp.arange(True)
 # ---
 r = jnp.arange(False, True)
+# ---
+# jnp.arange of NumPy scalars, 0-d arrays and JAX values: a strong array of the dtype JAX
+# promotes its bounds to (strict promotion refuses what it refuses elsewhere).
+j1 = jnp.arange(np.int64(3))
+j2 = jnp.arange(1, np.int8(3))
+j3 = jnp.arange(np.uint8(1), np.int8(3))
+j4 = jnp.arange(np.float16(1), np.int64(3))
+j5 = jnp.arange(jnp.int8(1), 5)
+j6 = jnp.arange(np.array(4, np.uint64))
+j7 = jnp.arange(np.int32(1), 5, np.int32(2))
+j8 = jnp.arange(jnp.bfloat16(1), np.float16(3))
+# ---
+# oracle: modes=x64off,x64on
+j1 = jnp.arange(1.0, np.int8(3))
+j2 = jnp.arange(jnp.int8(1), 2.5)
+j3 = jnp.arange(1, np.True_)
+# ---
+r = jnp.arange(np.array([3]))
+# ---
+r = jnp.arange(np.complex64(3))
+# ---
+r = jnp.arange(np.True_)
