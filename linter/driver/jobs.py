@@ -26,6 +26,7 @@ from promolint.driver.prefilter import may_have_findings, parses
 
 if TYPE_CHECKING:
     from promolint.engine.flow.modes import Settings
+    from promolint.engine.walker.analysis import Analysis
     from promolint.engine.walker.source import ParseFailure, Source
     from promolint.rules.base import Fix
 
@@ -47,13 +48,14 @@ class LintJob:
 @dataclass
 class Checked:
     """A check job's result: the file's diagnostics, sorted; whether it was skipped as
-    finding-free (only its syntax checked); with ``keep_fixes``, its parsed text and each
-    diagnostic's fix."""
+    finding-free (only its syntax checked); with ``keep_fixes``, its parsed text, each
+    diagnostic's fix and the file's analysis."""
 
     diagnostics: list[Diagnostic]
     skipped: bool = False
     source: Source | ParseFailure | None = None
     fixes: dict[Diagnostic, Fix | None] = field(default_factory=dict)
+    analysis: Analysis | None = None  # with ``keep_fixes``, where the file was analyzed
 
 
 @dataclass
@@ -98,9 +100,9 @@ def check_job(job: LintJob) -> Checked:
     try:
         with _young_garbage_collected_after():
             if job.keep_fixes:
-                source, fixes = lint.lint_with_fixes(job.data, job.path, job.settings, job.codes,
-                                                     job.describe_unsafe_fixes)  # fmt: skip
-                return Checked(sorted(fixes), source=source, fixes=fixes)
+                source, fixes, analysis = lint.lint_with_fixes(job.data, job.path, job.settings, job.codes,
+                                                               job.describe_unsafe_fixes)  # fmt: skip
+                return Checked(sorted(fixes), source=source, fixes=fixes, analysis=analysis)
             return Checked(lint.lint_file(job.data, job.path, job.settings, job.codes, job.external))
     except Exception as error:  # one file's internal error must not end the run
         found = [internal_error(job.path, error)]

@@ -169,11 +169,12 @@ def fix_source(data: bytes, path: str, settings: Settings, codes: frozenset[str]
 
 def lint_with_fixes(data: bytes, path: str, settings: Settings, codes: frozenset[str],
                     describe_unsafe_fixes: bool = False,
-                    ) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None]]:  # fmt: skip
-    """``lint_source``'s diagnostics, each with the fix its rule offers, and the parsed file the
-    fixes' nodes belong to: for front ends that offer fixes one at a time (the language server,
-    Fixit)."""
+                    ) -> tuple[Source | ParseFailure, dict[Diagnostic, Fix | None], Analysis | None]:  # fmt: skip
+    """``lint_source``'s diagnostics, each with the fix its rule offers, the parsed file the
+    fixes' nodes belong to, and its analysis (None where it does not parse): for front ends that
+    offer fixes one at a time and show what the analysis inferred (the language server, Fixit)."""
     source = parse_bytes(data, settings.python)
     if isinstance(source, ParseFailure):
-        return source, dict.fromkeys(lint_source(data, path, settings, codes))
-    return source, _lint_source(source, data, path, settings, codes, (), describe_unsafe_fixes)
+        return source, dict.fromkeys(lint_source(data, path, settings, codes)), None
+    analysis = analyze(source, settings)
+    return source, diagnose(analysis, data, path, codes, (), describe_unsafe_fixes), analysis

@@ -9,7 +9,7 @@ from promolint.engine.records import Site
 from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import Array, Refusal, Unknown
-from promolint.engine.walker.analysis import Settings, analyze
+from promolint.engine.walker.analysis import Analysis, Settings, analyze
 from promolint.engine.walker.source import ParseFailure, Source, parse_bytes
 from promolint.driver.notebook import Notebook, NotebookError, is_notebook
 
@@ -48,9 +48,7 @@ def reveal_records_many(data: bytes, settings: Sequence[Settings]) -> list[list[
     source = parse_bytes(data, settings[0].python if settings else None)
     if isinstance(source, ParseFailure):
         return source
-    analyses = [analyze(source, one) for one in settings]
-    return [_records(source, [s for s in a.sites.values() if isinstance(s.value, (Array, Refusal, Unknown, Symbolic))])
-            for a in analyses]  # fmt: skip
+    return [_records(source, _revealed(analyze(source, one))) for one in settings]
 
 
 # The libraries of the values static coverage counts: NumPy's and JAX's, not Python scalars.
@@ -77,15 +75,28 @@ def symbolic_share(records: Iterable[Mapping]) -> int:
     return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES and r.get("variable"))
 
 
-def reveal_with_origins(data: bytes, settings: Settings) -> list[dict] | ParseFailure:
-    """``reveal_records``, where a name holds a value computed elsewhere (``y = np.sqrt(n)``,
-    then ``y``) with that code under "origin": what an editor's hover shows."""
-    source = parse_bytes(data, settings.python)
-    if isinstance(source, ParseFailure):
-        return source
-    sites = analyze(source, settings).sites.values()
-    revealed = [s for s in sites if isinstance(s.value, (Array, Refusal, Unknown, Symbolic))]
-    return _records(source, revealed, _origins(source, revealed))
+def reveal_at(analysis: Analysis, line: int, column: int) -> dict | None:
+    """The ``reveal`` record of the innermost expression of an analyzed file at (``line``,
+    ``column``), None where there is none; where a name holds a value computed elsewhere
+    (``y = np.sqrt(n)``, then ``y``), with that code under "origin".  Only that expression is
+    described: what an editor's hover asks after every edit, where describing every site takes
+    most of ``reveal``'s time."""
+    source, revealed = analysis.source, _revealed(analysis)
+    inside = []
+    for site in revealed:
+        if not site.node.lineno <= line <= site.node.end_lineno:
+            continue
+        span = source.span(site.node)
+        if (span.line, span.column) <= (line, column) < (span.end_line, span.end_column):
+            inside.append(((span.line, span.column, -span.end_line, -span.end_column, not site.target), site))
+    if not inside:
+        return None
+    innermost = max(inside, key=lambda found: found[0])[1]
+    return _records(source, [innermost], _origins(source, revealed))[0]
+
+
+def _revealed(analysis: Analysis) -> list[Site]:
+    return [s for s in analysis.sites.values() if isinstance(s.value, (Array, Refusal, Unknown, Symbolic))]
 
 
 def _origins(source: Source, sites: Iterable[Site]) -> dict[int, str]:

@@ -24,9 +24,9 @@ from promolint.core.positions import Position, PositionMap, TextEdit
 from promolint.driver import jobs
 from promolint.driver.config import PARSE_ERROR, UNUSED_NOQA, Config, ConfigError, load_config
 from promolint.driver.noqa import directives
-from promolint.driver.reveal import reveal_with_origins
+from promolint.driver.reveal import reveal_at
 from promolint.driver.verify import weigh_fixes
-from promolint.engine.walker.analysis import Settings
+from promolint.engine.walker.analysis import Analysis, Settings, analyze
 from promolint.engine.walker.source import ParseFailure, Source
 from promolint.rules.base import Fix
 
@@ -55,7 +55,7 @@ class _Analyzed:
     source: Source | ParseFailure | None  # None: an internal error
     findings: dict[Diagnostic, Fix | None]
     positions: PositionMap
-    _records: list[dict] | None = field(default=None, repr=False)
+    analysis: Analysis | None = field(default=None, repr=False)  # None: not analyzed (yet)
     _edits: dict[tuple[str, int], list[TextEdit] | Fix] = field(default_factory=dict, repr=False)
 
     @property
@@ -87,12 +87,13 @@ class _Analyzed:
                 self._edits[key] = _fix_edits(self, fix) if what == _FIX else _noqa_edits(self, d)
         return self._edits[key]
 
-    def records(self) -> list[dict]:
-        """What ``reveal`` shows, computed on the first hover of this version."""
-        if self._records is None:
-            records = reveal_with_origins(self.data, self.settings)
-            self._records = [] if isinstance(records, ParseFailure) else records
-        return self._records
+    def revealed_at(self, line: int, column: int) -> dict | None:
+        """What ``reveal`` shows for the innermost expression at (line, column): read from the
+        analysis the diagnostics came from; a file the prefilter skipped is analyzed on its
+        first hover."""
+        if self.analysis is None and isinstance(self.source, Source):
+            self.analysis = analyze(self.source, self.settings)
+        return None if self.analysis is None else reveal_at(self.analysis, line, column)
 
 
 class PromolintServer(LanguageServer):
@@ -155,7 +156,8 @@ class PromolintServer(LanguageServer):
                 log.error("%s", d.message)
         source, findings = checked.source, checked.fixes
         positions = PositionMap(text, self._encoding())
-        return _Analyzed(uri, version, text, data, encoding, str(path), settings, codes, source, findings, positions)
+        return _Analyzed(uri, version, text, data, encoding, str(path), settings, codes, source, findings, positions,
+                         checked.analysis)  # fmt: skip
 
     def _encoding(self) -> str:
         encoding = self.workspace.position_encoding
@@ -204,11 +206,9 @@ class PromolintServer(LanguageServer):
         if analyzed is None:
             return None
         line, column = analyzed.positions.from_client(Position(position.line, position.character))
-        inside = [r for r in analyzed.records()
-                  if (r["line"], r["column"]) <= (line, column) < (r["end_line"], r["end_column"])]  # fmt: skip
-        if not inside:
+        record = analyzed.revealed_at(line, column)
+        if record is None:
             return None
-        record = max(inside, key=lambda r: (r["line"], r["column"], -r["end_line"], -r["end_column"]))
         where = _range(analyzed.positions.to_client(record["line"], record["column"]),
                        analyzed.positions.to_client(record["end_line"], record["end_column"]))  # fmt: skip
         return types.Hover(types.MarkupContent(types.MarkupKind.PlainText, hover_text(record)), where)
