@@ -229,6 +229,20 @@ def test_a_python_default_is_no_claim_when_a_call_passes_an_array(functions):
     assert seen["y"] == seen["jnp.square(x - y).sum()"] == {"agree"}  # each call evaluates them
 
 
+def test_a_numpy_ufunc_of_unknown_operands_is_not_claimed_an_array(monkeypatch):
+    """examples/numpy_unknown_operands.py (coordax, docs/runtime.md limitation 8): `np.abs` of
+    operands nothing is known of may be a NumPy scalar, and so may a comparison of two of them:
+    `np.False_` here, where the code alone claimed a bool NumPy array."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "numpy_unknown_operands", raising=False)
+    with verifying(mode="report", predict="code", include=["numpy_unknown_operands"]) as session:
+        import numpy_unknown_operands
+
+        assert type(numpy_unknown_operands.nearest({"x": 2}, np.arange(5))) is np.bool_
+        numpy_unknown_operands.closer(np.ones(3), np.zeros(3))
+    assert session.counts()["disagree"] == 0, outcomes(session)
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

@@ -137,12 +137,19 @@ _DESCRIBING_DTYPES = frozenset({"dtype_of", "canonical_dtype", "finfo", "iinfo",
 _GIVING_SEQUENCES: dict[str, int | None] = {"split": None, "meshgrid": None, "top_k": 2, "indices": 2, "nonzero": None}
 
 
+# Shapes whose result is a NumPy scalar where the operands have no dimensions (np.abs(3) is an
+# np.int64): of operands nothing is known of, NumPy's result may be either.
+_RANK_FOLLOWS_OPERANDS = frozenset({"elementwise", "reduce", "keep", "contract"})
+
+
 def _unknown_arrays(call: Call) -> Value:
     """What a call of operands nothing is known of gives: an array of the function's library of
     unknown dtype, or, where it gives a tuple or list of them, that sequence (the parts of a
     decomposition such as ``eigh`` or ``slogdet``, ``atleast_1d`` of several arrays, a
     ``return_*`` flag: ``unique(x, return_counts=True)``, ``logsumexp(..., return_sign=True)``)."""
     fn = call.fn
+    if fn.library.is_numpy and fn.shape in _RANK_FOLLOWS_OPERANDS:
+        return UNKNOWN  # a NumPy array, or a scalar for operands without dimensions: not said
     unknown = Array(frozenset(), fn.library, None)
     if fn.semantics in _GIVING_SEQUENCES:
         count = _GIVING_SEQUENCES[fn.semantics]
