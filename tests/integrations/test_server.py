@@ -262,3 +262,12 @@ def test_an_invalid_configuration_is_one_message_and_the_defaults(tmp_path) -> N
     assert message["type"] == 1 and "x64" in message["message"] and "default settings" in message["message"]
     assert _ranges(diagnostics) == _expected(README_EXAMPLE)
     assert session.close() == 0
+
+
+def test_hover_in_a_file_the_prefilter_skips(session, tmp_path) -> None:
+    """A file with nothing to report is not analyzed for its diagnostics; its first hover
+    analyzes it."""
+    uri = (tmp_path / "plain.py").as_uri()
+    assert session.open(uri, "x = 2.5\ny = x * 2\n") == []
+    hover = _hover(session, uri, 1, 0)
+    assert hover["contents"]["value"] == "float (weak) [python] — from x * 2"
