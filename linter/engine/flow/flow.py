@@ -164,6 +164,10 @@ class Flow:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
             result = sources.traced(result, call.bound.values(), handle, frame.ctx, self.modules.here)  # keywords too
             result = self.operation(OperationKind.CALL, call.name, (*receiver, *args), result, frame, handle, call=call)
+        elif type(func) is Bound and func.method.startswith("at.") and args:
+            # x.at[i].set(v) and its kin: JAX promotes the update with x before casting it to x's
+            # dtype, so strict promotion refuses what it refuses in `x + v`; rules read it.
+            result = self.operation(OperationKind.CALL, func.method, (func.receiver, args[0]), result, frame, handle)
         return result
 
     def _invoked(self, func: Function, args: list[Value], kwargs: dict[str, Value], result: Value, frame: Frame,

@@ -31,6 +31,8 @@ class AstSyntax:
         if kind is ast.UnaryOp:
             return (node.operand,)
         if kind is ast.Call:
+            if operation.call is None and operation.op.startswith("at."):
+                return ()  # x.at[i].set(v): the receiver's syntax is `x.at[i]`, no operand to rewrite
             positional = []
             for arg in node.args:
                 if type(arg) is ast.Starred:

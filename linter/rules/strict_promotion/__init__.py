@@ -96,6 +96,13 @@ class StrictPromotion(Rule):
             y = dense(acts.astype(jnp.float32), jnp.ones((3, 3), jnp.float32))
             z = dense(acts, acts.T)
         """),
+        # `.at[i].set(v)` promotes the update with the array before casting it to the array's
+        # dtype (gymnax's bsuite observations): no fix, as the cast belongs on the update.
+        Example("""
+            import jax.numpy as jnp
+            obs = jnp.zeros(3, dtype=jnp.float32)
+            obs = obs.at[0].set(jnp.ones((), jnp.int32))
+        """, promotion="strict"),
     )
     valid = (
         Example("""
@@ -108,6 +115,11 @@ class StrictPromotion(Rule):
             import jax.numpy as jnp
             y = jnp.ones(3, jnp.bfloat16) + jnp.ones(3, jnp.float16)
         """),
+        Example("""
+            import jax.numpy as jnp
+            obs = jnp.zeros(3, dtype=jnp.float32)
+            obs = obs.at[0].set(jnp.ones((), jnp.int32).astype(obs.dtype))
+        """, promotion="strict"),
     )
 
     def check(self, operation):
