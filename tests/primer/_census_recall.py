@@ -3,12 +3,14 @@
 A finding names a census line when it is in the same file and its span (line to end_line)
 holds the line, in the mode the line was seen in: the x64 run's lines against ``check --x64 on``,
 the strict run's against ``check --promotion strict --x64 off``.  Two rule sets: the default
-one (no ``--select``) and all rules (``ALL_RULES_EXCLUDED`` aside).
+one (no ``--select``) and all rules (``ALL_RULES_EXCLUDED`` aside).  A line no rule names gets
+what `promolint reveal` knows there (``known_at``): where the engine, not a rule, must change.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -70,3 +72,42 @@ def ledger_precision() -> dict[str, dict]:
         if key.rule in default:
             counts["default"][verdict.verdict] += 1
     return {rules: {**{v: c.get(v, 0) for v in VERDICTS}, "precision": precision(c)} for rules, c in counts.items()}
+
+
+# What `reveal` knows at a census line no rule names, worst first: a value it knows nothing of
+# (an attribute, a call it cannot follow), values that depend on parameters or fields whose
+# dtype the code does not say, or every value known (the rules miss a known promotion).
+UNKNOWN_OPERAND, DEPENDS, KNOWN, NO_RECORD = "an operand of unknown dtype", "depends on inputs", "known", "no record"
+KNOWLEDGE = (UNKNOWN_OPERAND, DEPENDS, KNOWN, NO_RECORD)
+
+
+def knowledge(records: Iterable[dict]) -> tuple[str, str]:
+    """What reveal's records of one line (of one mode) know, and the text of the value that
+    decides it (the first unknown operand, or the first input a value depends on)."""
+    values = [r for r in records if not r["target"] and not (r["library"] == "python" and r["dtype"])]
+    unknown = [r for r in values if r["dtype"] is None and not r.get("depends") and not r.get("error")]
+    if unknown:
+        return UNKNOWN_OPERAND, unknown[0]["text"]
+    depending = [d for r in values for d in r.get("depends") or ()]
+    if depending:
+        return DEPENDS, depending[0]
+    return (KNOWN, "") if values else (NO_RECORD, "")
+
+
+def known_at(root: Path, lines: list[dict], mode: str, timeout: float) -> None:
+    """Each of ``lines`` (census lines of ``mode`` no rule names) with what `promolint reveal`
+    of its file, in that mode, knows there (``knowledge``): "known" and "why"."""
+    files = sorted({line["path"] for line in lines})
+    if not files:
+        return
+    try:
+        done = subprocess.run([*PROMOLINT, "reveal", "--format", "json", *CHECK_FLAGS[mode], *files], cwd=root,
+                              capture_output=True, text=True, timeout=timeout, check=False)  # fmt: skip
+        records = json.loads(done.stdout)
+    except (subprocess.TimeoutExpired, json.JSONDecodeError):
+        return  # the lines keep no "known": the markdown says so
+    by_line: dict[tuple[str, int], list[dict]] = {}
+    for record in records:
+        by_line.setdefault((record["path"], record["line"]), []).append(record)
+    for line in lines:
+        line["known"], line["why"] = knowledge(by_line.get((line["path"], line["line"]), []))

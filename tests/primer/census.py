@@ -31,7 +31,7 @@ from pathlib import Path
 
 import _projects
 import runtime
-from _census_recall import RULE_SETS, check, ledger_precision, naming, nearby
+from _census_recall import KNOWLEDGE, RULE_SETS, check, known_at, ledger_precision, naming, nearby
 from _census_record import F64_PROMOTION
 
 HERE = Path(__file__).resolve().parent
@@ -146,6 +146,8 @@ def census_project(harness: Harness, python: Path, out: Path, timeout: int, stat
                     line[f"named_{rules}"] = naming(line["path"], line["line"], done.findings)
                     if rules == "all" and not line[f"named_{rules}"]:
                         line["nearby"] = nearby(line["path"], line["line"], done.findings)
+    for mode in MODES:
+        known_at(root, [line for line in lines if line["mode"] == mode and not line.get("named_all")], mode, timeout)
     return entry
 
 
@@ -190,8 +192,10 @@ def markdown(census: dict) -> str:
             if not line.get("named_all"):
                 hint = f" (nearby: {', '.join(line['nearby'])})" if line.get("nearby") else ""
                 message = line["message"].splitlines()[0].split(" have no available")[0][:120]
+                known = line.get("known", "not revealed")
+                why = f" `{' '.join(line['why'].split())[:60]}`" if line.get("why") else ""
                 missed.append(f"- {name} `{line['path']}:{line['line']}` ({line['mode']}, {line['kind']}): "
-                              f"`{line.get('source', '')[:100]}`: {message}{hint}")  # fmt: skip
+                              f"`{line.get('source', '')[:100]}`: {message}{hint}; reveal: {known}{why}")  # fmt: skip
     kinds: dict[str, list[int]] = {}
     for entry in census["projects"].values():
         for line in entry["lines"]:
@@ -201,6 +205,7 @@ def markdown(census: dict) -> str:
             counts[2] += bool(line.get("named_all"))
     by_kind = ["| kind | census lines | named, default rules | named, all rules |", "|---|---|---|---|",
                *(f"| {kind} | {n} | {_ratio(d, n)} | {_ratio(a, n)} |" for kind, (n, d, a) in sorted(kinds.items()))]
+    by_knowledge = _by_knowledge(census)
     if total:
         rows.append(f"| **all {len(census['projects'])}** | {total['cases']} ({total['case_errors']}) | "
                     f"{total['lines']} ({total['error_lines']} + {total['f64_lines']}) | "
@@ -217,10 +222,29 @@ def markdown(census: dict) -> str:
            "`JAX_NUMPY_DTYPE_PROMOTION=strict` (x64 off); a census line is a line of the project's package "
            "where a promotion error was raised (innermost frame) or a float32 value was promoted to float64 "
            "(x64). A line is named when a `promolint check` finding of the same mode spans it.", "",
-           *rows, "", *by_kind, "", f"Ledger precision: {precision or 'not read'}."]  # fmt: skip
+           *rows, "", *by_kind, "", f"Ledger precision: {precision or 'not read'}.", "",
+           ("What `promolint reveal` knows at the lines no rule names (in the line's mode): an operand of "
+            "unknown dtype (an attribute, a call the engine cannot follow), values that depend on inputs "
+            "(parameters and fields whose dtype the code does not say), or every value known."), "",
+           *by_knowledge]  # fmt: skip
     if missed:
         out += ["", "Lines no rule names (mode, kind):", "", *missed]
     return "\n".join(out) + "\n"
+
+
+def _by_knowledge(census: dict) -> list[str]:
+    """The missed lines counted by what reveal knows there, per mode and kind of line."""
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for entry in census["projects"].values():
+        for line in entry["lines"]:
+            if not line.get("named_all"):
+                group = (line["mode"], "f64 promotion" if line["kind"] == F64_PROMOTION else "error")
+                known = counts.setdefault(group, {})
+                known[line.get("known", "not revealed")] = known.get(line.get("known", "not revealed"), 0) + 1
+    columns = [*KNOWLEDGE, "not revealed"]
+    return ["| mode | line | " + " | ".join(columns) + " |", "|---|---|" + "---|" * len(columns),
+            *(f"| {mode} | {kind} | " + " | ".join(str(known.get(c, 0)) for c in columns) + " |"
+              for (mode, kind), known in sorted(counts.items()))]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -168,3 +168,25 @@ def test_the_harness_records_a_promotion_its_package_raises_at_import(tmp_path: 
     [record] = json.loads(report.read_text())["records"]
     assert (record["kind"], record["path"], record["line"], record["cases"]) == (
         "strict", "importraiser/__init__.py", 2, ["import"])  # fmt: skip
+
+
+def test_a_missed_line_gets_what_reveal_knows_there(tmp_path: Path) -> None:
+    """What `promolint reveal` knows at census lines no rule names: a value that depends on a
+    parameter, an operand it knows nothing of, every value known."""
+    from _census_recall import DEPENDS, KNOWN, UNKNOWN_OPERAND, known_at
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "mod.py").write_text(textwrap.dedent("""
+        import jax.numpy as jnp
+        from elsewhere import helper
+
+        def scaled(x):
+            y = x * 2.0
+            z = helper() * jnp.ones(3)
+            return jnp.ones(3, jnp.float32) + 1
+    """))
+    lines = [{"path": "pkg/mod.py", "line": n, "mode": "x64"} for n in (6, 7, 8)]
+    known_at(tmp_path, lines, "x64", 120)
+    assert [(line["known"], line["why"]) for line in lines] == [
+        (DEPENDS, "x"), (UNKNOWN_OPERAND, "helper()"), (KNOWN, "")]
