@@ -35,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "primer"), str(ROOT / "tests" / "benchmarks")]
+from _census_recall import DEPENDS, UNKNOWN_OPERAND  # noqa: E402
 from _corpus import WHEELS  # noqa: E402
 from _ledger import UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
 from _projects import load_projects  # noqa: E402
@@ -196,8 +197,8 @@ def _missed(census: str) -> str:
         for i, cell in enumerate(row.strip("|").split("|")[2:]):
             totals[i] += int(cell)
     by = dict(zip(columns, totals))
-    return (f"{by['depends on inputs']} depend on parameters or fields whose dtype the code does not say, and "
-            f"{by['an operand of unknown dtype']} have an operand whose dtype promolint does not know")
+    return (f"{by[DEPENDS]} depend on parameters or fields whose dtype the code does not say, and "
+            f"{by[UNKNOWN_OPERAND]} have an operand whose dtype promolint does not know")
 
 
 FIGURES: dict[str, Callable[[], str]] = {

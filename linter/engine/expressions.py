@@ -14,6 +14,7 @@ from promolint.engine.context import Context
 from promolint.engine.records import Operation
 from promolint.engine.symbolic import Symbolic, apply, extended_key, is_symbolic, lifted
 from promolint.engine.values import (
+    AT_INDEXED,
     UNKNOWN,
     Array,
     Bound,
@@ -66,7 +67,7 @@ def subscript(base: Value, slices: list[bool], indices: list[Value]) -> Value:
     """``base[...]``: ``slices`` says which index elements are slices, ``indices`` holds the
     values of the others, in order."""
     if isinstance(base, Bound) and base.method == "at":
-        return Bound(base.receiver, "at.")
+        return Bound(base.receiver, AT_INDEXED)
     if isinstance(base, Elements):
         if slices == [True] and not indices:  # x.shape[1:]: more of the same
             return base

@@ -144,12 +144,21 @@ def is_none(value: Value | None) -> bool:
     return isinstance(value, Reference) and value.qualname == "builtins.None"
 
 
+# The method of ``x.at[i]`` (a Bound whose receiver is ``x``); ``x.at[i].set`` is ``at.set``.
+AT_INDEXED = "at."
+
+
 @dataclass(frozen=True)
 class Bound(Value):
     """A method looked up on a value (``x.astype``), waiting for its call."""
 
     receiver: Value
     method: str
+
+    @property
+    def at_update(self) -> str | None:
+        """The update of ``x.at[i].set(v)`` and its kin (``set``, ``add``, ...); None otherwise."""
+        return self.method.removeprefix(AT_INDEXED) or None if self.method.startswith(AT_INDEXED) else None
 
 
 @dataclass(frozen=True)

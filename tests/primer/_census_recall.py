@@ -78,7 +78,8 @@ def ledger_precision() -> dict[str, dict]:
 # (an attribute, a call it cannot follow), values that depend on parameters or fields whose
 # dtype the code does not say, or every value known (the rules miss a known promotion).
 UNKNOWN_OPERAND, DEPENDS, KNOWN, NO_RECORD = "an operand of unknown dtype", "depends on inputs", "known", "no record"
-KNOWLEDGE = (UNKNOWN_OPERAND, DEPENDS, KNOWN, NO_RECORD)
+NOT_REVEALED = "not revealed"  # reveal failed or timed out on the line's file
+KNOWLEDGE = (UNKNOWN_OPERAND, DEPENDS, KNOWN, NO_RECORD, NOT_REVEALED)
 
 
 def knowledge(records: Iterable[dict]) -> tuple[str, str]:
@@ -105,7 +106,7 @@ def known_at(root: Path, lines: list[dict], mode: str, timeout: float) -> None:
                               capture_output=True, text=True, timeout=timeout, check=False)  # fmt: skip
         records = json.loads(done.stdout)
     except (subprocess.TimeoutExpired, json.JSONDecodeError):
-        return  # the lines keep no "known": the markdown says so
+        return  # the lines keep no "known": NOT_REVEALED
     by_line: dict[tuple[str, int], list[dict]] = {}
     for record in records:
         by_line.setdefault((record["path"], record["line"]), []).append(record)

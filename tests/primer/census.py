@@ -26,12 +26,13 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import _projects
 import runtime
-from _census_recall import KNOWLEDGE, RULE_SETS, check, known_at, ledger_precision, naming, nearby
+from _census_recall import KNOWLEDGE, NOT_REVEALED, RULE_SETS, check, known_at, ledger_precision, naming, nearby
 from _census_record import F64_PROMOTION
 
 HERE = Path(__file__).resolve().parent
@@ -192,7 +193,7 @@ def markdown(census: dict) -> str:
             if not line.get("named_all"):
                 hint = f" (nearby: {', '.join(line['nearby'])})" if line.get("nearby") else ""
                 message = line["message"].splitlines()[0].split(" have no available")[0][:120]
-                known = line.get("known", "not revealed")
+                known = line.get("known", NOT_REVEALED)
                 why = f" `{' '.join(line['why'].split())[:60]}`" if line.get("why") else ""
                 missed.append(f"- {name} `{line['path']}:{line['line']}` ({line['mode']}, {line['kind']}): "
                               f"`{line.get('source', '')[:100]}`: {message}{hint}; reveal: {known}{why}")  # fmt: skip
@@ -234,16 +235,14 @@ def markdown(census: dict) -> str:
 
 def _by_knowledge(census: dict) -> list[str]:
     """The missed lines counted by what reveal knows there, per mode and kind of line."""
-    counts: dict[tuple[str, str], dict[str, int]] = {}
+    counts: dict[tuple[str, str], Counter] = {}
     for entry in census["projects"].values():
         for line in entry["lines"]:
             if not line.get("named_all"):
                 group = (line["mode"], "f64 promotion" if line["kind"] == F64_PROMOTION else "error")
-                known = counts.setdefault(group, {})
-                known[line.get("known", "not revealed")] = known.get(line.get("known", "not revealed"), 0) + 1
-    columns = [*KNOWLEDGE, "not revealed"]
-    return ["| mode | line | " + " | ".join(columns) + " |", "|---|---|" + "---|" * len(columns),
-            *(f"| {mode} | {kind} | " + " | ".join(str(known.get(c, 0)) for c in columns) + " |"
+                counts.setdefault(group, Counter())[line.get("known", NOT_REVEALED)] += 1
+    return ["| mode | line | " + " | ".join(KNOWLEDGE) + " |", "|---|---|" + "---|" * len(KNOWLEDGE),
+            *(f"| {mode} | {kind} | " + " | ".join(str(known[c]) for c in KNOWLEDGE) + " |"
               for (mode, kind), known in sorted(counts.items()))]  # fmt: skip
 
 

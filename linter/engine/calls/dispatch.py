@@ -42,6 +42,7 @@ from promolint.engine.records import Call
 from promolint.engine.symbolic import apply as symbolic_apply
 from promolint.engine.symbolic import is_symbolic, lifted
 from promolint.engine.values import (
+    AT_INDEXED,
     UNKNOWN,
     Array,
     Bound,
@@ -232,8 +233,8 @@ def _call(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: 
         return UNKNOWN, None  # an argument raised: the call never happens
     if isinstance(func, Reference):
         return call_function(func.qualname, args, kwargs, ctx)
-    if isinstance(func, Bound) and func.method.startswith("at."):
-        return _at_update(func.receiver, func.method[len("at."):], args, ctx), None
+    if isinstance(func, Bound) and func.at_update:
+        return _at_update(func.receiver, func.at_update, args, ctx), None
     if isinstance(func, Bound):
         return call_method(func.receiver, func.method, args, kwargs, ctx)
     if isinstance(func, DTypeRef):
@@ -337,8 +338,8 @@ def attribute(value: Value, name: str) -> Value:
         if name == "type":
             return value
         return UNKNOWN
-    if isinstance(value, Bound) and value.method == "at.":
-        return Bound(value.receiver, f"at.{name}")  # x.at[i].set: called by the front end
+    if isinstance(value, Bound) and value.method == AT_INDEXED:
+        return Bound(value.receiver, AT_INDEXED + name)  # x.at[i].set: called by the front end
     if isinstance(value, (Items, Elements)) and name in LIST_MUTATORS:
         return Bound(value, name)  # xs.append: the flow stops following xs (containers.mutated)
     if not isinstance(value, Array):

@@ -164,7 +164,7 @@ class Flow:
             receiver = (func.receiver,) if isinstance(func, Bound) else ()
             result = sources.traced(result, call.bound.values(), handle, frame.ctx, self.modules.here)  # keywords too
             result = self.operation(OperationKind.CALL, call.name, (*receiver, *args), result, frame, handle, call=call)
-        elif type(func) is Bound and func.method.startswith("at.") and args:
+        elif type(func) is Bound and func.at_update and args:
             # x.at[i].set(v) and its kin: JAX promotes the update with x before casting it to x's
             # dtype, so strict promotion refuses what it refuses in `x + v`; rules read it.
             result = self.operation(OperationKind.CALL, func.method, (func.receiver, args[0]), result, frame, handle)

@@ -8,6 +8,7 @@ import weakref
 from collections.abc import Iterable
 
 from promolint.engine.records import LoopCall, Operation
+from promolint.engine.values import AT_INDEXED
 from promolint.engine.walker.source import Source
 
 
@@ -31,7 +32,7 @@ class AstSyntax:
         if kind is ast.UnaryOp:
             return (node.operand,)
         if kind is ast.Call:
-            if operation.call is None and operation.op.startswith("at."):
+            if operation.call is None and operation.op.startswith(AT_INDEXED):
                 return ()  # x.at[i].set(v): the receiver's syntax is `x.at[i]`, no operand to rewrite
             positional = []
             for arg in node.args:
