@@ -139,6 +139,12 @@ CATALOG: dict[str, Fn] = {
     **{f"jax.lax.{k}": Fn("same", JNP, ("operand", "arg"), arrays=("operand",), shape="array")
        for k in ("squeeze", "expand_dims", "broadcast")},
     "jax.lax.broadcast_shapes": Fn("int_tuple", PY),
+    # Collectives over a named axis (vmap's axis_name, shard_map's mesh axes): the operand's dtype.
+    **{f"jax.lax.{k}": Fn("collective", JNP, ("x", "axis_name"), arrays=("x",), shape="as-is")
+       for k in ("psum", "pmean", "pmax", "pmin", "all_gather")},
+    **{f"jax.lax.{k}": Fn("collective", JNP, ("x", "axis_name", "perm"), arrays=("x",), shape="as-is")
+       for k in ("ppermute", "pshuffle")},
+    "jax.lax.axis_index": Fn("fixed", JNP, ("axis_name",), result="int32", shape="as-is"),
     # The dtype JAX computes with: 64-bit ones narrowed with x64 off, Python types their kind's
     # default, None the default float (measured).
     "jax.dtypes.canonicalize_dtype": Fn("canonical_dtype", JNP, ("dtype",)),

@@ -234,3 +234,26 @@ y = jax.lax.scatter(i8, jnp.array([[0], [2]]), jnp.ones(2, jnp.int32), dn)
 dn = jax.lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
 y = jax.lax.gather(f32, jnp.array([[0], [2]]), dn, (1,))
 y2 = jax.lax.gather(jnp.full(3, 1.0), jnp.array([[0], [2]]), dn, (1,))
+# ---
+# Collectives over vmap's named axis: a JAX operand's dtype; a Python or NumPy one untraced stays itself.
+def body(v):
+    y = jax.lax.psum(f32, 'i')
+    y2 = jax.lax.psum(b, 'i')
+    y3 = jax.lax.psum(1.0, 'i')
+    y4 = jax.lax.psum(True, 'i')
+    y5 = jax.lax.pmean(f16, 'i')
+    y6 = jax.lax.pmean(2.0, 'i')
+    y7 = jax.lax.pmean(i32, 'i')
+    y8 = jax.lax.pmax(i8, 'i')
+    y9 = jax.lax.pmin(a_f32, 'i')
+    y10 = jax.lax.all_gather(a64, 'i')
+    y11 = jax.lax.all_gather(bf16, 'i', tiled=True)
+    y12 = jax.lax.ppermute(v, 'i', perm=[(0, 1), (1, 0)])
+    y13 = jax.lax.pshuffle(v, 'i', perm=[1, 0])
+    y14 = jax.lax.axis_index('i')
+    y15 = jax.lax.psum((f32, i32), 'i')
+    y16 = jax.lax.pmax(a_i64, 'i')
+    return v
+
+
+y = jax.vmap(body, axis_name='i')(m_f16)
