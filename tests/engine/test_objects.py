@@ -111,6 +111,40 @@ holder = Holder()
 holder.value = np.ones(2, np.float64)
 out = holder.doubled()
 """, {"out": ("float64 [numpy-array]",) * 2}),
+    "frozen dataclass fields set by name in __init__ and __post_init__": ("""
+import dataclasses
+
+@dataclasses.dataclass(frozen=True)
+class Sigma:
+    boundaries: np.ndarray
+
+    def __init__(self, boundaries):
+        object.__setattr__(self, "boundaries", np.asarray(boundaries, np.float32))
+
+    @property
+    def centers(self):
+        return (self.boundaries[1:] + self.boundaries[:-1]) / 2
+
+@dataclasses.dataclass(frozen=True)
+class Hybrid:
+    a: np.ndarray
+    n: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "a", np.asarray(self.a))
+
+    def thickness(self):
+        return np.diff(self.a) * jnp.ones(2, jnp.float16)
+
+class Options:
+    def __init__(self):
+        setattr(self, "w", np.ones(2, np.int8))
+
+centers = Sigma([0.0, 0.5, 1.0]).centers
+thickness = Hybrid(np.ones(3, np.int16)).thickness()
+w = Options().w
+""", {"centers": ("float32 [numpy-array]",) * 2, "thickness": ("float16 [jax]",) * 2,
+      "w": ("int8 [numpy-array]",) * 2}),
 }
 
 # Programs where the engine cannot be sure: the names must be unknown (running gives a dtype).

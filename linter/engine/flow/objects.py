@@ -236,7 +236,9 @@ class Objects:
             spec = next((f for f in self._classes[cls].fields if f.name == name), None)
             if spec is not None:
                 has_field = True
-                parts.append(self._field(base, cls, spec, ctx))
+                value = self._field(base, cls, spec, ctx)
+                if value is not None:
+                    parts.append(value)
             else:
                 value = self._lookup_class(cls, name, "values")
                 if value is not None:
@@ -250,9 +252,10 @@ class Objects:
             return UNKNOWN
         return join(parts)
 
-    def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value:
+    def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value | None:
         """What field ``spec`` of an object of ``cls`` holds (``_typed_field``); where nothing
-        types it, for a parameter's object, a variable of its own."""
+        types it, for a parameter's object, a variable of its own; None where only what the
+        class's methods assign speaks (an ``__init__`` of its own, no default)."""
         value, typed = self._typed_field(instance, cls, spec)
         if typed or instance.origin is None:
             return value
@@ -261,18 +264,18 @@ class Objects:
         return attribute_variable(instance.origin, spec.name, ctx, library, state=self._flow.evaluation_state,
                                   annotation=annotation)  # fmt: skip
 
-    def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value, bool]:
+    def _typed_field(self, instance: Instance, cls: int, spec: FieldSpec) -> tuple[Value | None, bool]:
         """What field ``spec`` of an object of ``cls`` holds: what it was made with; for
         ``self``, what the program makes objects with, else the default, else what the
         annotation says; and whether any of them types it (what objects are made with is
         unknown, or only the annotation speaks and names no dtype: not typed).  A class with an
         ``__init__`` of its own assigns its fields there: the default is a class attribute until
-        then."""
+        then, and without one the field is nothing but what the methods assign (None)."""
         own = instance.field(spec.name)
         if own is not None:
             return own, True
         if self._lookup_class(cls, "__init__", "methods") is not None:
-            return (spec.default if spec.default is not None else UNKNOWN), True
+            return spec.default, True
         if not instance.exact:
             key = (self._classes[cls].family, spec.name)
             made = self._made(key)

@@ -157,6 +157,10 @@ class ExpressionWalker:
                                                                 type(node.func.value) is ast.Name):  # fmt: skip
             frame.changed_in_place(func.receiver, UNKNOWN)
             self._assign(node.func.value, UNKNOWN, frame)  # d.update(...): the dict is no longer followed
+        name = _attribute_set_by_name(func, node)
+        if name is not None:
+            self.flow.objects.assign(args[0], name, args[2], frame.ctx)
+            return calls.resolve_reference("builtins.None")
         result = self.flow.call(func, args, kwargs, frame, node, lambda names: static_names(node, names), open_keywords)
         if self.flow.changed_by_call:  # a name passed holds the very object the body changed
             passed = [(a, v) for a, v in zip(node.args, args) if type(a) is ast.Name]
@@ -256,3 +260,18 @@ class ExpressionWalker:
         if isinstance(value, DTypeRef):
             return f"builtins.{name}" if value.builtin else None
         return None
+
+
+def _attribute_set_by_name(func: Value, node: ast.Call) -> str | None:
+    """The attribute ``setattr(obj, "name", value)`` or ``object.__setattr__(obj, "name", value)``
+    sets, where the name is a literal (frozen dataclasses set their fields so): the assignment
+    ``obj.name = value``; None for other calls."""
+    if not (isinstance(func, Reference) and func.qualname in _SETATTR and len(node.args) == 3 and not node.keywords):
+        return None
+    name = node.args[1]
+    if type(name) is ast.Constant and type(name.value) is str and not any(type(a) is ast.Starred for a in node.args):
+        return name.value
+    return None
+
+
+_SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
