@@ -211,15 +211,16 @@ class Session:
     def coverage(self) -> dict[str, int]:
         """Source sites (distinct spans) where a NumPy, JAX or CuPy array or scalar was seen
         (``array_sites``; PRNG keys and other unchecked values left out), and those of them
-        that had a prediction (a dtype or a refusal) in every record (``predicted_sites``).
-        With ``predict="code"`` their ratio is the run-time coverage of ``promolint check``."""
+        that had a prediction (a dtype or a refusal) in every record (``predicted_sites``): no
+        record judged unknown, so "the dtype of x" where x could not be given the call's type
+        is no prediction.  With ``predict="code"`` their ratio is the run-time coverage of
+        ``promolint check``."""
         predicted: dict[tuple, bool] = {}
         for record in self.records.values():
             if record.observed.get("library") not in ARRAY_LIBRARIES or record.outcome == UNCHECKED:
                 continue
             site = (record.path, record.line, record.column, record.end_line, record.end_column)
-            has = record.predicted.get("dtype") is not None or bool(record.predicted.get("error"))
-            predicted[site] = predicted.get(site, True) and has
+            predicted[site] = predicted.get(site, True) and record.outcome != UNKNOWN
         return {"array_sites": len(predicted), "predicted_sites": sum(predicted.values())}
 
     def to_json(self) -> dict:

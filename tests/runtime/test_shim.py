@@ -28,6 +28,7 @@ from promolint.runtime import (
 from promolint.runtime import observe, units
 from promolint.runtime.hook import run_path
 from promolint.runtime.predict import Predictor
+from promolint.runtime.session import Session, SiteRecord, judge
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 State = collections.namedtuple("State", "count inner")
@@ -130,6 +131,21 @@ def test_prng_keys_are_unchecked_not_shim_errors(functions):
     assert counts["unchecked"] == sum(r.outcome == "unchecked" for r in session.records.values()) >= 8
     # Coverage counts the array sites only: `x` twice, the normal draw and the sum.
     assert session.coverage() == {"array_sites": 4, "predicted_sites": 4}
+
+
+def test_coverage_counts_a_site_predicted_only_where_no_record_is_unknown():
+    """A record whose prediction is "the dtype of x", x not given the call's type, is judged
+    unknown: its site is not predicted, as a site without a dtype is not (coverage had counted
+    it by its dtype text)."""
+    session = Session(mode="report")
+    observed = {"dtype": "float32", "weak": False, "library": "jax", "error": None, "platform": "cpu"}
+    kept = {"dtype": "float32", "weak": None, "library": None, "error": None, "variable": "x", "depends": ["x"]}
+    claimed = {"dtype": "float32", "weak": False, "library": "jax", "error": None}
+    for line, predicted in ((1, kept), (2, claimed)):
+        record = SiteRecord("m.py", line, 1, line, 2, "x", "x64 off", observed, predicted, judge(predicted, observed))
+        session.file(("m.py", line), record)
+    assert [r.outcome for r in session.records.values()] == ["unknown", "agree"]
+    assert session.coverage() == {"array_sites": 2, "predicted_sites": 1}
 
 
 def test_legacy_uint32_keys_are_checked(functions):
