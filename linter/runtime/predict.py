@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from promolint.core.dtypes import DTYPES
+from promolint.engine.calls import resolve_reference
+from promolint.engine.expressions import constant
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
 from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
-from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from promolint.engine.values import UNKNOWN, Array, DTypeRef, Library, Refusal, Unknown, Value, python_scalar
 from promolint.engine.walker.analysis import Analysis, analyze
 from promolint.engine.walker.source import Source
 from promolint.driver.project import project_facts
@@ -28,10 +32,22 @@ from promolint.runtime.observe import Mode
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column (1-based), as reveal prints them
 # What one argument contributes to a call's signature: (dtype, weak, library, ndim).
 ArgumentType = tuple[str, bool, str, "int | None"]
-Signature = tuple[tuple[str, ArgumentType], ...]
+# By parameter name; what holds no array (``objects_in`` of the code-alone predictions) is Opaque.
+Signature = tuple[tuple[str, "ArgumentType | Opaque"], ...]
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """An argument that holds no array or scalar (a str, None, a dtype, an object): ``shown`` as
+    a record names it, ``value`` what the engine makes of it (``opaque``)."""
+
+    shown: str
+    value: Value
+
+
 # The argument types of parameters of several functions, by (def line, name): what the engine's
 # variables stand for (``promolint.engine.flow.functions.Functions._key``).
-Bindings = tuple[tuple[tuple[int, str], ArgumentType], ...]
+Bindings = tuple[tuple[tuple[int, str], "ArgumentType | Opaque"], ...]
 
 
 def settings_for(mode: Mode, facts: ProjectFacts = ProjectFacts()) -> Settings:
@@ -211,11 +227,56 @@ def argument_type(observation: Mapping[str, object], ndim: int | None) -> Argume
     return (observation["dtype"], bool(observation["weak"]), observation["library"], ndim)
 
 
-def seed_value(argument: ArgumentType) -> Value:
+def seed_value(argument: ArgumentType | Opaque) -> Value:
+    if isinstance(argument, Opaque):
+        return argument.value
     dtype, weak, library, ndim = argument
     if library == Library.PYTHON.value:
         return python_scalar(dtype, provenance=f"argument ({dtype})")  # observe names them int, float...
     return Array(frozenset([dtype]), Library(library), weak, ndim=ndim, provenance=f"argument ({dtype})")
+
+
+def opaque(value: object) -> Opaque:
+    """An argument without a dtype as the engine would read it written in the code: a str as
+    that literal (a dtype's name, else nothing it follows), None, a Python, NumPy, ml_dtypes or
+    JAX scalar type and a ``np.dtype`` as references to that dtype; anything else unknown.  A
+    prediction that depends on such a parameter where it does not matter (``jnp.einsum(spec,
+    a, b)``'s ``spec``, ``lax.psum(x, axis_name)``'s axis) is then evaluated at the arrays
+    alone; one that does depend on it stays unknown."""
+    if value is None:
+        return Opaque("None", resolve_reference("builtins.None"))
+    if type(value) is str:
+        return Opaque(repr(value) if len(value) <= 40 else repr(value[:37]) + "...", constant(value))
+    builtin = next((t for t in (bool, int, float, complex) if value is t), None)
+    if builtin is not None:
+        return Opaque(builtin.__name__, resolve_reference(f"builtins.{builtin.__name__}"))
+    dtype = _dtype_reference(value)
+    if dtype is not None:
+        return Opaque(f"dtype {dtype.name}", dtype)
+    return Opaque(value.__qualname__ if isinstance(value, type) else type(value).__qualname__, UNKNOWN)
+
+
+def _dtype_reference(value: object) -> DTypeRef | None:
+    """A ``np.dtype``, a NumPy or ml_dtypes scalar type, or a JAX one (``jnp.float32``) as the
+    reference the engine makes of it in code; None for other values.  NumPy is read from the
+    modules the program imported: the shim imports no library itself."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return None
+    if isinstance(value, numpy.dtype):
+        name, module = value.name, ""
+    elif isinstance(value, type) and issubclass(value, numpy.generic):
+        try:
+            name = numpy.dtype(value).name
+        except TypeError:  # an abstract type (np.integer, np.floating): a kind, not a dtype
+            return None
+        module = "ml_dtypes" if value.__module__.startswith("ml_dtypes") else "numpy"
+    elif type(value).__module__.startswith("jax") and isinstance(getattr(value, "dtype", None), numpy.dtype) \
+            and not hasattr(value, "shape"):  # fmt: skip
+        name, module = value.dtype.name, "jax.numpy"
+    else:
+        return None
+    return DTypeRef(name, module=module) if name in DTYPES else None
 
 
 def _is_string(node: ast.AST) -> bool:

@@ -43,8 +43,8 @@ from promolint.runtime.observe import (
     observe_value,
     wide_dtypes,
 )
-from promolint.runtime.predict import (Bindings, Definition, Predictor, Signature, Span, argument_type,
-                                       describe_mode, package_facts)
+from promolint.runtime.predict import (Bindings, Definition, Opaque, Predictor, Signature, Span, argument_type,
+                                       describe_mode, opaque, package_facts)
 from promolint.runtime.session import (
     ACTIVE,
     AGREE,
@@ -209,7 +209,8 @@ class ModuleUnit:
         observed = observe_value(value)
         predicted = self.prediction(site, mode, owner, signature)
         line, column, end_line, end_column = self.spans[site]
-        arguments = ", ".join(f"{_parameter(name, owner)}: {describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
+        arguments = ", ".join(f"{_parameter(name, owner)}: "
+                              f"{t.shown if isinstance(t, Opaque) else describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
                               for name, t in signature or ())  # fmt: skip
         return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
                           observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
@@ -395,10 +396,15 @@ class FunctionUnit:
 
     def objects_in(self, arguments: dict[str, object]) -> Signature:
         """What the arguments that are no arrays hold, by the names of the engine's variables:
-        a pytree's leaves of one type (``_leaf_signature``), and the attributes the predictions
-        read (``state.count``: ``Predictor.attribute_paths``).  Only the code-alone predictions
-        evaluate them: seeding a parameter with an array would change what the code does."""
-        entries = list(_leaf_signature(arguments))
+        a pytree's leaves of one type (``_leaf_signature``), the attributes the predictions
+        read (``state.count``: ``Predictor.attribute_paths``), and, for the others and
+        attributes without a dtype, what the engine makes of them (``opaque``).  Only the
+        code-alone predictions evaluate them: seeding a parameter with an array would change
+        what the code does."""
+        entries: list = list(_leaf_signature(arguments))
+        leaves = {name for name, _ in entries}
+        entries += [(name, opaque(value)) for name, value in arguments.items()
+                    if name not in leaves and kind_of(value) == "other"]  # fmt: skip
         for path in sorted(self.unit.predictor.attribute_paths().get(self.line, ())):
             name, *attributes = path.split(".")
             # `rng_and_state[1].zombies`: an element of the tuple the parameter holds
@@ -413,7 +419,10 @@ class FunctionUnit:
                     value = getattr(value, attribute)
             except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at
                 continue
-            entries.extend((path, t) for _, t in _signature({path: value}))
+            if kind_of(value) == "other":
+                entries.append((path, opaque(value)))
+            else:
+                entries.extend((path, t) for _, t in _signature({path: value}))
         return tuple(entries)
 
     def signature_of(self, args: tuple, kwargs: dict) -> Signature:

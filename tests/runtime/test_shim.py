@@ -259,6 +259,27 @@ def test_a_numpy_ufunc_of_unknown_operands_is_not_claimed_an_array(monkeypatch):
     assert session.counts()["disagree"] == 0, outcomes(session)
 
 
+def test_predictions_that_depend_on_arguments_without_a_dtype_are_evaluated(monkeypatch):
+    """examples/opaque_arguments.py: a str, a dtype and None passed as arguments are read as the
+    engine reads them in code, so the code-alone predictions that depend on them (an einsum's
+    spec, a `dtype=`) are evaluated at the call, and agree; they were all unknown."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "opaque_arguments", raising=False)
+    with verifying(mode="report", predict="code", include=["opaque_arguments"]) as session:
+        import opaque_arguments
+
+        opaque_arguments.contract("i,i->", jnp.ones(3, jnp.float16), jnp.ones(3, jnp.float16))
+        opaque_arguments.make(3, jnp.bfloat16)
+        opaque_arguments.make(2, "int8")
+        opaque_arguments.make(2, np.dtype("float32"))
+        opaque_arguments.pick(jnp.ones(2, jnp.int8), None)
+    counts = session.counts()
+    assert (counts["disagree"], counts["unknown"]) == (0, 0), outcomes(session)
+    arguments = {r.arguments for r in session.records.values() if r.text == "jnp.zeros(n, dtype)"}
+    assert arguments == {"n: weak int [python], dtype: dtype bfloat16", "n: weak int [python], dtype: 'int8'",
+                         "n: weak int [python], dtype: dtype float32"}
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):
