@@ -111,6 +111,21 @@ holder = Holder()
 holder.value = np.ones(2, np.float64)
 out = holder.doubled()
 """, {"out": ("float64 [numpy-array]",) * 2}),
+    "a dict with literal keys indexed by a key that is no literal": ("""
+def order(dealiasing):
+    return {"linear": 2, "quadratic": 3, "cubic": 4}[dealiasing]
+
+TABLES = {"a": jnp.ones(2, jnp.float16), "b": jnp.zeros(2, jnp.float16)}
+
+def scaled(name, dealiasing):
+    return TABLES[name] * order(dealiasing)
+
+def fallback(name):
+    return {"a": np.float32(1), "b": np.float32(2)}.get(name, np.float32(0))
+
+out = scaled("b", "cubic")
+fb = fallback("c")
+""", {"out": ("float16 [jax]",) * 2, "fb": ("float32 [numpy-scalar]",) * 2}),
     "frozen dataclass fields set by name in __init__ and __post_init__": ("""
 import dataclasses
 

@@ -96,7 +96,8 @@ def device_put(value: Value, ctx: Context) -> Value:
 
 def dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
     """``d.values()``, ``d.items()`` (iterated: keys unknown, values their join), ``d.copy()``,
-    ``d.get(i)`` with an integer literal."""
+    ``d.get(i)`` with an integer literal, ``d.get(k, default)`` with any other key (one of the
+    values or the default: their join)."""
     values = [v for _, v in container.entries]
     if method == "values":
         return Elements(join(values)) if values else UNKNOWN
@@ -109,4 +110,6 @@ def dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
         if found is None:
             return UNKNOWN
         return found if len(args) == 1 else join([found, args[1]])
+    if method == "get" and len(args) == 2 and values:
+        return join([*values, args[1]])
     return UNKNOWN

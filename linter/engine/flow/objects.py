@@ -535,8 +535,11 @@ class Objects:
     # --- containers ------------------------------------------------------------------------
     def item(self, base: Value, key: object) -> Value | None:
         """``base[key]`` (``key``: the index's literal, None when it is none) for a dict with
-        literal keys or a NamedTuple; None for any other base."""
+        literal keys or a NamedTuple; None for any other base.  A dict indexed by a key that is
+        no literal gives one of its values (or raises KeyError): their join."""
         if isinstance(base, Keyed):
+            if key is None and base.entries:
+                return join([v for _, v in base.entries])
             value = base.get(key) if followed(key) else None
             return value if value is not None else UNKNOWN
         items = self.as_items(base)

@@ -292,3 +292,23 @@ class Encoding:
 
 sizes = [{"d_model": 8}, {"d_model": np.int32(8)}, {"d_model": jnp.int32(8)}]
 scales = [Encoding(**{k: v for k, v in d.items()}).scale() for d in sizes]
+# ---
+# A dict with literal keys indexed by a key the engine does not follow: one of its values
+# (KeyError otherwise), as dinosaur's `{'linear': 2, 'quadratic': 3, 'cubic': 4}[dealiasing]`.
+def order(dealiasing):
+    return {"linear": 2, "quadratic": 3, "cubic": 4}[dealiasing]
+
+
+TABLES = {"a": f32, "b": f32 * 2}
+
+
+def lookup(name, mode):
+    scaled = TABLES[name] * order(mode)
+    either = {"a": f32, "b": i8}[name]
+    fallback = {"a": 1.0, "b": 2.5}.get(name, 0.5)
+    return scaled, either, fallback
+
+
+y = order("cubic")
+y2 = lookup("b", "linear")
+y3 = lookup("a", "cubic")
