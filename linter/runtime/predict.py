@@ -238,45 +238,32 @@ def seed_value(argument: ArgumentType | Opaque) -> Value:
 
 def opaque(value: object) -> Opaque:
     """An argument without a dtype as the engine would read it written in the code: a str as
-    that literal (a dtype's name, else nothing it follows), None, a Python, NumPy, ml_dtypes or
-    JAX scalar type and a ``np.dtype`` as references to that dtype; anything else unknown.  A
-    prediction that depends on such a parameter where it does not matter (``jnp.einsum(spec,
-    a, b)``'s ``spec``, ``lax.psum(x, axis_name)``'s axis) is then evaluated at the arrays
-    alone; one that does depend on it stays unknown."""
+    that literal (a dtype's name, else nothing it follows), None, a dtype or scalar type as the
+    reference to it; anything else unknown.  A prediction that depends on such a parameter where
+    it does not matter (``jnp.einsum(spec, a, b)``'s ``spec``, ``lax.psum(x, axis_name)``'s
+    axis) is then evaluated at the arrays alone; one that does depend on it stays unknown."""
     if value is None:
         return Opaque("None", resolve_reference("builtins.None"))
     if type(value) is str:
         return Opaque(repr(value) if len(value) <= 40 else repr(value[:37]) + "...", constant(value))
-    builtin = next((t for t in (bool, int, float, complex) if value is t), None)
-    if builtin is not None:
-        return Opaque(builtin.__name__, resolve_reference(f"builtins.{builtin.__name__}"))
     dtype = _dtype_reference(value)
     if dtype is not None:
-        return Opaque(f"dtype {dtype.name}", dtype)
+        return Opaque(value.__name__ if dtype.builtin else f"dtype {dtype.name}", dtype)
     return Opaque(value.__qualname__ if isinstance(value, type) else type(value).__qualname__, UNKNOWN)
 
 
 def _dtype_reference(value: object) -> DTypeRef | None:
-    """A ``np.dtype``, a NumPy or ml_dtypes scalar type, or a JAX one (``jnp.float32``) as the
-    reference the engine makes of it in code; None for other values.  NumPy is read from the
-    modules the program imported: the shim imports no library itself."""
+    """What the engine makes of a scalar type by its qualified name (``float``, ``np.float32``,
+    ``jnp.bfloat16``, ``ml_dtypes.bfloat16``; an abstract ``np.integer`` is no dtype), and of a
+    ``np.dtype`` as of ``x.dtype``; None for other values.  NumPy is read from the modules the
+    program imported: the shim imports no library itself."""
+    if isinstance(value, type):
+        found = resolve_reference(f"{value.__module__}.{value.__qualname__}")
+        return found if isinstance(found, DTypeRef) else None
     numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return None
-    if isinstance(value, numpy.dtype):
-        name, module = value.name, ""
-    elif isinstance(value, type) and issubclass(value, numpy.generic):
-        try:
-            name = numpy.dtype(value).name
-        except TypeError:  # an abstract type (np.integer, np.floating): a kind, not a dtype
-            return None
-        module = "ml_dtypes" if value.__module__.startswith("ml_dtypes") else "numpy"
-    elif type(value).__module__.startswith("jax") and isinstance(getattr(value, "dtype", None), numpy.dtype) \
-            and not hasattr(value, "shape"):  # fmt: skip
-        name, module = value.dtype.name, "jax.numpy"
-    else:
-        return None
-    return DTypeRef(name, module=module) if name in DTYPES else None
+    if numpy is not None and isinstance(value, numpy.dtype) and value.name in DTYPES:
+        return DTypeRef(value.name)
+    return None
 
 
 def _is_string(node: ast.AST) -> bool:

@@ -43,8 +43,8 @@ from promolint.runtime.observe import (
     observe_value,
     wide_dtypes,
 )
-from promolint.runtime.predict import (Bindings, Definition, Opaque, Predictor, Signature, Span, argument_type,
-                                       describe_mode, opaque, package_facts)
+from promolint.runtime.predict import (ArgumentType, Bindings, Definition, Opaque, Predictor, Signature, Span,
+                                       argument_type, describe_mode, opaque, package_facts)
 from promolint.runtime.session import (
     ACTIVE,
     AGREE,
@@ -209,9 +209,7 @@ class ModuleUnit:
         observed = observe_value(value)
         predicted = self.prediction(site, mode, owner, signature)
         line, column, end_line, end_column = self.spans[site]
-        arguments = ", ".join(f"{_parameter(name, owner)}: "
-                              f"{t.shown if isinstance(t, Opaque) else describe(dict(zip(('dtype', 'weak', 'library'), t)))}"
-                              for name, t in signature or ())  # fmt: skip
+        arguments = ", ".join(f"{_parameter(name, owner)}: {_shown(t)}" for name, t in signature or ())
         return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
                           observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
 
@@ -441,6 +439,13 @@ def _closes_over(inner: types.FrameType, outer: types.FrameType) -> bool:
         return False
     mine, theirs = inner.f_locals, outer.f_locals
     return all(name in mine and name in theirs and mine[name] is theirs[name] for name in shared)
+
+
+def _shown(argument: ArgumentType | Opaque) -> str:
+    """An argument as a record lists it."""
+    if isinstance(argument, Opaque):
+        return argument.shown
+    return describe(dict(zip(("dtype", "weak", "library"), argument)))
 
 
 def _parameter(key: str | tuple[int, str], owner: FunctionUnit | None) -> str:

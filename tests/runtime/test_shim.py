@@ -135,8 +135,7 @@ def test_prng_keys_are_unchecked_not_shim_errors(functions):
 
 def test_coverage_counts_a_site_predicted_only_where_no_record_is_unknown():
     """A record whose prediction is "the dtype of x", x not given the call's type, is judged
-    unknown: its site is not predicted, as a site without a dtype is not (coverage had counted
-    it by its dtype text)."""
+    unknown: its site is not predicted, whatever dtype text the prediction carries."""
     session = Session(mode="report")
     observed = {"dtype": "float32", "weak": False, "library": "jax", "error": None, "platform": "cpu"}
     kept = {"dtype": "float32", "weak": None, "library": None, "error": None, "variable": "x", "depends": ["x"]}
@@ -262,7 +261,7 @@ def test_a_numpy_ufunc_of_unknown_operands_is_not_claimed_an_array(monkeypatch):
 def test_predictions_that_depend_on_arguments_without_a_dtype_are_evaluated(monkeypatch):
     """examples/opaque_arguments.py: a str, a dtype and None passed as arguments are read as the
     engine reads them in code, so the code-alone predictions that depend on them (an einsum's
-    spec, a `dtype=`) are evaluated at the call, and agree; they were all unknown."""
+    spec, a `dtype=`) are evaluated at the call, and agree: none is unknown."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     monkeypatch.delitem(sys.modules, "opaque_arguments", raising=False)
     with verifying(mode="report", predict="code", include=["opaque_arguments"]) as session:

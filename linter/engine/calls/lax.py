@@ -128,13 +128,13 @@ def _dtypes_refusal(call: Call, dtypes: list[str]) -> Refusal:
 
 def _collective(call: Call) -> Value:
     """A collective over a named axis (``psum``, ``pmean``, ``pmax``, ``pmin``, ``ppermute``,
-    ``pshuffle``, ``all_gather``) of one JAX array: its dtype and weak flag.  ``psum`` counts booleans in a strong int32 in both x64 modes; ``pmean`` of
-    integers gives float32 or float64 by their width, so it is claimed for inexact operands
-    only; ``all_gather`` adds a dimension unless tiled.  A pytree operand (a tuple of arrays)
-    gives a pytree: not modelled.  A Python or NumPy operand is left as it is where the axis does
-    not trace it (``jax.vmap``: ``psum(1.0, 'i')`` is a Python float there) and converted where it
-    does (``shard_map``): only JAX operands are claimed.  Measured under ``jax.vmap`` and
-    ``shard_map``, jax 0.10.2."""
+    ``pshuffle``, ``all_gather``) of one JAX array: its dtype and weak flag.  ``psum`` counts
+    booleans in a strong int32 in both x64 modes; ``pmean`` of integers gives float32 or float64
+    by their width, so it is claimed for inexact operands only; ``all_gather`` adds a dimension
+    unless tiled.  A pytree operand (a tuple of arrays) gives a pytree: not modelled.  A Python
+    or NumPy operand is left as it is where the axis does not trace it (``jax.vmap``:
+    ``psum(1.0, 'i')`` is a Python float there) and converted where it does (``shard_map``):
+    only JAX operands are claimed.  Measured under ``jax.vmap`` and ``shard_map``, jax 0.10.2."""
     operand = call.bound.get("x")
     if not isinstance(operand, Array) or not operand.dtype or operand.library is not Library.JAX:
         return UNKNOWN
