@@ -45,9 +45,9 @@ class Opaque:
     value: Value
 
 
-# The argument types of parameters of several functions, by (def line, name): what the engine's
+# The argument types of parameters of several functions, by (place, name): what the engine's
 # variables stand for (``promolint.engine.flow.functions.Functions._key``).
-Bindings = tuple[tuple[tuple[int, str], "ArgumentType | Opaque"], ...]
+Bindings = tuple[tuple[tuple["int | tuple[int, int]", str], "ArgumentType | Opaque"], ...]
 
 
 def settings_for(mode: Mode, facts: ProjectFacts = ProjectFacts()) -> Settings:
@@ -88,7 +88,7 @@ class Predictor:
         self.source = source
         self.facts = facts  # the modules of its package it reads (promolint.driver.project)
         self._values: dict[Mode, dict[Span, Value]] = {}
-        self._paths: dict[int, frozenset[str]] | None = None
+        self._paths: dict[int | tuple[int, int], frozenset[str]] | None = None
 
     def typed_spans(self, mode: Mode = (False, False)) -> dict[Span, str]:
         """The spans worth checking, with their source text: every expression the engine
@@ -128,17 +128,18 @@ class Predictor:
                 span for span, value in self._code_values(mode).items() if isinstance(value, Symbolic))
         return spans
 
-    def attribute_paths(self) -> dict[int, frozenset[str]]:
-        """By def line, the attributes of parameters the code-alone predictions depend on
-        (``state.count``: ``promolint.engine.symbolic.attribute_variable``), with x64 off."""
+    def attribute_paths(self) -> dict[int | tuple[int, int], frozenset[str]]:
+        """By place (a def's line, a lambda's line and column), the attributes of parameters the
+        code-alone predictions depend on (``state.count``:
+        ``promolint.engine.symbolic.attribute_variable``), with x64 off."""
         if self._paths is None:
-            found: dict[int, set[str]] = {}
+            found: dict[int | tuple[int, int], set[str]] = {}
             for value in self._code_values((False, False)).values():
                 if isinstance(value, Symbolic):
                     for var in value.variables:
-                        line, name = var.key if isinstance(var.key, tuple) and len(var.key) == 2 else (None, "")
-                        if type(line) is int and "." in name:
-                            found.setdefault(line, set()).add(name)
+                        place, name = var.key if isinstance(var.key, tuple) and len(var.key) == 2 else (None, "")
+                        if type(place) in (int, tuple) and "." in name:  # not another module's ("module:line")
+                            found.setdefault(place, set()).add(name)
             self._paths = {line: frozenset(names) for line, names in found.items()}
         return self._paths
 
@@ -167,39 +168,47 @@ class Predictor:
         return s.line, s.column, s.end_line, s.end_column
 
     def definitions(self) -> list[Definition]:
-        """Every ``def`` of the module."""
+        """Every ``def`` and lambda of the module."""
         found = []
         for node in ast.walk(self.source.tree):
-            if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            kind = type(node)
+            if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 params = node.args
                 positional = [p.arg for p in (*params.posonlyargs, *params.args)]
+                parameters = (*positional, *(p.arg for p in params.kwonlyargs))
+                if kind is ast.Lambda:
+                    found.append(Definition(node, "<lambda>", node.lineno, self._span(node), parameters,
+                                            len(positional), _rebound(node), (node.lineno, node.col_offset)))  # fmt: skip
+                    continue
                 first_line = (node.decorator_list[0] if node.decorator_list else node).lineno
-                found.append(Definition(node, node.name, first_line, self._span(node),
-                                        (*positional, *(p.arg for p in params.kwonlyargs)),
-                                        len(positional), _rebound(node)))  # fmt: skip
+                found.append(Definition(node, node.name, first_line, self._span(node), parameters,
+                                        len(positional), _rebound(node), node.lineno))  # fmt: skip
         return found
 
 
 @dataclass(frozen=True)
 class Definition:
-    """A ``def``: where it is (``first_line`` as in ``co_firstlineno``: its first decorator's),
-    its parameters (positional first), and those its body assigns to (their values at a later
-    point of the body are no longer the call's arguments)."""
+    """A ``def`` or lambda: where it is (``first_line`` as in ``co_firstlineno``: its first
+    decorator's), its parameters (positional first), those its body assigns to (their values
+    at a later point of the body are no longer the call's arguments), and what the engine's
+    variables of its parameters are keyed by (``place``: its ``def`` line, a lambda's line and
+    column; ``promolint.engine.flow.functions.Functions._key``)."""
 
-    node: ast.FunctionDef | ast.AsyncFunctionDef
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     name: str
     first_line: int
     span: Span
     parameters: tuple[str, ...]
     positional: int
     rebound: frozenset[str]
+    place: int | tuple[int, int]
 
 
-def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
     """The names the body binds: assignment, loop, ``with``/``except``/``import`` ``as`` and
     walrus targets (not those of nested scopes, nor a comprehension's own variables)."""
     names: set[str] = set()
-    stack: list[ast.AST] = list(function.body)
+    stack: list[ast.AST] = [function.body] if type(function) is ast.Lambda else list(function.body)
     while stack:
         node = stack.pop()
         kind = type(node)

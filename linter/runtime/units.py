@@ -25,7 +25,9 @@ comes back unchanged: a failure inside the shim becomes a ``ShimError`` record a
 
 from __future__ import annotations
 
+import ast
 import contextvars
+import functools
 import operator
 import sys
 import threading
@@ -83,30 +85,47 @@ class ModuleUnit:
         self.predictor = Predictor(parsed, package_facts(path))
         texts = self.predictor.typed_spans()
         self.functions = [FunctionUnit(self, index, d) for index, d in enumerate(self.predictor.definitions())]
-        # A function whose body assigns to a parameter has its arguments read at the call.
+        # A function whose body assigns to a parameter has its arguments read at the call (a
+        # `def`: a lambda has no statement to read them in).
         by_line: dict[int, list[FunctionUnit]] = {}
         for function in self.functions:
             by_line.setdefault(function.line, []).append(function)
         self._rebinding = {line: found[0] for line, found in by_line.items()
-                           if len(found) == 1 and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
+                           if len(found) == 1 and not found[0].is_lambda
+                           and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
+        lambdas_by_line: dict[int, int] = {}
+        for function in self.functions:
+            if function.is_lambda:
+                lambdas_by_line[function.first_line] = lambdas_by_line.get(function.first_line, 0) + 1
+        for function in self.functions:
+            function.shares_line = function.is_lambda and lambdas_by_line[function.first_line] > 1
         # By frame id: what its call passed (its arrays; what its other arguments hold, where the
         # session predicts from the code alone: objects_in).
         self.entered: dict[int, tuple[types.CodeType, Signature, Signature]] = {}
         code, ids = instrument(source, texts.__contains__, self._rebinding)
+        if any(function.shares_line for function in self.functions):
+            _locate_lambda_bodies(code, [function for function in self.functions if function.is_lambda])
         self.spans: list[Span] = [ids[site] for site in range(len(ids))]
         self.texts = [texts[span] for span in self.spans]
         self.code = compiler(code, path) if compiler else compile(code, path, "exec", dont_inherit=True)
-        # Each site belongs to the innermost function around it, whose arguments type it.
-        self.owners: list[FunctionUnit | None] = [None] * len(self.spans)
-        for function in sorted(self.functions, key=lambda f: (f.span[:2], (-f.span[2], -f.span[3]))):
-            for site, span in enumerate(self.spans):
-                if _contains(function.span, span):
-                    self.owners[site] = function  # outer functions come first: the innermost stays
+        # Each site belongs to the innermost function around it, whose arguments type it: from
+        # the code alone, a lambda's too (its parameters are variables of their own); predicted
+        # from the arguments, the innermost `def` (the analysis seeds a def's parameters).
+        self.owners = self._innermost(self.functions)
+        self.seeded_owners = self._innermost([f for f in self.functions if not f.is_lambda])
         for function in self.functions:
             around = [f for f in self.functions if f is not function and _contains(f.span, function.span)]
             function.enclosing = tuple(sorted(around, key=lambda f: f.span[:2], reverse=True))  # innermost first
         self._predictions: dict[tuple, dict[Span, dict]] = {}
         self._lock = threading.Lock()
+
+    def _innermost(self, functions: list[FunctionUnit]) -> list[FunctionUnit | None]:
+        owners: list[FunctionUnit | None] = [None] * len(self.spans)
+        for function in sorted(functions, key=lambda f: (f.span[:2], (-f.span[2], -f.span[3]))):
+            for site, span in enumerate(self.spans):
+                if _contains(function.span, span):
+                    owners[site] = function  # outer functions come first: the innermost stays
+        return owners
 
     @classmethod
     def register(cls, unit: ModuleUnit) -> ModuleUnit:
@@ -180,7 +199,10 @@ class ModuleUnit:
             # From the arguments: the function's parameters are seeded with the call's types.  From
             # the code alone: nothing is seeded, but a prediction that depends on the function's
             # parameters (the dtype of x) is evaluated at the call's types.
-            owner = self.owners[site] if session.from_arguments or self._depends(site, mode) else None
+            if session.from_arguments:
+                owner = self.seeded_owners[site]
+            else:
+                owner = self.owners[site] if self._depends(site, mode) else None
             signature: Signature | Bindings | None = owner.signature.get() if owner is not None else None
             key = (id(self), site, mode, signature, fast)
             record = session.records.get(key)
@@ -299,12 +321,36 @@ class ModuleUnit:
         raise TypeError(f"promolint: cannot find `def {fn.__name__}` at {self.path}:{fn.__code__.co_firstlineno}")
 
     def _owner_of_line(self, line: int) -> FunctionUnit | None:
-        inside = [f for f in self.functions if f.span[0] <= line <= f.span[2]]
+        inside = [f for f in self.functions if f.span[0] <= line <= f.span[2] and not f.is_lambda]
         return max(inside, key=lambda f: f.span[:2], default=None)
 
     def _where(self, site: int) -> str:
         line, column, _, _ = self.spans[site]
         return f"{self.path}:{line}:{column}"
+
+
+def _locate_lambda_bodies(instrumented: str, lambdas: list[FunctionUnit]) -> None:
+    """Where each lambda's body starts in the instrumented source, which keeps every line but
+    not every column: its lambdas in source order are the original's."""
+    found = sorted((node for node in ast.walk(ast.parse(instrumented)) if type(node) is ast.Lambda),
+                   key=lambda node: (node.lineno, node.col_offset))  # fmt: skip
+    if len(found) != len(lambdas):
+        return
+    for function, node in zip(sorted(lambdas, key=lambda f: f.span[:2]), found):
+        function.body_start = (node.body.lineno, node.body.col_offset)
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_start(code: types.CodeType) -> tuple[int, int] | None:
+    """Where the expression a lambda's code computes starts: the first (line, column) its
+    instructions cover (their zero-width positions, such as ``RESUME``'s, left out); None
+    before Python 3.11, which records no columns."""
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return None
+    found = [(line, column) for line, end_line, column, end_column in positions()
+             if line is not None and column is not None and (line, column) != (end_line, end_column)]  # fmt: skip
+    return min(found, default=None)
 
 
 def _contains(outer: Span, inner: Span) -> bool:
@@ -329,7 +375,10 @@ class FunctionUnit:
         self.node = definition.node
         self.name = definition.name
         self.first_line = definition.first_line
-        self.line = definition.node.lineno  # its `def`'s: what the engine's variables of its parameters name
+        self.line = definition.place  # what the engine's variables of its parameters are keyed by
+        self.is_lambda = type(definition.node) is ast.Lambda
+        self.shares_line = False  # a lambda that starts on the line of another: told apart by where its body starts
+        self.body_start: tuple[int, int] | None = None  # where its body starts in the instrumented code
         self.enclosing: tuple[FunctionUnit, ...] = ()  # the functions its definition is in, innermost first
         self.span = definition.span
         self.parameters = definition.parameters
@@ -350,7 +399,9 @@ class FunctionUnit:
         function's code: those of its parameters (``signature``, else its frame's), and those of
         the functions around it: the parameters its closure reads as they were passed (the
         enclosing function never assigns to them), or all of them where the enclosing call is
-        still running (on the stack, and the frame the closure's cells belong to)."""
+        still running (on the stack, and the frame the closure's cells belong to, or, where it
+        shares no cell with it, the innermost such call: a lambda the call hands to
+        ``tree_map``)."""
         found = self._frame_in(frame)
         if found is None:
             return ()
@@ -362,7 +413,7 @@ class FunctionUnit:
         inner = found
         for outer in self.enclosing:
             outer_frame = outer._frame_in(inner.f_back) if inner is not None else None
-            if outer_frame is not None and _closes_over(found, outer_frame):
+            if outer_frame is not None and _closes_over(found, outer_frame) is not False:
                 bindings.update(((outer.line, name), t) for part in outer._signature_of(outer_frame) for name, t in part)
             else:
                 read = {name: cells[name] for name in outer.parameters
@@ -370,13 +421,14 @@ class FunctionUnit:
                 bindings.update(((outer.line, name), t) for part in (_signature(read), outer.objects_in(read))
                                 for name, t in part)  # fmt: skip
             shadowing |= set(outer.parameters) | outer.rebound
-            inner = outer_frame
+            inner = outer_frame or inner  # one that has returned: the next is searched above the last found
         return tuple(bindings.items())
 
     def _frame_in(self, frame: types.FrameType | None) -> types.FrameType | None:
         while frame is not None:
             code = frame.f_code
-            if code.co_name == self.name and code.co_firstlineno == self.first_line and code.co_filename == self.unit.path:
+            if code.co_name == self.name and code.co_firstlineno == self.first_line and code.co_filename == self.unit.path \
+                    and (not self.shares_line or (self.body_start is not None and _code_start(code) == self.body_start)):  # fmt: skip
                 return frame
             frame = frame.f_back
         return None
@@ -430,13 +482,14 @@ class FunctionUnit:
         return _signature(bound)
 
 
-def _closes_over(inner: types.FrameType, outer: types.FrameType) -> bool:
+def _closes_over(inner: types.FrameType, outer: types.FrameType) -> bool | None:
     """Whether the function running in ``inner`` was defined by the call running in ``outer``:
-    the cells it shares with it hold the same objects (a recursive call's would not)."""
+    the cells it shares with it hold the same objects (a recursive call's would not); None
+    where it shares none, and nothing tells."""
     shared = [name for name in inner.f_code.co_freevars
               if name in outer.f_code.co_cellvars or name in outer.f_code.co_freevars]  # fmt: skip
     if not shared:
-        return False
+        return None
     mine, theirs = inner.f_locals, outer.f_locals
     return all(name in mine and name in theirs and mine[name] is theirs[name] for name in shared)
 
@@ -448,13 +501,15 @@ def _shown(argument: ArgumentType | Opaque) -> str:
     return describe(dict(zip(("dtype", "weak", "library"), argument)))
 
 
-def _parameter(key: str | tuple[int, str], owner: FunctionUnit | None) -> str:
+def _parameter(key: str | tuple[int | tuple[int, int], str], owner: FunctionUnit | None) -> str:
     """A parameter as a record names it: by name, with its function's line where that is
     not the site's function."""
     if isinstance(key, str):
         return key
-    line, name = key
-    return name if owner is not None and line == owner.line else f"{name} (line {line})"
+    place, name = key
+    if owner is not None and place == owner.line:
+        return name
+    return f"{name} (line {place[0] if isinstance(place, tuple) else place})"
 
 
 def _signature(arguments: dict[str, object]) -> Signature:

@@ -279,6 +279,30 @@ def test_predictions_that_depend_on_arguments_without_a_dtype_are_evaluated(monk
                          "n: weak int [python], dtype: dtype float32"}
 
 
+def test_predictions_that_depend_on_a_lambdas_parameters_are_evaluated_at_its_call(monkeypatch):
+    """examples/lambda_parameters.py (chex's comparators): a lambda the analysis never calls has
+    its parameters as variables of their own, keyed by where it starts, so each call evaluates
+    its sites: lambdas alone on their line, two on one line (told apart by where their bodies
+    start), returned by a function, and those the analysis calls where they are defined."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "lambda_parameters", raising=False)
+    with verifying(mode="report", predict="code", include=["lambda_parameters"]) as session:
+        import lambda_parameters
+
+        lambda_parameters.double(jnp.ones(3, jnp.bfloat16))
+        lambda_parameters.double(np.ones(3, np.int8))
+        lambda_parameters.widen(jnp.ones(2, jnp.int8))
+        lambda_parameters.narrow(jnp.ones(2, jnp.int8))
+        lambda_parameters.comparator(True)(jnp.ones(2, jnp.int32), jnp.ones(2, jnp.int32))
+        lambda_parameters.comparator(False)(jnp.ones(2, jnp.float16), jnp.ones(2, jnp.float16))
+        lambda_parameters.pair(jnp.ones(2, jnp.int8))
+        lambda_parameters.curried(jnp.ones(2, jnp.float16))
+    counts = session.counts()
+    assert (counts["disagree"], counts["unknown"]) == (0, 0), outcomes(session)
+    narrowed = [r for r in session.records.values() if r.text == "x.astype(jnp.float16) * x"]
+    assert [(r.predicted["dtype"], r.arguments) for r in narrowed] == [("float16", "x: int8 [jax]")]
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -83,6 +83,7 @@ class Definition:
     params: tuple[Param, ...]
     transparent: bool  # no decorator, or only ones that keep what the body computes
     line: int | None  # the line of its ``def``, for seeds; None for a lambda
+    place: Hashable  # what its parameters' variables are keyed by: its ``def`` line, a lambda's (line, column)
     scope: Scope  # the module whose names its body reads
     call_args: list[dict[str, Value]] = field(default_factory=list)
     call_modes: set[Context] = field(default_factory=set)  # the modes its call sites run it in
@@ -133,18 +134,20 @@ class Functions:
         self._provisional: set[int] = set()
         self._again: list[Callable[[int], None]] = []
 
-    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None,
+    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None, place: Hashable,
                enclosing: tuple[dict[str, Value], ...] = (),
                free: Callable[[], tuple[str, ...]] = tuple) -> int:  # fmt: skip
         """The key of the definition at ``handle``, registered once: bodies are evaluated
         repeatedly (loops, calls) and must not register their nested functions again.  A
         function defined inside others reads the names ``free`` lists (asked once) from the
-        ``enclosing`` frames of its latest definition."""
+        ``enclosing`` frames of its latest definition.  ``line`` is its ``def``'s (seeds name
+        it; None for a lambda), ``place`` what its parameters' variables are keyed by, unique
+        in its module, so that the run-time shim can give them a call's arguments."""
         key = self._index.get(id(handle))
         if key is None:
             key = self._index[id(handle)] = len(self._definitions)
             scope = self._flow.modules.current
-            self._definitions.append(Definition(handle, tuple(params), transparent, line, scope, free=free()))
+            self._definitions.append(Definition(handle, tuple(params), transparent, line, place, scope, free=free()))
             if scope.depth == 0:  # another module's functions run only where this one calls them
                 self._calls_left += _CALL_BUDGET_PER_DEFINITION
         self._definitions[key].enclosing = enclosing
@@ -549,10 +552,10 @@ class Functions:
 
     @staticmethod
     def _key(definition: Definition, param: Param) -> tuple:
-        """A parameter's variable: its def line (in another module, with the module's name) and
-        name."""
-        line = definition.line if definition.line is not None else id(definition.handle)
-        return (f"{definition.scope.module}:{line}" if definition.scope.depth else line, param.name)
+        """A parameter's variable: its definition's place (in another module, with the module's
+        name) and name."""
+        place = definition.place
+        return (f"{definition.scope.module}:{place}" if definition.scope.depth else place, param.name)
 
 
 def _every_container_changed(bound: Mapping[str, Value]) -> dict[str, Value]:

@@ -394,8 +394,9 @@ class Analysis(ExpressionWalker):
         params = [Param(param.arg, param, param.annotation) for param, _ in parameters(node)]
         functions = self.flow.functions
         enclosing = (frame.names, *frame.enclosing) if frame.in_function else ()
-        key = functions.define(node, params, higher_order.keeps_body(names),
-                               node.lineno if type(node) is not ast.Lambda else None,
+        line = node.lineno if type(node) is not ast.Lambda else None
+        key = functions.define(node, params, higher_order.keeps_body(names), line,
+                               line if line is not None else (node.lineno, node.col_offset),
                                enclosing, lambda: free_names(node, params) if enclosing else ())  # fmt: skip
         function = Function(key)
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]
