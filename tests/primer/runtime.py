@@ -291,7 +291,8 @@ def markdown(summary: dict) -> str:
     notes = []
     for project, modes in summary["projects"].items():
         for mode, entry in modes.items():
-            base = (entry.get("baseline") or {}).get("tests", {})
+            baseline = entry.get("baseline")
+            base = (baseline or {}).get("tests", {})
             arguments, code = entry.get("arguments") or {}, entry.get("code") or {}
 
             def outcomes(figures: dict) -> str:
@@ -303,11 +304,14 @@ def markdown(summary: dict) -> str:
 
             changed = sorted({*arguments.get("changed_tests", []), *code.get("changed_tests", [])})
             coverage = entry.get("runtime_coverage")
+            # Without the run without the shim (--no-baseline) there are no tests to show or compare.
+            tests = (f"{base.get('passed', 0)}/{base.get('failed', 0) + base.get('error', 0)}/{base.get('skipped', 0)}"
+                     if baseline else "-")  # fmt: skip
             lines.append(
-                f"| {project} | {mode.removeprefix('x64 ')} | {base.get('passed', 0)}/{base.get('failed', 0) + base.get('error', 0)}"
-                f"/{base.get('skipped', 0)} | {code.get('array_sites', '-')} | {code.get('predicted_sites', '-')} | "
-                f"{f'{coverage:.1%}' if coverage is not None else '-'} | {outcomes(arguments)} | {outcomes(code)} | "
-                f"{arguments.get('shim_errors', '-')} / {code.get('shim_errors', '-')} | {len(changed)} |"
+                f"| {project} | {mode.removeprefix('x64 ')} | {tests} | {code.get('array_sites', '-')} | "
+                f"{code.get('predicted_sites', '-')} | {f'{coverage:.1%}' if coverage is not None else '-'} | "
+                f"{outcomes(arguments)} | {outcomes(code)} | "
+                f"{arguments.get('shim_errors', '-')} / {code.get('shim_errors', '-')} | {len(changed) if baseline else '-'} |"
             )  # fmt: skip
             for variant, figures in (("arguments", arguments), ("code", code)):
                 notes += [f"- {project}, {mode}, {variant}: {d}" for d in figures.get("disagreements", [])]

@@ -80,3 +80,10 @@ def test_a_run_that_timed_out_changes_no_test_and_says_so(primer):
     entry = primer.summarize(runs)["projects"]["demo"]["x64 off"]
     assert entry["code"]["timed_out"] and entry["code"]["changed_tests"] == []
     assert "| timed out |" in primer.markdown(primer.summarize(runs))
+
+
+def test_a_run_without_the_baseline_shows_no_tests_and_no_changed_tests(primer):
+    """--no-baseline runs no suite without the shim: the table has no tests to show or compare,
+    not 0/0/0 and 0 changed."""
+    summary = primer.summarize([_run(primer, "code", {"t::a": "passed"}, _report(5, 0, 10, 4))])
+    assert "| demo | off | - | 10 | 4 | 40.0% | no report | 5 / 0 / 3 / 2 | - / 0 | - |" in primer.markdown(summary)
