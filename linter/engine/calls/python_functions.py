@@ -1,6 +1,7 @@
 """Rules of Python's own functions (``len``, ``math.floor``...): a Python scalar of a fixed kind
 whatever the argument; ``range`` gives Python ints, ``tuple`` and ``list`` the items they are
-given, ``zip`` and ``enumerate`` tuples of the elements of what they iterate."""
+given, ``zip`` and ``enumerate`` tuples of the elements of what they iterate, ``min`` and ``max``
+one of what they compare."""
 
 from __future__ import annotations
 
@@ -58,6 +59,21 @@ def _python_zip(call: Call) -> Value:
     return Elements(Items(tuple(element_of(iterable) for iterable in iterables), is_tuple=True))
 
 
+def _one_of(call: Call) -> Value:
+    """``min(a, b, ...)``, ``max(...)``: one of the arguments, unchanged, whichever it is (``key=``
+    only chooses); of one iterable, one of its elements or the ``default=``."""
+    given = call.bound.get("args")
+    arguments = list(given.items) if isinstance(given, Items) else []
+    if len(arguments) > 1:
+        return join(arguments)
+    if len(arguments) == 1:
+        chosen = [element_of(arguments[0])]
+        if "default" in call.bound:
+            chosen.append(call.bound["default"])
+        return join(chosen)
+    return UNKNOWN
+
+
 def _int_tuple(call: Call) -> Value:
     """``np.shape(a)``: a tuple of Python ints, as ``a.shape`` is."""
     return Elements(python_scalar("int"))
@@ -68,5 +84,6 @@ SEMANTICS: dict[str, Callable[[Call], Value]] = {
     "python_range": _python_range,
     "python_sequence": _python_sequence,
     "python_zip": _python_zip,
+    "one_of": _one_of,
     "int_tuple": _int_tuple,
 }

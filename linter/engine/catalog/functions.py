@@ -174,6 +174,9 @@ CATALOG: dict[str, Fn] = {
     "builtins.zip": Fn("python_zip", PY, ("*iterables",)),
     "builtins.enumerate": Fn("python_zip", PY, ("iterable",)),
     "builtins.abs": Fn("abs", PY, ("x",), arrays=("x",)),
+    # min() and max() give back one of what they compare (dinosaur's `m_max = min(n_m, n_l - k)`).
+    "builtins.min": Fn("one_of", PY, ("*args",)),
+    "builtins.max": Fn("one_of", PY, ("*args",)),
 }
 
 

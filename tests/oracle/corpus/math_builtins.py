@@ -65,3 +65,14 @@ y = int(True) + 1
 y2 = float("1.5") * 2
 # ---
 y = bool(f32[0] > 0)
+# ---
+# min() and max() give back one of their arguments, unchanged.
+y = min(3, 4)
+y2 = max(np.float32(1), np.float32(2))
+y3 = max([np.int8(1), np.int8(2)])
+y4 = min(f16[0], f16[1])
+# ---
+y = min(3, 2.5)
+y2 = max(a_f32[0], a_f32[1], key=abs)
+y3 = min(len(a64), a64.shape[0] - 1)
+y4 = np.arange(max(2, len(a64) - 1))
