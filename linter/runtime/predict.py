@@ -143,6 +143,15 @@ class Predictor:
             self._paths = {line: frozenset(names) for line, names in found.items()}
         return self._paths
 
+    def variable_places(self, mode: Mode, span: Span) -> frozenset[int | tuple[int, int]]:
+        """The places (a def's line, a lambda's line and column) of this module's functions
+        whose parameters the code-alone prediction of a span depends on."""
+        value = self._code_values(mode).get(span)
+        if not isinstance(value, Symbolic):
+            return frozenset()
+        return frozenset(var.key[0] for var in value.variables
+                         if isinstance(var.key, tuple) and len(var.key) == 2 and type(var.key[0]) in (int, tuple))  # fmt: skip
+
     def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
         """The code-alone prediction of a span; one that depends on parameters is evaluated at
         the types ``bindings`` gives them (a variable's key is its def line and name)."""

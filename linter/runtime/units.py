@@ -112,6 +112,7 @@ class ModuleUnit:
         # the code alone, a lambda's too (its parameters are variables of their own); predicted
         # from the arguments, the innermost `def` (the analysis seeds a def's parameters).
         self.owners = self._innermost(self.functions)
+        self._by_place = {function.line: function for function in self.functions}
         self.seeded_owners = self._innermost([f for f in self.functions if not f.is_lambda])
         for function in self.functions:
             around = [f for f in self.functions if f is not function and _contains(f.span, function.span)]
@@ -214,7 +215,8 @@ class ModuleUnit:
             _reentry.busy = True
             try:
                 if owner is not None and not session.from_arguments:
-                    signature = owner.bindings_in(sys._getframe(1), signature)
+                    signature = self._with_callers(site, mode, sys._getframe(1),
+                                                   owner.bindings_in(sys._getframe(1), signature))  # fmt: skip
                 elif owner is not None and signature is None:  # no @verify call in progress: read the arguments
                     signature = owner.signature_in(sys._getframe(1))
                 record = self._first_sight(site, value, owner, signature, mode)
@@ -234,6 +236,22 @@ class ModuleUnit:
         arguments = ", ".join(f"{_parameter(name, owner)}: {_shown(t)}" for name, t in signature or ())
         return SiteRecord(self.path, line, column, end_line, end_column, self.texts[site], describe_mode(mode),
                           observed, predicted, judge(predicted, observed), arguments)  # fmt: skip
+
+    def _with_callers(self, site: int, mode: Mode, frame: types.FrameType, bindings: Bindings) -> Bindings:
+        """``bindings`` and the parameters of the module's other functions that the code-alone
+        prediction depends on, from the innermost running call of each: the analysis passes a
+        caller's values down into what it calls (``self.target_grid.centers`` of the method that
+        calls a module function), so they are that call's where it is on the stack."""
+        wanted = self.predictor.variable_places(mode, self.spans[site]) - {place for (place, _), _ in bindings}
+        if not wanted:
+            return bindings
+        found = dict(bindings)
+        for place in wanted:
+            function = self._by_place.get(place)
+            caller = function._frame_in(frame) if function is not None else None
+            if caller is not None:
+                found.update(((place, name), t) for part in function._signature_of(caller) for name, t in part)
+        return tuple(found.items())
 
     def _depends(self, site: int, mode: Mode) -> bool:
         """Whether the code-alone prediction of a site depends on variables (parameters)."""

@@ -303,6 +303,23 @@ def test_predictions_that_depend_on_a_lambdas_parameters_are_evaluated_at_its_ca
     assert [(r.predicted["dtype"], r.arguments) for r in narrowed] == [("float16", "x: int8 [jax]")]
 
 
+def test_predictions_that_depend_on_a_callers_parameters_are_evaluated_at_its_running_call(monkeypatch):
+    """examples/caller_values.py (dinosaur's regridders): the analysis passes the method's
+    `field` down into `_interpolate`, so `fp` there is "the dtype of field", a parameter of the
+    method; the shim reads it from the method's call on the stack."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "caller_values", raising=False)
+    with verifying(mode="report", predict="code", include=["caller_values"]) as session:
+        import caller_values
+
+        levels = [caller_values.Levels(np.linspace(0, 1, 4, dtype=dtype)) for dtype in (np.float32, np.float16)]
+        caller_values.Regridder(*levels)(np.ones(4, np.float16))
+    assert session.counts()["disagree"] == 0, outcomes(session)
+    products = [r for r in session.records.values() if r.text == "fp * weights"]
+    assert [(r.outcome, r.predicted["dtype"]) for r in products] == [("agree", "float32")]
+    assert "field (line 19): float16 [numpy-array]" in products[0].arguments
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):
