@@ -139,6 +139,9 @@ class Reference(Value):
     qualname: str
 
 
+NONE = Reference("builtins.None")
+
+
 def is_none(value: Value | None) -> bool:
     """Whether ``value`` is Python's ``None`` (an argument such as ``axis=None``)."""
     return isinstance(value, Reference) and value.qualname == "builtins.None"
@@ -321,10 +324,28 @@ class Keyed(Value):
         return Keyed(tuple((k, value if k == key and type(k) is type(key) else v) for k, v in self.entries))
 
 
+@dataclass(frozen=True)
+class Alternatives(Value):
+    """One of several functions, modules or classes, which one known only when the code runs
+    (``op = jnp.greater if reverse else jnp.less``, a dict of functions indexed by a key that is
+    no literal): a call gives the join of what each option's call gives, an attribute the join
+    of each option's.  ``options`` are distinct, in a fixed order."""
+
+    options: tuple[Value, ...]
+
+
+# What a join keeps as alternatives: values that are called or read, never operands.
+_ALTERNATIVE_KINDS = (Reference, Function, Class)
+
+
 def join_objects(values: list[Value]) -> Value:
-    """The join of dicts with the same keys (entry by entry) or of objects of one class made
-    with the same fields (field by field); anything else is unknown."""
+    """The join of dicts with the same keys (entry by entry), of objects of one class made with
+    the same fields (field by field), or of functions, modules and classes (``Alternatives``);
+    anything else is unknown."""
     first = values[0]
+    if all(isinstance(v, (*_ALTERNATIVE_KINDS, Alternatives)) for v in values):
+        options = {o for v in values for o in (v.options if isinstance(v, Alternatives) else (v,))}
+        return Alternatives(tuple(sorted(options, key=repr))) if len(options) <= MAX_CANDIDATES else UNKNOWN
     if isinstance(first, Keyed) and all(isinstance(v, Keyed) and [k for k, _ in v.entries] ==
                                         [k for k, _ in first.entries] for v in values):  # fmt: skip
         return Keyed(tuple((k, join([v.entries[i][1] for v in values])) for i, (k, _) in enumerate(first.entries)))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from promolint.engine.calls import as_traced
 from promolint.engine.catalog import LIST_MUTATORS
 from promolint.engine.context import Context
-from promolint.engine.values import UNKNOWN, Array, Elements, Items, Keyed, Unknown, Value, join
+from promolint.engine.values import NONE, UNKNOWN, Array, Elements, Items, Keyed, Unknown, Value, join
 
 SPREAD = object()  # the key of a ``**other`` entry of a dict display
 
@@ -97,7 +97,7 @@ def device_put(value: Value, ctx: Context) -> Value:
 def dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
     """``d.values()``, ``d.items()`` (iterated: keys unknown, values their join), ``d.copy()``,
     ``d.get(i)`` with an integer literal, ``d.get(k, default)`` with any other key (one of the
-    values or the default: their join)."""
+    values or the default, None where none is given: their join)."""
     values = [v for _, v in container.entries]
     if method == "values":
         return Elements(join(values)) if values else UNKNOWN
@@ -110,6 +110,6 @@ def dict_method(container: Keyed, method: str, args: Sequence[Value]) -> Value:
         if found is None:
             return UNKNOWN
         return found if len(args) == 1 else join([found, args[1]])
-    if method == "get" and len(args) == 2 and values:
-        return join([*values, args[1]])
+    if method == "get" and 1 <= len(args) <= 2 and values:
+        return join([*values, args[1] if len(args) == 2 else NONE])
     return UNKNOWN

@@ -30,11 +30,10 @@ from promolint.engine.flow.carries import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import leaves, rebuild
 from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
 from promolint.engine.symbolic import outcomes as outcomes_of
-from promolint.engine.values import (UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
+from promolint.engine.values import (NONE, UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
                                      is_none)
 
 Invoke = Callable[[Value, Sequence[Value]], Value]  # calls a function value with positional arguments
-_NONE = Reference("builtins.None")
 _LEAF = Reference("<leaf>")  # a leaf's place in a pytree's skeleton
 
 
@@ -316,7 +315,7 @@ def _stacked(ys: Value, ctx: Context) -> Value:
 
 
 def _scan(invoke: Invoke, quiet: Invoke, bound: dict[str, Value], ctx: Context) -> tuple[tuple[Value, ...], Value]:
-    body, init, xs = bound.get("f", UNKNOWN), bound.get("init", UNKNOWN), bound.get("xs", _NONE)
+    body, init, xs = bound.get("f", UNKNOWN), bound.get("init", UNKNOWN), bound.get("xs", NONE)
     x = _sliced(xs, ctx)
 
     def step(run: Invoke, carry: Value) -> tuple[Value, Value]:

@@ -18,7 +18,7 @@ from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
-from promolint.engine.values import (UNKNOWN, Bound, Function, Imported, Instance, Items, Keyed, Reference,
+from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Function, Imported, Instance, Items, Keyed, Reference,
                                      Returns, Value)
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
@@ -122,6 +122,8 @@ class Flow:
         raised = raised_in((func, *args, *kwargs.values()))
         if raised is not None:
             return raised
+        if type(func) is Alternatives:
+            return self._each_option(func, args, kwargs, frame, handle, static, open_keywords)
         if isinstance(func, Function):
             if func.compiled and self._watched is not None and (self.recording or self._probing):
                 self._watch(func, args, kwargs, frame, handle)
@@ -169,6 +171,20 @@ class Flow:
             # dtype, so strict promotion refuses what it refuses in `x + v`; rules read it.
             result = self.operation(OperationKind.CALL, func.method, (func.receiver, args[0]), result, frame, handle)
         return result
+
+    def _each_option(self, func: Alternatives, args: list[Value], kwargs: dict[str, Value], frame: Frame,
+                     handle: object, static: Callable[[list[str]], frozenset[str]], open_keywords: bool) -> Value:  # fmt: skip
+        """A call of one of several functions: the join of what each option's call gives.  Rules
+        read no operation there (which one runs is not known), and the options' bodies get no
+        call arguments from it."""
+        saved = self.recording, self.trial
+        self.recording, self.trial = False, None
+        try:
+            results = [self._call(option, list(args), dict(kwargs), frame, handle, static, open_keywords)
+                       for option in func.options]  # fmt: skip
+        finally:
+            self.recording, self.trial = saved
+        return join(results)
 
     def _invoked(self, func: Function, args: list[Value], kwargs: dict[str, Value], result: Value, frame: Frame,
                  handle: object) -> None:  # fmt: skip
@@ -231,6 +247,8 @@ class Flow:
         """``base.name`` (read at ``handle``); a module's name the seeds know
         (``helpers.WEIGHTS``) has their value, one of the program's other modules its own; an
         object's attribute what its class assigns (``promolint.engine.flow.objects``)."""
+        if type(base) is Alternatives:  # `xp.zeros` where `xp` is one of NumPy and JAX
+            return join([self.attribute(option, name, ctx, handle) for option in base.options])
         value = self.objects.attribute(base, name, ctx)
         if value is not None:  # an object of another module's class: its methods made the value
             return sources.anchored(value, handle, self.modules.here)
@@ -330,17 +348,25 @@ class Flow:
             self.returns.append(Returned(handle, value, frame.inputs, frame.ctx))
 
     # --- control flow -------------------------------------------------------------------
-    def branches(self, frame: Frame, runs: Sequence[Run], fall_through: bool = False) -> None:
+    def branches(self, frame: Frame, runs: Sequence[Run], fall_through: bool = False,
+                 leaving: Sequence[str | None] = ()) -> None:  # fmt: skip
         """Each of ``runs`` may happen (``if``/``elif``/``else``, ``match`` cases); with
-        ``fall_through`` none of them may (a ``match`` without a catch-all)."""
+        ``fall_through`` none of them may (a ``match`` without a catch-all).  A run that
+        ``leaving`` marks as always ending in ``"raise"`` or ``"return"``: what follows runs only
+        after the others (after all of them where every run leaves, which code after them never
+        sees); the state a raise leaves in is where a ``try``'s handlers may start."""
         states = []
-        for run in runs:
+        for index, run in enumerate(runs):
             branch = frame.copy()
             run(branch)
-            states.append(branch)
+            left = leaving[index] if index < len(leaving) else None
+            if left is None:
+                states.append(branch)
+            elif left == "raise" and branch.raised is not None:
+                branch.raised.append(branch)
         if fall_through:
             states.append(frame.copy())
-        merge(frame, states)
+        merge(frame, states or [frame.copy()])
 
     def loop(self, frame: Frame, step: Run, orelse: Run) -> None:
         """A loop whose every pass is ``step`` (binding the loop variable and running the body),
@@ -434,13 +460,20 @@ class Flow:
         return next((site.node for site in self.sites.values() if site.target and site.value is value), None)
 
     def attempt(self, frame: Frame, body: Run, handlers: Sequence[Run], orelse: Run, final: Run) -> None:
-        """``try``: a handler may start from the entry state or from any point of the body."""
+        """``try``: a handler may start from the entry state or from any point of the body
+        (where it ends, and where a branch of it raises)."""
         entry = frame.copy()
-        body(frame)
+        outer, frame.raised = frame.raised, []
+        try:
+            body(frame)
+        finally:
+            raised, frame.raised = frame.raised, outer
+        if outer is not None:
+            outer.extend(raised)  # what the handlers do not catch goes on to an enclosing try's
         branches = [frame.copy()]
         for handler in handlers:
             branch = entry.copy()
-            merge(branch, [entry, frame.copy()])
+            merge(branch, [entry, frame.copy(), *raised])
             handler(branch)
             branches.append(branch)
         orelse(branches[0])

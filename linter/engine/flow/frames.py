@@ -27,10 +27,13 @@ class Frame:
     # A function's dicts and lists given as arguments, changed in place by its body: the caller's
     # object changes too (``ChangedInputs``); shared by the frames of its branches.
     changed: ChangedInputs | None = None
+    # Inside a ``try`` body: the states its branches that end in ``raise`` leave in, where a
+    # handler may start (``Flow.attempt``); shared by the frames of its branches.
+    raised: list[Frame] | None = None
 
     def copy(self) -> Frame:
         return Frame(dict(self.names), self.ctx, self.returns, self.in_function, self.inputs, self.enclosing,
-                     self.changed)  # fmt: skip
+                     self.changed, self.raised)  # fmt: skip
 
     def lookup(self, name: str) -> Value | None:
         """A local name's value, else that of the innermost enclosing function that binds it."""

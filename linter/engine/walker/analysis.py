@@ -24,7 +24,7 @@ from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.values import UNKNOWN, Class, Function, Imported, Instance, Reference, Value
+from promolint.engine.values import NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, Reference, Value
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
@@ -304,19 +304,29 @@ class Analysis(ExpressionWalker):
         ``if`` alone in the ``else`` block), so that ladders as long as Python compiles need no
         recursion: the tests, then each branch from the state before them."""
         runs = []
+        leaving: list[str | None] = []  # "raise" or "return" where a branch always ends in one
         said: list[bool | None] = []  # what each test says of x64 when it holds, in order
+        not_none: list[str] = []  # names an earlier test found None: later branches run where they are not
         current: ast.If | None = node
         while current is not None:
             self._expr(current.test, frame)
             said.append(self._x64_test(current.test))
-            runs.append(_assuming(self._guarded(current.test, self._runner(current.body)), said[:-1], said[-1]))
+            compared, none_when_true = _none_test(current.test)
+            body = self._guarded(current.test, self._runner(current.body))
+            if compared is not None and not none_when_true:
+                body = _without_none([compared], body)
+            runs.append(_assuming(_without_none(list(not_none), body), said[:-1], said[-1]))
+            leaving.append(_leaves(current.body))
+            if compared is not None and none_when_true:
+                not_none.append(compared)
             orelse = current.orelse
             if len(orelse) == 1 and type(orelse[0]) is ast.If:
                 current = orelse[0]
             else:
-                runs.append(_assuming(self._runner(orelse), said, None))
+                runs.append(_assuming(_without_none(list(not_none), self._runner(orelse)), said, None))
+                leaving.append(_leaves(orelse))
                 current = None
-        self.flow.branches(frame, runs)
+        self.flow.branches(frame, runs, leaving=leaving)
 
     def _guarded(self, test: ast.expr, run):
         """``run`` (the branch an ``if`` test guards) with the name the test checks narrowed:
@@ -425,6 +435,39 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     if analysis.failures:
         analysis = deeply(lambda: Analysis(source, settings, seeds).run())
     return analysis
+
+
+def _leaves(body: list[ast.stmt]) -> str | None:
+    """``"raise"`` or ``"return"`` where a block always ends in one (its last statement is)."""
+    last = type(body[-1]) if body else None
+    return "raise" if last is ast.Raise else "return" if last is ast.Return else None
+
+
+def _none_test(test: ast.expr) -> tuple[str | None, bool]:
+    """The name ``test`` compares with None (``x is None``, ``x is not None``), and whether the
+    test holds where it is None; (None, False) for any other test."""
+    if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot)
+            and type(test.left) is ast.Name and type(test.comparators[0]) is ast.Constant
+            and test.comparators[0].value is None):  # fmt: skip
+        return test.left.id, type(test.ops[0]) is ast.Is
+    return None, False
+
+
+def _without_none(names: list[str], run):
+    """``run`` (a branch of an ``if`` ladder) where each of ``names`` is not None: a name that
+    holds one of several functions or None (``table.get(key)``) holds one of the functions."""
+    if not names:
+        return run
+
+    def narrowed(frame: Frame) -> None:
+        for name in names:
+            value = frame.names.get(name)
+            if type(value) is Alternatives and NONE in value.options:
+                options = tuple(option for option in value.options if option != NONE)
+                frame.names[name] = options[0] if len(options) == 1 else Alternatives(options)
+        run(frame)
+
+    return narrowed
 
 
 def _assuming(run, earlier: list[bool | None], holds: bool | None):
