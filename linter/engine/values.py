@@ -279,12 +279,17 @@ class Instance(Value):
     equinox and NamedTuple fields bound from the constructor's arguments).  ``exact`` is False
     for ``self`` in a method analysed on its own: it may be an object of a subclass.  ``origin``:
     the parameter it came in as (its variable's key), whose fields nothing else says anything
-    of are variables of their own (``promolint.engine.symbolic.attribute_variable``)."""
+    of are variables of their own (``promolint.engine.symbolic.attribute_variable``).
+    ``receiver``: for ``self`` in a method analysed on its own, that parameter's key: what its
+    class assigns to an attribute, of no known dtype, is a variable of its own there.  It is no
+    part of the object's identity (calls given ``self`` from several methods are one memoized
+    call), so a body such a call runs may read a variable of its caller's ``self``."""
 
     cls: int
     fields: tuple[tuple[str, Value], ...] = ()
     exact: bool = True
     origin: tuple | None = None
+    receiver: tuple | None = field(default=None, compare=False)
 
     def field(self, name: str) -> Value | None:
         return next((value for key, value in self.fields if key == name), None)

@@ -320,6 +320,33 @@ def test_predictions_that_depend_on_a_callers_parameters_are_evaluated_at_its_ru
     assert "field (line 19): float16 [numpy-array]" in products[0].arguments
 
 
+def test_predictions_that_depend_on_attributes_of_self_of_no_known_dtype_are_evaluated(monkeypatch):
+    """examples/fields_of_unknown.py (dinosaur's HeldSuarezForcingSigma): `__init__` assigns
+    `self.sigma` and `self.scale` values of no known dtype; the methods' reads of them are
+    variables of their own, which the shim reads from the object each call is given."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "fields_of_unknown", raising=False)
+
+    class Quantity:
+        def __init__(self, magnitude):
+            self.magnitude = magnitude
+
+    with verifying(mode="report", predict="code", include=["fields_of_unknown"]) as session:
+        import fields_of_unknown
+
+        forcing = fields_of_unknown.Forcing([0.5, 0.25], Quantity(np.float32(2.0)))
+        forcing.relax(np.ones(2, np.float32))
+        forcing.weights()
+        narrow = fields_of_unknown.Forcing(np.arange(3, dtype=np.int8), Quantity(3))
+        narrow.relax(np.ones(3, np.float16))
+        narrow.weights()
+    assert session.counts()["disagree"] == 0, outcomes(session)
+    relaxed = {r.predicted["dtype"]: r.outcome for r in session.records.values()
+               if r.text == "temperature - self.sigma * self.scale"}  # fmt: skip
+    assert relaxed == {"float64": "agree", "float16": "agree"}
+    assert all(r.outcome == "agree" for r in session.records.values() if r.line > 12), outcomes(session)
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

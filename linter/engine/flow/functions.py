@@ -483,7 +483,10 @@ class Functions:
             if name in given:
                 seeds[name] = given[name]
             elif index == 0 and definition.receiver is not None:  # `self`, a method analysed on its own
-                seeds[name] = self._followed(definition.receiver, definition, param) or definition.receiver
+                receiver = definition.receiver
+                if isinstance(receiver, Instance):
+                    receiver = replace(receiver, receiver=self._key(definition, param))
+                seeds[name] = self._followed(receiver, definition, param) or receiver
             elif param.annotation is not None:
                 seeds[name] = self._body.annotation(param.annotation, ctx)
                 if seeds[name] is UNKNOWN and name in declared:

@@ -31,7 +31,7 @@ from promolint.engine.flow.containers import DICT_METHODS, DICT_MUTATORS, device
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
-                                     Reference, Refusal, Value, join)
+                                     Reference, Refusal, Unknown, Value, join)
 from promolint.engine.symbolic import EvaluationState, attribute_variable, is_symbolic, lowered, settled
 
 
@@ -249,8 +249,17 @@ class Objects:
         if assigned is not None:
             parts.append(assigned)
         if not parts or (info.opaque and not has_field and assigned is None):
-            return UNKNOWN
-        return join(parts)
+            value = UNKNOWN
+        else:
+            value = join(parts)
+        owner = base.origin or base.receiver
+        if owner is not None and name[0] != "_" and (type(value) is Unknown or (
+                type(value) is Array and not value.dtypes and value.library is not Library.PYTHON)):  # fmt: skip
+            # what a parameter's object holds there, of a dtype nothing in the program gives: a
+            # variable of its own (of every dtype of its library, where that is known)
+            library = value.library if type(value) is Array else None
+            return attribute_variable(owner, name, ctx, library, state=self._flow.evaluation_state)
+        return value
 
     def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value | None:
         """What field ``spec`` of an object of ``cls`` holds (``_typed_field``); where nothing

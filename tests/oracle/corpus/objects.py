@@ -312,3 +312,31 @@ def lookup(name, mode):
 y = order("cubic")
 y2 = lookup("b", "linear")
 y3 = lookup("a", "cubic")
+# ---
+# Attributes `__init__` assigns from values nothing types (a list the caller gives, an object's
+# attribute), read by methods analysed on their own: variables of their own, so what holds for
+# every dtype of them is claimed (dinosaur's HeldSuarezForcingSigma, coordax's LabeledAxis).
+class Levels:
+    def __init__(self, raw, source):
+        self.values = jnp.asarray(raw)
+        self.ticks = np.asarray(raw)
+        self.scale = source.scale
+
+    def mean32(self):
+        return self.values.astype(jnp.float32).mean()
+
+    def positions(self):
+        return np.searchsorted(self.ticks, self.ticks)
+
+    def scaled(self, x):
+        return x * self.scale, self.ticks < 1
+
+
+class Source:
+    scale = 2.0
+
+
+levels = Levels([1, 2, 3], Source())
+y = levels.mean32()
+y2 = levels.positions()
+y3 = levels.scaled(f16)
