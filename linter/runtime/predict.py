@@ -137,9 +137,8 @@ class Predictor:
             for value in self._code_values((False, False)).values():
                 if isinstance(value, Symbolic):
                     for var in value.variables:
-                        place, name = var.key if isinstance(var.key, tuple) and len(var.key) == 2 else (None, "")
-                        if type(place) in (int, tuple) and "." in name:  # not another module's ("module:line")
-                            found.setdefault(place, set()).add(name)
+                        if _own_place(var.key) and "." in var.key[1]:
+                            found.setdefault(var.key[0], set()).add(var.key[1])
             self._paths = {line: frozenset(names) for line, names in found.items()}
         return self._paths
 
@@ -149,8 +148,7 @@ class Predictor:
         value = self._code_values(mode).get(span)
         if not isinstance(value, Symbolic):
             return frozenset()
-        return frozenset(var.key[0] for var in value.variables
-                         if isinstance(var.key, tuple) and len(var.key) == 2 and type(var.key[0]) in (int, tuple))  # fmt: skip
+        return frozenset(var.key[0] for var in value.variables if _own_place(var.key))
 
     def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
         """The code-alone prediction of a span; one that depends on parameters is evaluated at
@@ -186,8 +184,9 @@ class Predictor:
                 positional = [p.arg for p in (*params.posonlyargs, *params.args)]
                 parameters = (*positional, *(p.arg for p in params.kwonlyargs))
                 if kind is ast.Lambda:
+                    place = (node.lineno, node.col_offset)
                     found.append(Definition(node, "<lambda>", node.lineno, self._span(node), parameters,
-                                            len(positional), _rebound(node), (node.lineno, node.col_offset)))  # fmt: skip
+                                            len(positional), _rebound(node), place))  # fmt: skip
                     continue
                 first_line = (node.decorator_list[0] if node.decorator_list else node).lineno
                 found.append(Definition(node, node.name, first_line, self._span(node), parameters,
@@ -211,6 +210,12 @@ class Definition:
     positional: int
     rebound: frozenset[str]
     place: int | tuple[int, int]
+
+
+def _own_place(key: object) -> bool:
+    """Whether a variable's key is a parameter of this module's functions: (a def's line or a
+    lambda's line and column, name), not another module's ("module:line")."""
+    return isinstance(key, tuple) and len(key) == 2 and type(key[0]) in (int, tuple)
 
 
 def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:

@@ -444,12 +444,17 @@ class FunctionUnit:
 
     def _frame_in(self, frame: types.FrameType | None) -> types.FrameType | None:
         while frame is not None:
-            code = frame.f_code
-            if code.co_name == self.name and code.co_firstlineno == self.first_line and code.co_filename == self.unit.path \
-                    and (not self.shares_line or (self.body_start is not None and _code_start(code) == self.body_start)):  # fmt: skip
+            if self._runs(frame.f_code):
                 return frame
             frame = frame.f_back
         return None
+
+    def _runs(self, code: types.CodeType) -> bool:
+        """Whether ``code`` is this function's (a lambda that shares its line with another: the
+        one whose body starts where this one's does)."""
+        if (code.co_name, code.co_firstlineno, code.co_filename) != (self.name, self.first_line, self.unit.path):
+            return False
+        return not self.shares_line or (self.body_start is not None and _code_start(code) == self.body_start)
 
     def _signature_of(self, frame: types.FrameType, objects: bool = True) -> tuple[Signature, Signature]:
         """What the call running in ``frame`` passed, its arrays and (with ``objects``) what its

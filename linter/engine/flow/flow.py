@@ -18,8 +18,8 @@ from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
-from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Function, Imported, Instance, Items, Keyed, Reference,
-                                     Returns, Value)
+from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Function, Imported, Instance, Items, Keyed,
+                                     Reference, Returns, Value)
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
 # once per pass of the outer one (the outer passes already feed them settled values).
@@ -173,7 +173,8 @@ class Flow:
         return result
 
     def _each_option(self, func: Alternatives, args: list[Value], kwargs: dict[str, Value], frame: Frame,
-                     handle: object, static: Callable[[list[str]], frozenset[str]], open_keywords: bool) -> Value:  # fmt: skip
+                     handle: object, static: Callable[[list[str]], frozenset[str]],
+                     open_keywords: bool) -> Value:  # fmt: skip
         """A call of one of several functions: the join of what each option's call gives.  Rules
         read no operation there (which one runs is not known), and the options' bodies get no
         call arguments from it."""
