@@ -24,6 +24,7 @@ from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
 from promolint.engine.values import UNKNOWN, Array, DTypeRef, Library, Refusal, Unknown, Value, python_scalar
 from promolint.engine.walker.analysis import Analysis, analyze
+from promolint.engine.walker.nodes import place
 from promolint.engine.walker.source import Source
 from promolint.driver.project import project_facts
 from promolint.engine.project_facts import ProjectFacts
@@ -152,7 +153,7 @@ class Predictor:
 
     def from_code(self, mode: Mode, span: Span, bindings: Bindings = ()) -> dict:
         """The code-alone prediction of a span; one that depends on parameters is evaluated at
-        the types ``bindings`` gives them (a variable's key is its def line and name)."""
+        the types ``bindings`` gives them (a variable's key is its function's place and name)."""
         value = self._code_values(mode).get(span)
         if value is None:
             return {"dtype": None, "weak": None, "library": None, "error": None}
@@ -184,13 +185,11 @@ class Predictor:
                 positional = [p.arg for p in (*params.posonlyargs, *params.args)]
                 parameters = (*positional, *(p.arg for p in params.kwonlyargs))
                 if kind is ast.Lambda:
-                    place = (node.lineno, node.col_offset)
-                    found.append(Definition(node, "<lambda>", node.lineno, self._span(node), parameters,
-                                            len(positional), _rebound(node), place))  # fmt: skip
-                    continue
-                first_line = (node.decorator_list[0] if node.decorator_list else node).lineno
-                found.append(Definition(node, node.name, first_line, self._span(node), parameters,
-                                        len(positional), _rebound(node), node.lineno))  # fmt: skip
+                    name, first_line = "<lambda>", node.lineno
+                else:
+                    name, first_line = node.name, (node.decorator_list[0] if node.decorator_list else node).lineno
+                found.append(Definition(node, name, first_line, self._span(node), parameters, len(positional),
+                                        _rebound(node), place(node)))  # fmt: skip
         return found
 
 

@@ -26,6 +26,7 @@ comes back unchanged: a failure inside the shim becomes a ``ShimError`` record a
 from __future__ import annotations
 
 import ast
+import collections
 import contextvars
 import functools
 import operator
@@ -93,10 +94,7 @@ class ModuleUnit:
         self._rebinding = {line: found[0] for line, found in by_line.items()
                            if len(found) == 1 and not found[0].is_lambda
                            and found[0].rebound.intersection(found[0].parameters)}  # fmt: skip
-        lambdas_by_line: dict[int, int] = {}
-        for function in self.functions:
-            if function.is_lambda:
-                lambdas_by_line[function.first_line] = lambdas_by_line.get(function.first_line, 0) + 1
+        lambdas_by_line = collections.Counter(function.first_line for function in self.functions if function.is_lambda)
         for function in self.functions:
             function.shares_line = function.is_lambda and lambdas_by_line[function.first_line] > 1
         # By frame id: what its call passed (its arrays; what its other arguments hold, where the

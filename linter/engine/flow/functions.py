@@ -82,7 +82,6 @@ class Definition:
     handle: object  # the front end's node
     params: tuple[Param, ...]
     transparent: bool  # no decorator, or only ones that keep what the body computes
-    line: int | None  # the line of its ``def``, for seeds; None for a lambda
     place: Hashable  # what its parameters' variables are keyed by: its ``def`` line, a lambda's (line, column)
     scope: Scope  # the module whose names its body reads
     call_args: list[dict[str, Value]] = field(default_factory=list)
@@ -98,6 +97,11 @@ class Definition:
     @property
     def names(self) -> list[str]:
         return [param.name for param in self.params]
+
+    @property
+    def line(self) -> int | None:
+        """The line of its ``def``, which seeds name; None for a lambda."""
+        return self.place if type(self.place) is int else None
 
 
 class Functions:
@@ -134,20 +138,20 @@ class Functions:
         self._provisional: set[int] = set()
         self._again: list[Callable[[int], None]] = []
 
-    def define(self, handle: object, params: Sequence[Param], transparent: bool, line: int | None, place: Hashable,
+    def define(self, handle: object, params: Sequence[Param], transparent: bool, place: Hashable,
                enclosing: tuple[dict[str, Value], ...] = (),
                free: Callable[[], tuple[str, ...]] = tuple) -> int:  # fmt: skip
         """The key of the definition at ``handle``, registered once: bodies are evaluated
         repeatedly (loops, calls) and must not register their nested functions again.  A
         function defined inside others reads the names ``free`` lists (asked once) from the
-        ``enclosing`` frames of its latest definition.  ``line`` is its ``def``'s (seeds name
-        it; None for a lambda), ``place`` what its parameters' variables are keyed by, unique
-        in its module, so that the run-time shim can give them a call's arguments."""
+        ``enclosing`` frames of its latest definition.  ``place`` is what its parameters'
+        variables are keyed by, unique in its module, so that the run-time shim can give them a
+        call's arguments."""
         key = self._index.get(id(handle))
         if key is None:
             key = self._index[id(handle)] = len(self._definitions)
             scope = self._flow.modules.current
-            self._definitions.append(Definition(handle, tuple(params), transparent, line, place, scope, free=free()))
+            self._definitions.append(Definition(handle, tuple(params), transparent, place, scope, free=free()))
             if scope.depth == 0:  # another module's functions run only where this one calls them
                 self._calls_left += _CALL_BUDGET_PER_DEFINITION
         self._definitions[key].enclosing = enclosing

@@ -28,7 +28,7 @@ from promolint.engine.values import NONE, UNKNOWN, Alternatives, Class, Function
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
-                                           literal, parameters, static_names, target_names)
+                                           literal, parameters, place, static_names, target_names)
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 
@@ -404,9 +404,7 @@ class Analysis(ExpressionWalker):
         params = [Param(param.arg, param, param.annotation) for param, _ in parameters(node)]
         functions = self.flow.functions
         enclosing = (frame.names, *frame.enclosing) if frame.in_function else ()
-        line = node.lineno if type(node) is not ast.Lambda else None
-        key = functions.define(node, params, higher_order.keeps_body(names), line,
-                               line if line is not None else (node.lineno, node.col_offset),
+        key = functions.define(node, params, higher_order.keeps_body(names), place(node),
                                enclosing, lambda: free_names(node, params) if enclosing else ())  # fmt: skip
         function = Function(key)
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]

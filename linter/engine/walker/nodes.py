@@ -20,6 +20,12 @@ def parameters(node: FunctionNode) -> Iterator[tuple[ast.arg, ast.expr | None]]:
     yield from zip(positional, defaults)
     yield from zip(arguments.kwonlyargs, arguments.kw_defaults)
 
+def place(node: FunctionNode) -> int | tuple[int, int]:
+    """What the engine's variables of a function's parameters are keyed by, unique in its module:
+    a ``def``'s line, a lambda's line and column (the run-time shim names them so too)."""
+    return (node.lineno, node.col_offset) if type(node) is ast.Lambda else node.lineno
+
+
 def literal(node: ast.expr) -> bool | str | None:
     if type(node) is ast.Constant and type(node.value) in (bool, str):
         return node.value
