@@ -18,6 +18,11 @@ NUMPY_ARRAY_TYPES = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})
 # (``blackjax.types.ArrayLike``): any numeric value of any library, by the name they all share.
 ARRAY_LIKE = Unknown(provenance="annotated ArrayLike")
 _ARRAY_LIKE_NAME = "ArrayLike"
+# A parameter annotated as a mapping (``indexers: dict[str, Any]``) holds no number: an item
+# read from it is a variable of its own (``promolint.engine.symbolic.item_variable``).
+MAPPING = Unknown(provenance="annotated mapping")
+MAPPING_TYPES = frozenset({"builtins.dict", "typing.Dict", "typing.Mapping", "typing.MutableMapping",
+                           "collections.abc.Mapping", "collections.abc.MutableMapping"})  # fmt: skip
 PYTHON_SCALARS = {"builtins.float": "float", "builtins.int": "int", "builtins.complex": "complex",
                   "builtins.bool": "bool"}  # fmt: skip
 
@@ -47,6 +52,8 @@ def annotation_value(head: str | None, arguments: Sequence[str | None], ctx: Con
         return UNKNOWN
     if head.rpartition(".")[2] == _ARRAY_LIKE_NAME:
         return ARRAY_LIKE
+    if head in MAPPING_TYPES:
+        return MAPPING
     scalar = python_type(head, "annotated")
     if scalar is not None:
         return scalar

@@ -22,7 +22,8 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Seeds
 from promolint.engine.describe import describe
 from promolint.engine.symbolic import Symbolic
-from promolint.engine.values import UNKNOWN, Array, DTypeRef, Library, Refusal, Unknown, Value, python_scalar
+from promolint.engine.symbolic.choice import FAILS, HOLDS, tested_key
+from promolint.engine.values import NONE, UNKNOWN, Array, DTypeRef, Library, Refusal, Unknown, Value, python_scalar
 from promolint.engine.walker.analysis import Analysis, analyze
 from promolint.engine.walker.nodes import place
 from promolint.engine.walker.source import Source
@@ -130,16 +131,17 @@ class Predictor:
         return spans
 
     def attribute_paths(self) -> dict[int | tuple[int, int], frozenset[str]]:
-        """By place (a def's line, a lambda's line and column), the attributes of parameters the
-        code-alone predictions depend on (``state.count``:
-        ``promolint.engine.symbolic.attribute_variable``), with x64 off."""
+        """By place (a def's line, a lambda's line and column), the attributes and items of
+        parameters the code-alone predictions depend on (``state.count``, ``indexers[*]``:
+        ``promolint.engine.symbolic.attribute_variable``, ``item_variable``), with x64 off."""
         if self._paths is None:
             found: dict[int | tuple[int, int], set[str]] = {}
             for value in self._code_values((False, False)).values():
                 if isinstance(value, Symbolic):
                     for var in value.variables:
-                        if _own_place(var.key) and "." in var.key[1]:
-                            found.setdefault(var.key[0], set()).add(var.key[1])
+                        key = tested_key(var.key) or var.key  # `state.mask is None`: bound from `state.mask`
+                        if _own_place(key) and ("." in key[1] or "[" in key[1]):
+                            found.setdefault(key[0], set()).add(key[1])
             self._paths = {line: frozenset(names) for line, names in found.items()}
         return self._paths
 
@@ -158,10 +160,10 @@ class Predictor:
         if value is None:
             return {"dtype": None, "weak": None, "library": None, "error": None}
         if isinstance(value, Symbolic) and bindings:
+            # A variable the call does not settle is unknown there, as any value the engine knows
+            # nothing of: what does not depend on it (the branch a test takes) is still exact.
             given = dict(bindings)
-            assignment = {var: seed_value(given[var.key]) for var in value.variables if var.key in given}
-            if len(assignment) == len(value.variables):
-                value = value.at(assignment)
+            value = value.at({var: _member(var.key, given) or UNKNOWN for var in value.variables})
         return describe(value)
 
     def _site_spans(self, analysis: Analysis) -> dict[Span, object]:
@@ -209,6 +211,18 @@ class Definition:
     positional: int
     rebound: frozenset[str]
     place: int | tuple[int, int]
+
+
+def _member(key: object, given: dict) -> Value | None:
+    """What the variable keyed ``key`` is where the arguments are ``given``: a parameter's
+    argument; whether it is None for its presence variable (``ticks is None``); None where the
+    arguments do not say."""
+    if key in given:
+        return seed_value(given[key])
+    tested = tested_key(key)
+    if tested is None or tested not in given:
+        return None
+    return HOLDS if seed_value(given[tested]) == NONE else FAILS
 
 
 def _own_place(key: object) -> bool:

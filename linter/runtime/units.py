@@ -30,6 +30,7 @@ import collections
 import contextvars
 import functools
 import operator
+import re
 import sys
 import threading
 import types
@@ -477,23 +478,12 @@ class FunctionUnit:
         entries += [(name, opaque(value)) for name, value in arguments.items()
                     if name not in leaves and kind_of(value) == "other"]  # fmt: skip
         for path in sorted(self.unit.predictor.attribute_paths().get(self.line, ())):
-            name, *attributes = path.split(".")
-            # `rng_and_state[1].zombies`: an element of the tuple the parameter holds
-            name, _, position = name.partition("[")
-            if name not in arguments:
+            name, steps = _path_steps(path)
+            if name not in arguments or steps is None:
                 continue
-            value = arguments[name]
-            try:
-                if position:
-                    value = value[int(position.rstrip("]"))]
-                for attribute in attributes:
-                    value = getattr(value, attribute)
-            except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at
-                continue
-            if kind_of(value) == "other":
-                entries.append((path, opaque(value)))
-            else:
-                entries.extend((path, t) for _, t in _signature({path: value}))
+            found = {_argument_entry(value) for value in _followed_path(arguments[name], steps)}
+            if len(found) == 1 and None not in found:  # one type wherever `[*]` reads
+                entries.append((path, found.pop()))
         return tuple(entries)
 
     def signature_of(self, args: tuple, kwargs: dict) -> Signature:
@@ -501,6 +491,58 @@ class FunctionUnit:
         bound = dict(zip(self.parameters[: self.positional], args))
         bound.update((k, v) for k, v in kwargs.items() if k in self.parameters)
         return _signature(bound)
+
+
+_STEP = re.compile(r"\.(\w+)|\[(\*|-?\d+|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def _path_steps(path: str) -> tuple[str, list[tuple[str, object]] | None]:
+    """A variable's path (``state.count``, ``rng_and_state[1].zombies``, ``indexers[*]``,
+    ``batch['x']``) as its parameter's name and the steps from it: ("attribute", name),
+    ("index", literal) or ("any", None) for ``[*]``; None for steps it does not spell."""
+    name = re.match(r"\w+", path)
+    if name is None:
+        return path, None
+    steps: list[tuple[str, object]] = []
+    at = name.end()
+    while at < len(path):
+        step = _STEP.match(path, at)
+        if step is None:
+            return name.group(), None
+        attribute, index = step.groups()
+        steps.append(("attribute", attribute) if attribute else ("any", None) if index == "*"
+                     else ("index", ast.literal_eval(index)))  # fmt: skip
+        at = step.end()
+    return name.group(), steps
+
+
+def _followed_path(value: object, steps: list[tuple[str, object]]) -> list[object]:
+    """What ``value`` holds at the end of ``steps``: one value, each item of a dict at ``[*]``,
+    none where a step fails (an object without the attribute, a key it lacks)."""
+    values = [value]
+    for kind, step in steps:
+        reached = []
+        for current in values:
+            try:
+                if kind == "attribute":
+                    reached.append(getattr(current, step))
+                elif kind == "index":
+                    reached.append(current[step])
+                elif type(current) is dict and current:
+                    reached.extend(current.values())
+            except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at
+                continue
+        values = reached
+    return values
+
+
+def _argument_entry(value: object) -> ArgumentType | Opaque | None:
+    """A value's signature entry: its type where it holds an array or a scalar, else what the
+    engine makes of it (``opaque``)."""
+    if kind_of(value) == "other":
+        return opaque(value)
+    found = _signature({"value": value})
+    return found[0][1] if found else None
 
 
 def _closes_over(inner: types.FrameType, outer: types.FrameType) -> bool | None:

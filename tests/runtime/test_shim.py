@@ -347,6 +347,30 @@ def test_predictions_that_depend_on_attributes_of_self_of_no_known_dtype_are_eva
     assert all(r.outcome == "agree" for r in session.records.values() if r.line > 12), outcomes(session)
 
 
+def test_predictions_chosen_by_a_test_on_the_arguments_are_evaluated_at_the_branch_the_call_takes(monkeypatch):
+    """examples/chosen_values.py (coordax's map_indexers_using_ticks): `ticks` is the argument
+    where one is given and the axis's own where None is; `indexers[key]` is any item of a dict
+    whose items share one type; an isinstance test of one of the program's classes fails for a
+    number.  Without the choice, each of these sites is the join of both branches: unknown."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "chosen_values", raising=False)
+    with verifying(mode="report", predict="code", include=["chosen_values"]) as session:
+        import chosen_values
+
+        axis = chosen_values.Axis([10, 20, 30])
+        chosen_values.nearest(axis, {"x": np.int16(22)}, np.arange(0, 40, 10, dtype=np.int32))
+        chosen_values.nearest(axis, {"x": 22, "y": 5}, np.arange(4, dtype=np.float32))
+        chosen_values.shifted(np.ones(3, np.float32))
+        chosen_values.shifted(np.ones(3, np.float32), np.ones((), np.int8))
+    assert session.counts()["disagree"] == 0, outcomes(session)
+    distances = {(r.outcome, r.predicted["dtype"], r.predicted["library"]) for r in session.records.values()
+                 if r.text == "np.abs(value - ticks[right])"}  # fmt: skip
+    # run: np.int16 less an int32 tick is an int32 scalar; 22 less a float32 tick a float32 one
+    assert distances == {("agree", "int32", "numpy-scalar"), ("agree", "float32", "numpy-scalar")}, distances
+    sums = {(r.outcome, r.predicted["dtype"]) for r in session.records.values() if r.text == "x + shift"}
+    assert sums == {("agree", "float32")}, sums
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

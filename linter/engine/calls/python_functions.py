@@ -1,16 +1,30 @@
 """Rules of Python's own functions (``len``, ``math.floor``...): a Python scalar of a fixed kind
 whatever the argument; ``range`` gives Python ints, ``tuple`` and ``list`` the items they are
 given, ``zip`` and ``enumerate`` tuples of the elements of what they iterate, ``min`` and ``max``
-one of what they compare."""
+one of what they compare, ``isinstance`` whether a number is of a type where its library says."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
 
+from promolint.core.dtypes import DTYPES
 from promolint.engine.records import Call
 from promolint.engine.symbolic import lifted
-from promolint.engine.values import UNKNOWN, Array, Elements, Items, Library, Value, join, numpy_library, python_scalar
+from promolint.engine.values import (
+    UNKNOWN,
+    Array,
+    Class,
+    DTypeRef,
+    Elements,
+    Items,
+    Library,
+    Reference,
+    Value,
+    join,
+    numpy_library,
+    python_scalar,
+)
 
 
 @lifted("element_of")
@@ -74,6 +88,47 @@ def _one_of(call: Call) -> Value:
     return UNKNOWN
 
 
+# Types no number is an instance of (``isinstance(v, slice)`` before indexing with ``v``).
+_NOT_NUMBERS = frozenset(f"builtins.{name}" for name in ("str", "bytes", "dict", "list", "tuple", "set", "frozenset",
+                                                         "slice", "range", "type"))  # fmt: skip
+# The array types, and the libraries whose values are instances of them (a tracer is a jax.Array).
+_ARRAY_TYPES = {"numpy.ndarray": Library.NUMPY_ARRAY, "jax.Array": Library.JAX, "jax.numpy.ndarray": Library.JAX}
+# The kinds of Python's scalar types' instances (a bool is an int).
+_PYTHON_KINDS = {"bool": "b", "int64": "bi", "float64": "f", "complex128": "c"}  # by DTypeRef name
+
+
+def _isinstance(call: Call) -> Value:
+    """``isinstance(x, T)`` of a number: a known Python bool where the number's library settles
+    it (an array is no ``slice`` nor one of the program's classes; a NumPy array is an
+    ``np.ndarray``, a JAX array a ``jax.Array``, and neither a ``float``), else a bool."""
+    value, types = call.bound.get("obj"), call.bound.get("class_or_tuple")
+    if not isinstance(value, Array) or types is None:
+        return python_scalar("bool")
+    verdicts = {_is_instance(value, t) for t in (types.items if isinstance(types, Items) else (types,))}
+    if True in verdicts:
+        return python_scalar("bool", True)
+    return python_scalar("bool", False) if verdicts == {False} else python_scalar("bool")
+
+
+def _is_instance(value: Array, kind: Value) -> bool | None:
+    if isinstance(kind, Class):
+        return False  # one of the program's classes: no number
+    if isinstance(kind, Reference):
+        if kind.qualname in _NOT_NUMBERS:
+            return False
+        library = _ARRAY_TYPES.get(kind.qualname)
+        return None if library is None else value.library is library
+    if isinstance(kind, DTypeRef):
+        if value.library is Library.NUMPY_SCALAR:
+            return None  # np.float64 is a float, and np.float32 no np.float64 only by its dtype
+        if value.library is not Library.PYTHON or not kind.builtin:
+            return False  # an array is no scalar type, a Python number no NumPy scalar type
+        kinds = _PYTHON_KINDS.get(kind.name)
+        found = {DTYPES[d].kind in kinds for d in value.dtypes} if kinds else set()
+        return found.pop() if len(found) == 1 else None
+    return None
+
+
 def _int_tuple(call: Call) -> Value:
     """``np.shape(a)``: a tuple of Python ints, as ``a.shape`` is."""
     return Elements(python_scalar("int"))
@@ -85,5 +140,6 @@ SEMANTICS: dict[str, Callable[[Call], Value]] = {
     "python_sequence": _python_sequence,
     "python_zip": _python_zip,
     "one_of": _one_of,
+    "isinstance": _isinstance,
     "int_tuple": _int_tuple,
 }

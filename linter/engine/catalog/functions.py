@@ -177,6 +177,7 @@ CATALOG: dict[str, Fn] = {
     # min() and max() give back one of what they compare (dinosaur's `m_max = min(n_m, n_l - k)`).
     "builtins.min": Fn("one_of", PY, ("*args",)),
     "builtins.max": Fn("one_of", PY, ("*args",)),
+    "builtins.isinstance": Fn("isinstance", PY, ("obj", "class_or_tuple")),
 }
 
 

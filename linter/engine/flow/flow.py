@@ -18,6 +18,7 @@ from promolint.engine.catalog import NUMBER_ATTRIBUTES, REPLACE_METHODS
 from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
+from promolint.engine.symbolic.choice import Split
 from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Function, Imported, Instance, Items, Keyed,
                                      Reference, Returns, Value)
 
@@ -350,24 +351,29 @@ class Flow:
 
     # --- control flow -------------------------------------------------------------------
     def branches(self, frame: Frame, runs: Sequence[Run], fall_through: bool = False,
-                 leaving: Sequence[str | None] = ()) -> None:  # fmt: skip
+                 leaving: Sequence[str | None] = (), split: Split | None = None) -> None:  # fmt: skip
         """Each of ``runs`` may happen (``if``/``elif``/``else``, ``match`` cases); with
         ``fall_through`` none of them may (a ``match`` without a catch-all).  A run that
         ``leaving`` marks as always ending in ``"raise"`` or ``"return"``: what follows runs only
         after the others (after all of them where every run leaves, which code after them never
-        sees); the state a raise leaves in is where a ``try``'s handlers may start."""
-        states = []
+        sees); the state a raise leaves in is where a ``try``'s handlers may start.  A ``split``
+        (one flag a run) says which runs happen where a variable is None."""
+        states, where_none = [], []
         for index, run in enumerate(runs):
             branch = frame.copy()
             run(branch)
             left = leaving[index] if index < len(leaving) else None
             if left is None:
                 states.append(branch)
+                if split is not None:
+                    where_none.append(split.runs_where_true[index])
             elif left == "raise" and branch.raised is not None:
                 branch.raised.append(branch)
         if fall_through:
             states.append(frame.copy())
-        merge(frame, states or [frame.copy()])
+            split = None
+        kept = Split(split.test, tuple(where_none)) if split is not None and states else None
+        merge(frame, states or [frame.copy()], kept)
 
     def loop(self, frame: Frame, step: Run, orelse: Run) -> None:
         """A loop whose every pass is ``step`` (binding the loop variable and running the body),

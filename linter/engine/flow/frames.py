@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.symbolic import join
+from promolint.engine.symbolic.choice import Split
 from promolint.engine.values import UNKNOWN, Elements, Items, Keyed, Value
 
 _ABSENT = object()  # a name a branch does not bind
@@ -83,10 +84,11 @@ class ChangedInputs:
                 self._versions[id(value)] = (name, value)
 
 
-def merge(frame: Frame, branches: list[Frame]) -> None:
+def merge(frame: Frame, branches: list[Frame], split: Split | None = None) -> None:
     """``frame`` becomes what holds after any of ``branches``: each name's value is the first
     branch's where every branch kept that very value (the common case, found without comparing
-    values), else the join of all; the modes are merged by ``merged_modes``."""
+    values), else the join of all (chosen by the ``split``, where whether a variable is None
+    tells the branches apart); the modes are merged by ``merged_modes``."""
     first = branches[0].names
     differing = set()
     for branch in branches[1:]:
@@ -99,7 +101,8 @@ def merge(frame: Frame, branches: list[Frame]) -> None:
         differing.update(name for name in first.keys() - names.keys() if first[name] is not UNKNOWN)
     merged = dict(first)
     for name in differing:
-        merged[name] = join([b.names.get(name, UNKNOWN) for b in branches])
+        values = [b.names.get(name, UNKNOWN) for b in branches]
+        merged[name] = join(values) if split is None else split.merged(values)
     frame.names.clear()
     frame.names.update(merged)
     frame.ctx = merged_modes(frame.ctx, [b.ctx for b in branches])

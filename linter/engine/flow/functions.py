@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from promolint.engine import calls, sources
-from promolint.engine.annotations import ARRAY_LIKE
+from promolint.engine.annotations import ARRAY_LIKE, MAPPING
 from promolint.engine.context import Context
 from promolint.core.dtypes import DTYPES
 from promolint.engine.flow.frames import ChangedInputs, Frame
@@ -549,6 +549,8 @@ class Functions:
         (``jax.Array``) over that library's dtypes.  ``self`` and ``cls`` are the objects of
         their class, not numbers.  What the code does with non-numeric values is not claimed."""
         key = Functions._key(definition, param)
+        if value is MAPPING:
+            return variable(param.name, key, state.domain(NUMERIC, ctx), state=state, mapping=True)
         if isinstance(value, Array) and not value.dtypes:
             return variable(param.name, key, state.domain((value.library,), ctx), state=state)
         # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine

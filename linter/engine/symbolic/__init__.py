@@ -21,12 +21,12 @@ from promolint.engine.symbolic.members import (Outcome, each_outcome, folded, lo
 from promolint.engine.symbolic.raised import passed_on, raised_in
 from promolint.engine.symbolic.state import EvaluationState
 from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, apply, attribute_variable,
-                                                 extended_key, is_attribute_of, is_symbolic, join, lifted, variable,
-                                                 variables_in)
+                                                 extended_key, is_attribute_of, is_symbolic, item_variable, join, lifted,
+                                                 variable, variables_in)
 
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "apply", "attribute_variable", "each_outcome",
-    "extended_key", "folded", "instances", "is_attribute_of", "is_symbolic", "join", "kept_dtype", "lifted",
+    "extended_key", "folded", "instances", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
     "lowered", "outcomes", "passed_on", "raised_in", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays_of",
 ]

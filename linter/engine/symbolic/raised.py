@@ -18,9 +18,13 @@ _RAISED_BEFORE = "raised by an operand"
 
 def raised(name: str, arguments: tuple) -> Refusal | None:
     """An operand (or a call's argument) that raised: the program stops there, so what follows
-    is that exception.  A join merges branches, one of which may have raised, and decides."""
+    is that exception.  A join merges branches, one of which may have raised, and decides; a
+    value chosen by a test (``promolint.engine.symbolic.choice``) is that of the branch the test
+    takes, so only the test's exception is passed on."""
     if name == "join":
         return None
+    if name == "chosen":
+        arguments = arguments[:1]
     for argument in arguments:
         kind = type(argument)
         if kind is Refusal:

@@ -41,6 +41,9 @@ class Variable:
     # (`y=0.0`): the domain admits arrays too (tracers under jit), but the author said what is
     # meant, which rules that guess may take at its word.
     scalar_annotated: bool = False
+    # Annotated as a mapping (``indexers: dict[str, Any]``): what it holds at a key is a variable
+    # of its own (``item_variable``), as a pytree's leaves are.
+    mapping: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.name, self.key)))
@@ -250,9 +253,17 @@ def variable_order(variable: Variable) -> str:
 
 
 def variable(name: str, key: object, domain: Sequence[Array], scalar_annotated: bool = False, *,
-             state: EvaluationState) -> Symbolic:  # fmt: skip
+             state: EvaluationState, mapping: bool = False) -> Symbolic:  # fmt: skip
     """The value of an unknown: a variable over ``domain``, evaluated in the analysis's ``state``."""
-    return Symbolic("var", None, (Variable(name, key, tuple(domain), scalar_annotated),), state)
+    return Symbolic("var", None, (Variable(name, key, tuple(domain), scalar_annotated, mapping),), state)
+
+
+def item_variable(mapping: Variable, index: object, ctx: Context, *, state: EvaluationState) -> Symbolic:
+    """``m[index]`` where ``m`` is a variable annotated as a mapping: what it holds there, a
+    variable over every numeric value named ``m['a']`` at a literal index, ``m[*]`` at any other
+    (any of its items: a call settles it where they all have one type)."""
+    key = extended_key(mapping.key, f"[{index!r}]" if type(index) in (str, int) else "[*]")
+    return variable(key[-1], key, state.domain(NUMERIC, ctx), state=state)
 
 
 def attribute_variable(owner: object, name: str, ctx: Context, library: Library | None = None, *,

@@ -24,11 +24,12 @@ from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
+from promolint.engine.symbolic.choice import Split, decides, presence
 from promolint.engine.values import NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, Reference, Value
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
-                                           literal, parameters, place, static_names, target_names)
+                                           literal, none_test, parameters, place, static_names, target_names)
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 
@@ -308,10 +309,12 @@ class Analysis(ExpressionWalker):
         said: list[bool | None] = []  # what each test says of x64 when it holds, in order
         not_none: list[str] = []  # names an earlier test found None: later branches run where they are not
         current: ast.If | None = node
+        first_test = None
         while current is not None:
-            self._expr(current.test, frame)
+            tested = self._expr(current.test, frame)
+            first_test = tested if current is node else first_test
             said.append(self._x64_test(current.test))
-            compared, none_when_true = _none_test(current.test)
+            compared, none_when_true = none_test(current.test)
             body = self._guarded(current.test, self._runner(current.body))
             if compared is not None and not none_when_true:
                 body = _without_none([compared], body)
@@ -326,7 +329,22 @@ class Analysis(ExpressionWalker):
                 runs.append(_assuming(_without_none(list(not_none), self._runner(orelse)), said, None))
                 leaving.append(_leaves(orelse))
                 current = None
-        self.flow.branches(frame, runs, leaving=leaving)
+        self.flow.branches(frame, runs, leaving=leaving, split=self._split(node, first_test, frame, len(runs)))
+
+    def _split(self, node: ast.If, test: Value, frame: Frame, runs: int) -> Split | None:
+        """The ladder's branches told apart by its first test (``promolint.engine.symbolic.
+        choice``): whether a variable is None (``if dtype is None:``), or a test that depends on
+        variables or is a known Python bool (``if isinstance(v, Coordinate):``); its first branch
+        runs where it holds."""
+        compared, none_when_true = none_test(node.test)
+        variable = presence(frame.lookup(compared), self.flow.evaluation_state) if compared is not None else None
+        if variable is not None:
+            test, holds = variable, none_when_true
+        elif decides(test):
+            holds = True
+        else:
+            return None
+        return Split(test, (holds, *[not holds] * (runs - 1)))
 
     def _guarded(self, test: ast.expr, run):
         """``run`` (the branch an ``if`` test guards) with the name the test checks narrowed:
@@ -439,16 +457,6 @@ def _leaves(body: list[ast.stmt]) -> str | None:
     """``"raise"`` or ``"return"`` where a block always ends in one (its last statement is)."""
     last = type(body[-1]) if body else None
     return "raise" if last is ast.Raise else "return" if last is ast.Return else None
-
-
-def _none_test(test: ast.expr) -> tuple[str | None, bool]:
-    """The name ``test`` compares with None (``x is None``, ``x is not None``), and whether the
-    test holds where it is None; (None, False) for any other test."""
-    if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot)
-            and type(test.left) is ast.Name and type(test.comparators[0]) is ast.Constant
-            and test.comparators[0].value is None):  # fmt: skip
-        return test.left.id, type(test.ops[0]) is ast.Is
-    return None, False
 
 
 def _without_none(names: list[str], run):

@@ -10,10 +10,11 @@ from promolint.engine import calls, expressions, operations
 from promolint.engine.flow import containers
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
-from promolint.engine.symbolic import join
-from promolint.engine.values import (UNKNOWN, Bound, DTypeRef, Elements, Imported, Items, Reference, Value,
-                                     python_scalar)
-from promolint.engine.walker.nodes import index_elements, key_literal, static_names
+from promolint.engine.symbolic import Symbolic, item_variable, join
+from promolint.engine.symbolic.choice import chosen, decides, presence
+from promolint.engine.values import (UNKNOWN, Array, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
+                                     Keyed, Reference, Value, is_none, python_scalar)
+from promolint.engine.walker.nodes import index_elements, key_literal, none_test, static_names
 
 BINARY_OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
@@ -85,8 +86,18 @@ class ExpressionWalker:
         return result
 
     def _conditional(self, node: ast.IfExp, frame: Frame) -> Value:
-        self._expr(node.test, frame)
-        return join([self._expr(node.body, frame), self._expr(node.orelse, frame)])
+        """``a if test else b``: the one the test chooses (``promolint.engine.symbolic.choice``)
+        where it is whether a variable is None, depends on variables or is known, else the join
+        of both."""
+        test = self._expr(node.test, frame)
+        body, orelse = self._expr(node.body, frame), self._expr(node.orelse, frame)
+        compared, none_when_true = none_test(node.test)
+        variable = presence(frame.lookup(compared), self.flow.evaluation_state) if compared is not None else None
+        if variable is not None:
+            test = variable
+            if not none_when_true:
+                body, orelse = orelse, body
+        return chosen(test, body, orelse) if decides(test) else join([body, orelse])
 
     def _sequence(self, node: ast.Tuple | ast.List, frame: Frame) -> Value:
         items = [self._expr(e, frame) for e in node.elts]
@@ -179,6 +190,8 @@ class ExpressionWalker:
             item = self.flow.objects.item(base, key)
             if item is not None:
                 return item
+            if type(base) is Symbolic and base.variable is not None and base.variable.mapping:
+                return item_variable(base.variable, key, frame.ctx, state=self.flow.evaluation_state)
             if type(key) is str:
                 return expressions.string_subscript(base, key)
         return expressions.subscript(base, slices, indices)
@@ -216,7 +229,7 @@ class ExpressionWalker:
         for operator, comparator in zip(node.ops, node.comparators):
             right = self._expr(comparator, frame)
             op = _COMPARE.get(type(operator))
-            result = operations.compare(op, left, right, frame.ctx) if op else python_scalar("bool")
+            result = operations.compare(op, left, right, frame.ctx) if op else _identity(operator, left, right)
             if op:
                 self.flow.operation(OperationKind.COMPARE, op, (left, right), result, frame, node)
             results.append(result)
@@ -275,3 +288,15 @@ def _attribute_set_by_name(func: Value, node: ast.Call) -> str | None:
 
 
 _SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
+
+
+# Values that are never None: a comparison ``is None`` of one is known.
+_NEVER_NONE = (Array, Items, Keyed, Elements, Instance, Class, Function, DTypeRef, Bound)
+
+
+def _identity(operator: ast.cmpop, left: Value, right: Value) -> Value:
+    """``left is right`` (``is not``, ``in``, ``not in``): a Python bool, known for ``x is None``
+    where ``x`` is None or a value that never is."""
+    if type(operator) in (ast.Is, ast.IsNot) and is_none(right) and (is_none(left) or type(left) in _NEVER_NONE):
+        return python_scalar("bool", is_none(left) == (type(operator) is ast.Is))
+    return python_scalar("bool")

@@ -94,3 +94,13 @@ def decorator_target(node: ast.expr) -> ast.expr:
             return node.args[0]
         return node.func
     return node
+
+
+def none_test(test: ast.expr) -> tuple[str | None, bool]:
+    """The name ``test`` compares with None (``x is None``, ``x is not None``), and whether the
+    test holds where it is None; (None, False) for any other test."""
+    if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot)
+            and type(test.left) is ast.Name and type(test.comparators[0]) is ast.Constant
+            and test.comparators[0].value is None):  # fmt: skip
+        return test.left.id, type(test.ops[0]) is ast.Is
+    return None, False

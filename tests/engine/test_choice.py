@@ -1,0 +1,133 @@
+"""Values chosen by a test (``promolint.engine.symbolic.choice``): ``isinstance`` of a number is
+what running it gives where the number's library settles it; a branch a known test never takes
+leaves nothing after the ``if``; a test on a parameter (whether it is None, an isinstance test)
+chooses the branch at each assignment of the variables, and an item of a dict parameter is a
+variable of its own."""
+
+from __future__ import annotations
+
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from promolint.engine import calls
+from promolint.engine.context import Context
+from promolint.engine.symbolic import Symbolic
+from promolint.engine.symbolic.choice import FAILS, HOLDS
+from promolint.engine.values import Items, Library, Reference, array, python_scalar
+from promolint.engine.walker.analysis import analyze
+from promolint.engine.walker.source import parse_bytes
+
+# (what the engine is given, what running it is given) for each number and each type.
+NUMBERS = {
+    "numpy array": (array("float32", Library.NUMPY_ARRAY, ndim=1), np.ones(3, np.float32)),
+    "jax array": (array("int8", Library.JAX, ndim=1), jnp.ones(3, jnp.int8)),
+    "python float": (python_scalar("float", 2.0), 2.0),
+    "python int": (python_scalar("int", 3), 3),
+    "python bool": (python_scalar("bool", True), True),
+}
+TYPES = {
+    "np.ndarray": (Reference("numpy.ndarray"), np.ndarray),
+    "jax.Array": (Reference("jax.Array"), jax.Array),
+    "float": (calls.resolve_reference("builtins.float"), float),
+    "int": (calls.resolve_reference("builtins.int"), int),
+    "bool": (calls.resolve_reference("builtins.bool"), bool),
+    "slice": (Reference("builtins.slice"), slice),
+    "(str, tuple)": (Items((Reference("builtins.str"), Reference("builtins.tuple")), is_tuple=True), (str, tuple)),
+}
+
+
+@pytest.mark.parametrize("kind", list(TYPES))
+@pytest.mark.parametrize("number", list(NUMBERS))
+def test_isinstance_of_a_number_is_what_running_it_gives(number, kind):
+    engine_value, real_value = NUMBERS[number]
+    engine_type, real_type = TYPES[kind]
+    value, _ = calls.call_function("builtins.isinstance", [engine_value, engine_type], {}, Context())
+    assert (value.dtypes, value.library) == (frozenset({"bool"}), Library.PYTHON)
+    assert value.literal is isinstance(real_value, real_type)
+
+
+def test_isinstance_of_a_numpy_scalar_and_a_python_type_is_not_claimed():
+    """np.float64 is a float, np.float32 is not: the engine leaves it to the run."""
+    value, _ = calls.call_function("builtins.isinstance",
+                                   [array("float64", Library.NUMPY_SCALAR), calls.resolve_reference("builtins.float")],
+                                   {}, Context())  # fmt: skip
+    assert value.literal is None
+
+
+def _values(text: str) -> dict[str, object]:
+    """The value of each assignment target, by its source text, at its last assignment."""
+    source = parse_bytes(textwrap.dedent(text).encode(), None)
+    analysis = analyze(source)
+    sites = sorted((s for s in analysis.sites.values() if s.target), key=lambda s: (s.node.lineno, s.node.col_offset))
+    return {source.code(s.node): s.value for s in sites}
+
+
+def test_a_branch_a_known_test_never_takes_is_no_value_after_it():
+    values = _values("""
+        import numpy as np
+        import jax.numpy as jnp
+        x = np.ones(3, np.int8)
+        if isinstance(x, jnp.ndarray):
+            y = x.astype(jnp.bfloat16)
+        else:
+            y = x.astype(np.float16)
+        z = np.float32(1) if x is None else x
+    """)
+    assert (values["y"].dtypes, values["y"].library) == (frozenset({"float16"}), Library.NUMPY_ARRAY)
+    assert values["z"].dtypes == frozenset({"int8"})
+
+
+def _at(symbolic: Symbolic, **members) -> object:
+    """``symbolic`` where each variable named in ``members`` is that member."""
+    by_name = {var.name: var for var in symbolic.variables}
+    assert set(by_name) == set(members), by_name
+    return symbolic.at({by_name[name]: member for name, member in members.items()})
+
+
+def test_a_value_chosen_by_whether_a_parameter_is_none_is_each_branch_where_it_runs():
+    values = _values("""
+        import numpy as np
+        def shifted(x: np.ndarray, shift: np.ndarray | None = None, scale: np.ndarray | None = None):
+            if shift is None:
+                shift = np.zeros((), np.float16)
+            after = shift
+            fallback = x if scale is not None else np.ones(3, np.int8)
+    """)
+    shift, fallback = values["after"], values["fallback"]
+    int16 = array("int16", Library.NUMPY_ARRAY, ndim=1)
+    assert _at(shift, shift=int16, **{"shift is None": FAILS}) == int16
+    assert _at(shift, shift=int16, **{"shift is None": HOLDS}).dtypes == frozenset({"float16"})
+    uint8 = array("uint8", Library.NUMPY_ARRAY, ndim=1)
+    assert _at(fallback, x=uint8, **{"scale is None": FAILS}) == uint8
+    assert _at(fallback, x=uint8, **{"scale is None": HOLDS}).dtypes == frozenset({"int8"})
+
+
+def test_a_value_chosen_by_an_isinstance_test_of_a_parameter_is_the_branch_a_number_takes():
+    values = _values("""
+        class Axis:
+            def __init__(self, ticks):
+                self.ticks = ticks
+        def ticks_of(value):
+            if isinstance(value, Axis):
+                value = value.ticks
+            found = value
+    """)
+    float16 = array("float16", Library.JAX, ndim=1)
+    found = values["found"]
+    assert _at(found, value=float16) == float16  # no number is an Axis: `value.ticks` is never read
+
+
+def test_an_item_of_a_parameter_annotated_as_a_dict_is_a_variable_of_its_own():
+    values = _values("""
+        from typing import Any
+        def select(indexers: dict[str, Any], key, other):
+            value = indexers[key]
+            named = indexers["x"]
+            plain = other[key]
+    """)
+    assert values["value"].variable.key[1] == "indexers[*]"
+    assert values["named"].variable.key[1] == "indexers['x']"
+    assert values["plain"].variable is None  # an array indexed by a key of unknown value: no variable
