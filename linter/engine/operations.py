@@ -454,8 +454,9 @@ def compare(op: str, left: Value, right: Value, ctx: Context) -> Value:
 
 @lifted("unary")
 def unary(op: str, operand: Value, ctx: Context) -> Value:
-    if op == "not":
-        return python_scalar("bool")
+    if op == "not":  # a known truth stays known (`if not isinstance(x, jax.Array):`)
+        known = isinstance(operand, Array) and operand.library is Library.PYTHON and type(operand.literal) is bool
+        return python_scalar("bool", not operand.literal if known else None)
     if not isinstance(operand, Array):
         return UNKNOWN
     if operand.library is Library.PYTHON:

@@ -6,7 +6,9 @@ variable of its own."""
 
 from __future__ import annotations
 
+import collections.abc
 import textwrap
+import typing
 
 import jax
 import jax.numpy as jnp
@@ -36,6 +38,8 @@ TYPES = {
     "bool": (calls.resolve_reference("builtins.bool"), bool),
     "slice": (Reference("builtins.slice"), slice),
     "(str, tuple)": (Items((Reference("builtins.str"), Reference("builtins.tuple")), is_tuple=True), (str, tuple)),
+    "Sequence": (Reference("collections.abc.Sequence"), collections.abc.Sequence),
+    "Mapping": (Reference("typing.Mapping"), typing.Mapping),
 }
 
 
@@ -75,9 +79,15 @@ def test_a_branch_a_known_test_never_takes_is_no_value_after_it():
         else:
             y = x.astype(np.float16)
         z = np.float32(1) if x is None else x
+        if not isinstance(x, np.ndarray):
+            w = jnp.asarray(x)
+        else:
+            w = x.astype(np.uint8)
+        kept = w
     """)
     assert (values["y"].dtypes, values["y"].library) == (frozenset({"float16"}), Library.NUMPY_ARRAY)
     assert values["z"].dtypes == frozenset({"int8"})
+    assert (values["kept"].dtypes, values["kept"].library) == (frozenset({"uint8"}), Library.NUMPY_ARRAY)
 
 
 def _at(symbolic: Symbolic, **members) -> object:
@@ -131,3 +141,63 @@ def test_an_item_of_a_parameter_annotated_as_a_dict_is_a_variable_of_its_own():
     assert values["value"].variable.key[1] == "indexers[*]"
     assert values["named"].variable.key[1] == "indexers['x']"
     assert values["plain"].variable is None  # an array indexed by a key of unknown value: no variable
+
+
+def test_what_a_branch_a_known_test_rules_out_returns_is_not_returned():
+    values = _values("""
+        import numpy as np
+        def export(obj=None, module="pkg"):
+            if obj is None:
+                return lambda x: export(x, module=module)
+            obj.__module__ = module
+            return obj
+        def cast(x, exact=False):
+            if exact:
+                return x
+            return x.astype(np.float32)
+        y = cast(np.ones(3, np.int8))
+    """)
+    assert (values["y"].dtypes, values["y"].library) == (frozenset({"float32"}), Library.NUMPY_ARRAY)
+
+
+def test_a_decorator_of_the_program_that_gives_back_what_it_is_given_keeps_it():
+    """coordax's `@utils.export` (it sets `__module__` and returns its argument) on `is_coord`
+    and on the class it tests; a decorator that wraps the function still hides it."""
+    values = _values("""
+        import numpy as np
+        REGISTRY = []
+        def export(obj=None, module="pkg"):
+            if obj is None:
+                return lambda x: export(x, module=module)
+            obj.__module__ = module
+            return obj
+        def register(fn):
+            REGISTRY.append(fn)
+            return fn
+        def wrapping(fn):
+            def inner(x):
+                return fn(x).astype(np.float16)
+            return inner
+        @export
+        class Box:
+            pass
+        @export
+        def is_box(v):
+            return isinstance(v, Box)
+        @register
+        def half(x):
+            return x / 2
+        @wrapping
+        def third(x):
+            return x / 3
+        def unboxed(v):
+            if is_box(v):
+                v = v.data
+            return v
+        y = unboxed(np.ones(3, np.int16))
+        y2 = half(np.ones(3, np.float32))
+        y3 = third(np.ones(3, np.float32))
+    """)
+    assert (values["y"].dtypes, values["y"].library) == (frozenset({"int16"}), Library.NUMPY_ARRAY)
+    assert values["y2"].dtypes == frozenset({"float32"})
+    assert type(values["y3"]).__name__ == "Unknown"

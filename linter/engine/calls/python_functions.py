@@ -89,8 +89,10 @@ def _one_of(call: Call) -> Value:
 
 
 # Types no number is an instance of (``isinstance(v, slice)`` before indexing with ``v``).
-_NOT_NUMBERS = frozenset(f"builtins.{name}" for name in ("str", "bytes", "dict", "list", "tuple", "set", "frozenset",
-                                                         "slice", "range", "type"))  # fmt: skip
+_NOT_NUMBERS = frozenset(
+    [f"builtins.{name}" for name in ("str", "bytes", "dict", "list", "tuple", "set", "frozenset", "slice", "range", "type")]
+    + [f"{module}.{name}" for module in ("collections.abc", "typing")
+       for name in ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet")])  # fmt: skip
 # The array types, and the libraries whose values are instances of them (a tracer is a jax.Array).
 _ARRAY_TYPES = {"numpy.ndarray": Library.NUMPY_ARRAY, "jax.Array": Library.JAX, "jax.numpy.ndarray": Library.JAX}
 # The kinds of Python's scalar types' instances (a bool is an int).

@@ -19,7 +19,7 @@ from promolint.engine.context import Context
 from promolint.engine.records import Carried, Evaluation, LoopCall, Operation, OperationKind, Returned, Seeds, Site
 from promolint.engine.symbolic import Symbolic, is_symbolic, join, lowered, passed_on, raised_in, settled
 from promolint.engine.symbolic.choice import Split
-from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Function, Imported, Instance, Items, Keyed,
+from promolint.engine.values import (UNKNOWN, Alternatives, Bound, Class, Function, Imported, Instance, Items, Keyed,
                                      Reference, Returns, Value)
 
 # A loop body runs until its values settle, at most this often; loops nested in a loop run
@@ -179,14 +179,30 @@ class Flow:
         """A call of one of several functions: the join of what each option's call gives.  Rules
         read no operation there (which one runs is not known), and the options' bodies get no
         call arguments from it."""
+        return join(self.unrecorded(lambda: [self._call(option, list(args), dict(kwargs), frame, handle, static,
+                                                        open_keywords) for option in func.options]))  # fmt: skip
+
+    def unrecorded(self, run: Callable[[], Value]) -> Value:
+        """``run()`` recording no site and no operation: what the engine reads to decide, not code
+        the program runs there."""
         saved = self.recording, self.trial
         self.recording, self.trial = False, None
         try:
-            results = [self._call(option, list(args), dict(kwargs), frame, handle, static, open_keywords)
-                       for option in func.options]  # fmt: skip
+            return run()
         finally:
             self.recording, self.trial = saved
-        return join(results)
+
+    def through_decorators(self, defined: Function | Class, makers: Sequence[Value], ctx: Context) -> Value:
+        """What a ``def`` or ``class`` statement binds its name to where its decorators
+        (``makers``, outermost first) are the program's own functions: what it defined, where
+        each gives back what it is given (``@utils.export``, a registry's ``@register``), else
+        unknown."""
+        for maker in reversed(makers):
+            if not isinstance(maker, Function) or maker.compiled:
+                return UNKNOWN
+            if self.unrecorded(lambda maker=maker: self.functions.call(maker, [defined], {}, ctx)) != defined:
+                return UNKNOWN
+        return defined
 
     def _invoked(self, func: Function, args: list[Value], kwargs: dict[str, Value], result: Value, frame: Frame,
                  handle: object) -> None:  # fmt: skip
@@ -357,22 +373,28 @@ class Flow:
         ``leaving`` marks as always ending in ``"raise"`` or ``"return"``: what follows runs only
         after the others (after all of them where every run leaves, which code after them never
         sees); the state a raise leaves in is where a ``try``'s handlers may start.  A ``split``
-        (one flag a run) says which runs happen where a variable is None."""
-        states, where_none = [], []
+        says which runs happen where its test holds; where that test is known, the runs it rules
+        out are walked for their sites, and nothing they bind or return comes after them."""
+        truth = split.truth if split is not None else None
+        states, where_true = [], []
         for index, run in enumerate(runs):
             branch = frame.copy()
+            returned = len(frame.returns)
             run(branch)
+            if truth is not None and split.runs_where_true[index] is not truth:
+                del frame.returns[returned:]  # a branch a known test never takes: its sites only
+                continue
             left = leaving[index] if index < len(leaving) else None
             if left is None:
                 states.append(branch)
                 if split is not None:
-                    where_none.append(split.runs_where_true[index])
+                    where_true.append(split.runs_where_true[index])
             elif left == "raise" and branch.raised is not None:
                 branch.raised.append(branch)
         if fall_through:
             states.append(frame.copy())
             split = None
-        kept = Split(split.test, tuple(where_none)) if split is not None and states else None
+        kept = Split(split.test, tuple(where_true)) if split is not None and truth is None and states else None
         merge(frame, states or [frame.copy()], kept)
 
     def loop(self, frame: Frame, step: Run, orelse: Run) -> None:

@@ -32,7 +32,9 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
                                      Reference, Refusal, Unknown, Value, join)
-from promolint.engine.symbolic import EvaluationState, attribute_variable, is_symbolic, lowered, settled
+from promolint.engine.symbolic import (EvaluationState, Symbolic, attribute_variable, is_symbolic, lowered, settled,
+                                      variable, variables_in)
+from promolint.engine.symbolic.variables import substitute
 
 
 def _outside(value: Value) -> Value:
@@ -149,6 +151,11 @@ class Objects:
             return Class(key)
         return UNKNOWN
 
+    def class_of(self, handle: object) -> Class | None:
+        """The class a class statement (``handle``: the front end's node) defined."""
+        key = self._index.get(id(handle))
+        return None if key is None else Class(key)
+
     def _join_families(self, key: int, bases: tuple[int, ...]) -> None:
         families = {self._classes[b].family for b in bases}
         if not families:
@@ -253,10 +260,12 @@ class Objects:
         else:
             value = join(parts)
         owner = base.origin or base.receiver
-        if owner is not None and name[0] != "_" and (type(value) is Unknown or (
-                type(value) is Array and not value.dtypes and value.library is not Library.PYTHON)):  # fmt: skip
-            # what a parameter's object holds there, of a dtype nothing in the program gives: a
-            # variable of its own (of every dtype of its library, where that is known)
+        if owner is not None and not name.startswith("__") and (type(value) is Unknown or (
+                type(value) is Array and not value.dtypes and value.library is not Library.PYTHON)
+                or _made_elsewhere(value, owner)):  # fmt: skip
+            # what a parameter's object holds there, of a dtype nothing in the program gives (or
+            # given by another function's arguments, its constructor's): a variable of its own (of
+            # every dtype of its library, where that is known)
             library = value.library if type(value) is Array else None
             return attribute_variable(owner, name, ctx, library, state=self._flow.evaluation_state)
         return value
@@ -453,7 +462,10 @@ class Objects:
             return self._flow.functions.call(method.function, args, kwargs, ctx)
         if method.kind == "class" and isinstance(receiver, Instance):
             receiver = Class(receiver.cls)
-        return self._flow.functions.call(method.function, [receiver, *args], kwargs, ctx)
+        result = self._flow.functions.call(method.function, [receiver, *args], kwargs, ctx)
+        if isinstance(receiver, Instance) and isinstance(receiver.receiver, tuple) and is_symbolic(result):
+            result = _read_through(result, receiver.receiver, self._flow.evaluation_state)
+        return result
 
     def _flax_apply(self, module: Instance, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
         """``module.apply(variables, *args)`` runs ``module.__call__(*args)`` (another method
@@ -567,3 +579,31 @@ class Objects:
 
 # Functions that set or expose an object's attributes by name.
 _BY_NAME = frozenset({"builtins.setattr", "builtins.object.__setattr__", "builtins.vars", "builtins.delattr"})
+
+
+def _made_elsewhere(value: Value, owner: object) -> bool:
+    """Whether ``value`` is computed from the parameters of functions other than the one whose
+    parameter ``owner`` is (``self._data = to_array(data)`` in ``__init__``, read by a method):
+    none of them is that function's, and no call of it settles them."""
+    if type(value) is not Symbolic or not isinstance(owner, tuple):
+        return False
+    return all(not isinstance(var.key, tuple) or var.key[0] != owner[0] for var in value.variables)
+
+
+def _read_through(value: Value, receiver: tuple, state: EvaluationState) -> Value:
+    """A method's result for ``self`` of the method analysed on its own whose parameter is
+    keyed ``receiver``: a call given ``self`` is memoized whichever method gave it (the
+    receiver is no part of the object's identity), so the attributes of ``self`` it reads
+    (``self._data`` through a property) may be keyed by the method that called first; here they
+    are this one's."""
+    place, name = receiver
+    prefix = f"{name}."
+    found = variables_in(value)
+    renamed = {var: variable(var.name, (place, var.key[1]), var.domain, var.scalar_annotated, state=state)
+               for var in found if isinstance(var.key, tuple) and len(var.key) == 2 and var.key[0] != place
+               and isinstance(var.key[1], str) and var.key[1].startswith(prefix)}  # fmt: skip
+    if not renamed:
+        return value
+    return substitute(value, {var: renamed.get(var) or variable(var.name, var.key, var.domain, var.scalar_annotated,
+                                                               state=state, mapping=var.mapping)
+                              for var in found})  # fmt: skip

@@ -83,6 +83,11 @@ class Split:
     test: Value
     runs_where_true: tuple[bool, ...]
 
+    @property
+    def truth(self) -> bool | None:
+        """What the test is where it is known without the variables: True, False, else None."""
+        return None if type(self.test) is Symbolic else _truth(self.test)
+
     def merged(self, values: list[Value]) -> Value:
         """A name's value after the branches, given its value at the end of each."""
         when_true = [v for v, holds in zip(values, self.runs_where_true) if holds]

@@ -185,8 +185,19 @@ class Analysis(ExpressionWalker):
                   if frame.names.get(name) is not value and name not in declared and name not in method_names}
         decorators = [self._reference_of(decorator_target(d)) for d in node.decorator_list]
         hidden = any(type(statement) not in _CLASS_BODY_STATEMENTS for statement in node.body)
-        frame.names[node.name] = self.flow.objects.define(node, node.name, bases, decorators, values, methods,
-                                                          fields, hidden)  # fmt: skip
+        bound = self.flow.objects.define(node, node.name, bases, decorators, values, methods, fields, hidden)
+        defined = self.flow.objects.class_of(node)
+        if bound is UNKNOWN and defined is not None:
+            bound = self.flow.through_decorators(defined, self._makers(node.decorator_list, decorators,
+                                                                       classes.KEEP_CLASS, frame), frame.ctx)  # fmt: skip
+        frame.names[node.name] = bound
+
+    def _makers(self, decorators: list[ast.expr], names: list[str | None], kept: frozenset[str],
+                frame: Frame) -> list[Value]:  # fmt: skip
+        """The values of the decorators whose names are not ``kept`` (those the engine knows keep
+        what they decorate), read without recording a site."""
+        return [self.flow.unrecorded(lambda d=d: self._expr(d, frame)) for d, name in zip(decorators, names)
+                if name not in kept]  # fmt: skip
 
     def _base(self, node: ast.expr, frame: Frame) -> Value:
         """A base class: ``Generic[T]`` is ``Generic``."""
@@ -434,7 +445,11 @@ class Analysis(ExpressionWalker):
         functions.set_defaults(key, {param.arg: self._expr(default, frame) for param, default in parameters(node)
                                      if default is not None})  # fmt: skip
         if type(node) is not ast.Lambda:
-            frame.names[node.name] = classes.decorated_function(function, names)
+            decorated = classes.decorated_function(function, names)
+            if decorated is UNKNOWN and decorators:
+                decorated = self.flow.through_decorators(function, self._makers(decorators, names, higher_order.TRANSPARENT,
+                                                                                frame), frame.ctx)  # fmt: skip
+            frame.names[node.name] = decorated
         return function
 
 
