@@ -518,7 +518,9 @@ def _path_steps(path: str) -> tuple[str, list[tuple[str, object]] | None]:
 
 def _followed_path(value: object, steps: list[tuple[str, object]]) -> list[object]:
     """What ``value`` holds at the end of ``steps``: one value, each item of a dict at ``[*]``,
-    none where a step fails (an object without the attribute, a key it lacks)."""
+    none where a step fails (an object without the attribute, a key it lacks).  Only Python's
+    own dicts, lists and tuples are indexed: another mapping's ``__getitem__`` may change it (a
+    defaultdict adds the key)."""
     values = [value]
     for kind, step in steps:
         reached = []
@@ -526,9 +528,9 @@ def _followed_path(value: object, steps: list[tuple[str, object]]) -> list[objec
             try:
                 if kind == "attribute":
                     reached.append(getattr(current, step))
-                elif kind == "index":
+                elif kind == "index" and (type(current) is dict or isinstance(current, (list, tuple))):
                     reached.append(current[step])
-                elif type(current) is dict and current:
+                elif kind == "any" and type(current) is dict:
                     reached.extend(current.values())
             except Exception:  # noqa: BLE001 - an object without it: nothing to evaluate at
                 continue

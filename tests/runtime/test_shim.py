@@ -371,6 +371,24 @@ def test_predictions_chosen_by_a_test_on_the_arguments_are_evaluated_at_the_bran
     assert sums == {("agree", "float32")}, sums
 
 
+def test_the_items_of_a_mapping_that_is_no_dict_are_not_read(monkeypatch):
+    """The shim reads a dict parameter's items (`values['scale']`) where the code reads them; a
+    defaultdict's `__getitem__` would add the key it is asked for, so other mappings are left
+    alone (their items stay unknown)."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "chosen_values", raising=False)
+    values = collections.defaultdict(int, {"x": np.ones(3, np.float32)})
+    with verifying(mode="report", predict="code", include=["chosen_values"]) as session:
+        import chosen_values
+
+        chosen_values.scaled(values)
+        chosen_values.scaled({"x": np.ones(3, np.float16), "scale": np.float16(2)})
+    assert list(values) == ["x"]  # read at `values["scale"]`, the defaultdict would hold it
+    assert session.counts()["disagree"] == 0, outcomes(session)
+    products = {r.outcome for r in session.records.values() if r.text == 'values["x"] * values["scale"]'}
+    assert products == {"agree"}, outcomes(session)
+
+
 def test_an_unknown_prediction_mode_is_refused():
     with pytest.raises(ValueError, match="predict must be one of arguments, code"):
         with verifying(predict="guess"):

@@ -26,3 +26,9 @@ def shifted(x, shift: np.ndarray | None = None):
     if shift is None:
         shift = np.zeros((), np.float16)
     return x + shift
+
+
+def scaled(values: dict[str, Any]):
+    if "scale" in values:
+        return values["x"] * values["scale"]
+    return values["x"]
