@@ -44,6 +44,15 @@ class Unknown(Value):
 UNKNOWN = Unknown()
 
 
+@dataclass(frozen=True)
+class OrNone(Unknown):
+    """None, or ``value``: a name bound to None on one path and to a value on another (``idx =
+    None if done else np.argsort(t)``).  Unknown to every operation; a test that it is not None
+    narrows it to ``value`` (``if idx is not None: t = t[idx]``)."""
+
+    value: Value = UNKNOWN
+
+
 @dataclass(frozen=True, eq=False)
 class ValueSource:
     """Where a value's 64 bits were made, for findings that trace a leak back to it: the front

@@ -201,3 +201,17 @@ def test_a_decorator_of_the_program_that_gives_back_what_it_is_given_keeps_it():
     assert (values["y"].dtypes, values["y"].library) == (frozenset({"int16"}), Library.NUMPY_ARRAY)
     assert values["y2"].dtypes == frozenset({"float32"})
     assert type(values["y3"]).__name__ == "Unknown"
+
+
+def test_a_name_that_is_none_or_an_array_is_the_array_where_a_test_says_it_is_not_none():
+    values = _values("""
+        import numpy as np
+        def reordered(t: np.ndarray, done):
+            order = None if done else np.argsort(t)
+            if order is not None:
+                t = t[order]
+            kept = t
+    """)
+    float16 = array("float16", Library.NUMPY_ARRAY, ndim=1)
+    kept = _at(values["kept"], t=float16)
+    assert (kept.dtypes, kept.library) == (frozenset({"float16"}), Library.NUMPY_ARRAY)

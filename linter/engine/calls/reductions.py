@@ -12,6 +12,7 @@ from promolint.engine import operations
 from promolint.engine.calls.binding import display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, default, reduced_inputs, requested
 from promolint.engine.calls.promotion import check_domain
+from promolint.engine.catalog.rows import RankChange
 from promolint.engine.records import Call
 from promolint.engine.values import UNKNOWN, Array, Elements, Library, Refusal, Value, is_none, join
 
@@ -30,7 +31,11 @@ def _index(call: Call) -> Value:
         if source.rank == 0:
             return own
         return through_jax if source.rank is not None else join([through_jax, own])
-    return default(call.fn.result or "i", call.fn.library, call.ctx, "")
+    value = default(call.fn.result or "i", call.fn.library, call.ctx, "")
+    if call.fn.rank_change is RankChange.KEPT and isinstance(source, Array) and source.rank \
+            and not is_none(call.bound.get("axis")):  # fmt: skip
+        value = replace(value, ndim=source.rank)  # argsort along an axis (run: a 0-d input is 1-d, or raises)
+    return value
 
 
 def _nonzero(call: Call) -> Value:

@@ -156,7 +156,7 @@ def _elementwise(library: Library) -> dict[str, Fn]:
     }
     out |= many(_INDEX_REDUCE, Fn("index", library, ("a", "axis"), arrays=("a",), shape="reduce"))
     out |= {
-        "argsort": Fn("index", library, ("a", "axis"), arrays=("a",), shape="array"),
+        "argsort": Fn("index", library, ("a", "axis"), arrays=("a",), shape="array", rank_change=RankChange.KEPT),
         # The result has the shape of the values looked up: a scalar for one Python value.
         "searchsorted": Fn("index", library, ("a", "v"), arrays=("v",),
                            result="int32" if library is JNP else ""),  # fmt: skip

@@ -32,7 +32,7 @@ METHODS: dict[str, Fn] = {
     "std": Fn("mean", NP, ("self", "axis", "dtype"), real=True, arrays=("self",), shape="reduce"),
     "argmax": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
     "argmin": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
-    "argsort": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="array"),
+    "argsort": Fn("index", NP, ("self", "axis"), arrays=("self",), shape="array", rank_change=RankChange.KEPT),
     "any": Fn("bool", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
     "all": Fn("bool", NP, ("self", "axis"), arrays=("self",), shape="reduce"),
     "item": Fn("item", NP, ("self",), arrays=("self",)),

@@ -98,7 +98,7 @@ class Fn:
     weak: Weak = Weak.PROMOTED
     arrays: tuple[str, ...] = ()  # the parameters whose dtypes take part (promote, where, ...)
     shape: str = "elementwise"  # how the result's dimensions follow the inputs (SHAPES)
-    rank_change: RankChange = RankChange.UNKNOWN  # for the "array" shape of the same dtype
+    rank_change: RankChange = RankChange.UNKNOWN  # for the "array" shape: of the same dtype, or indices (argsort)
     parts: tuple[Part, ...] = ()  # decomposition
     spectrum: Spectrum | None = None  # fft
     scalar: str = ""  # scaled: the Python scalar type an activation computes with

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import X64_BY_DEFAULT, X64_BY_USER, Context
 from promolint.engine.symbolic import join
-from promolint.engine.symbolic.choice import Split
+from promolint.engine.symbolic.choice import Split, join_or_none
 from promolint.engine.values import UNKNOWN, Elements, Items, Keyed, Value
 
 _ABSENT = object()  # a name a branch does not bind
@@ -102,7 +102,7 @@ def merge(frame: Frame, branches: list[Frame], split: Split | None = None) -> No
     merged = dict(first)
     for name in differing:
         values = [b.names.get(name, UNKNOWN) for b in branches]
-        merged[name] = join(values) if split is None else split.merged(values)
+        merged[name] = join_or_none(values) if split is None else split.merged(values)
     frame.names.clear()
     frame.names.update(merged)
     frame.ctx = merged_modes(frame.ctx, [b.ctx for b in branches])

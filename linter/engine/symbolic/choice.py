@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from promolint.engine.symbolic.state import EvaluationState
 from promolint.engine.symbolic.variables import Symbolic, apply, extended_key, join, variable
-from promolint.engine.values import Array, Library, Refusal, Unknown, Value, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Library, OrNone, Refusal, Unknown, Value, is_none, python_scalar
 
 IS_NONE = " is None"  # what a presence variable's key adds to its variable's
 HOLDS, FAILS = python_scalar("bool", True), python_scalar("bool", False)
@@ -54,7 +54,7 @@ def chosen(test: Value, when_true: Value, when_false: Value) -> Value:
     if type(test) is not Symbolic:
         return _chosen(test, when_true, when_false)
     if not all(type(v) in _CHOSEN for v in (when_true, when_false)):
-        return join([when_true, when_false])
+        return join_or_none([when_true, when_false])
     return apply("chosen", _chosen, (test, when_true, when_false))
 
 
@@ -93,5 +93,16 @@ class Split:
         when_true = [v for v, holds in zip(values, self.runs_where_true) if holds]
         when_false = [v for v, holds in zip(values, self.runs_where_true) if not holds]
         if not when_true or not when_false:
-            return join(values)
-        return chosen(self.test, join(when_true), join(when_false))
+            return join_or_none(values)
+        return chosen(self.test, join_or_none(when_true), join_or_none(when_false))
+
+
+def join_or_none(values: list[Value]) -> Value:
+    """The join of what branches leave in a name, where some leave None and the others one
+    value (an array, or one computed from variables): that value or None (``OrNone``), which a
+    test that it is not None narrows; else the join."""
+    if not any(is_none(v) or type(v) is OrNone for v in values):
+        return join(values)
+    given = [v.value if type(v) is OrNone else v for v in values if not is_none(v)]
+    inner = join(given) if given else UNKNOWN
+    return OrNone(value=inner) if type(inner) in (Array, Symbolic) else join(values)

@@ -25,7 +25,8 @@ from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
 from promolint.engine.symbolic.choice import Split, decides, presence
-from promolint.engine.values import NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, Reference, Value
+from promolint.engine.values import (NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, OrNone, Reference,
+                                     Value)
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
@@ -476,7 +477,8 @@ def _leaves(body: list[ast.stmt]) -> str | None:
 
 def _without_none(names: list[str], run):
     """``run`` (a branch of an ``if`` ladder) where each of ``names`` is not None: a name that
-    holds one of several functions or None (``table.get(key)``) holds one of the functions."""
+    holds one of several functions or None (``table.get(key)``) holds one of the functions, one
+    that holds a value or None (``OrNone``) the value."""
     if not names:
         return run
 
@@ -486,6 +488,8 @@ def _without_none(names: list[str], run):
             if type(value) is Alternatives and NONE in value.options:
                 options = tuple(option for option in value.options if option != NONE)
                 frame.names[name] = options[0] if len(options) == 1 else Alternatives(options)
+            elif type(value) is OrNone:
+                frame.names[name] = value.value
         run(frame)
 
     return narrowed

@@ -11,9 +11,9 @@ from promolint.engine.flow import containers
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import Symbolic, item_variable, join
-from promolint.engine.symbolic.choice import chosen, decides, presence
+from promolint.engine.symbolic.choice import chosen, decides, join_or_none, presence
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
-                                     Keyed, Reference, Value, is_none, python_scalar)
+                                     Keyed, NONE, OrNone, Reference, Value, is_none, python_scalar)
 from promolint.engine.walker.nodes import index_elements, key_literal, none_test, static_names
 
 BINARY_OPERATORS = {
@@ -97,7 +97,7 @@ class ExpressionWalker:
             test = variable
             if not none_when_true:
                 body, orelse = orelse, body
-        return chosen(test, body, orelse) if decides(test) else join([body, orelse])
+        return chosen(test, body, orelse) if decides(test) else join_or_none([body, orelse])
 
     def _sequence(self, node: ast.Tuple | ast.List, frame: Frame) -> Value:
         items = [self._expr(e, frame) for e in node.elts]
@@ -194,7 +194,7 @@ class ExpressionWalker:
                 return item_variable(base.variable, key, frame.ctx, state=self.flow.evaluation_state)
             if type(key) is str:
                 return expressions.string_subscript(base, key)
-        return expressions.subscript(base, slices, indices)
+        return _indexed(base, slices, indices)
 
     def _binary(self, node: ast.BinOp, frame: Frame) -> Value:
         """A binary operator, and the chain of binary operators down its left operand, walked
@@ -300,3 +300,13 @@ def _identity(operator: ast.cmpop, left: Value, right: Value) -> Value:
     if type(operator) in (ast.Is, ast.IsNot) and is_none(right) and (is_none(left) or type(left) in _NEVER_NONE):
         return python_scalar("bool", is_none(left) == (type(operator) is ast.Is))
     return python_scalar("bool")
+
+
+def _indexed(base: Value, slices: list[bool], indices: list[Value]) -> Value:
+    """``base[...]`` (``expressions.subscript``), where an index that is None or a value
+    (``OrNone``) gives the join of both: ``t[None]`` adds an axis."""
+    for position, index in enumerate(indices):
+        if type(index) is OrNone:
+            return join([_indexed(base, slices, [*indices[:position], choice, *indices[position + 1:]])
+                         for choice in (NONE, index.value)])  # fmt: skip
+    return expressions.subscript(base, slices, indices)

@@ -42,7 +42,8 @@ def test_weak_flags_are_named_only_where_the_semantics_weigh_them() -> None:
 def test_lax_checks_rank_changes_draws_and_least_dimensions_sit_on_the_rows_that_use_them() -> None:
     assert not [name for name, fn in ROWS if fn.lax != LaxChecks() and fn.semantics != "lax"]
     assert not [name for name, fn in ROWS
-                if fn.rank_change is not RankChange.UNKNOWN and (fn.semantics, fn.shape) != ("same", "array")]
+                if fn.rank_change is not RankChange.UNKNOWN and (fn.semantics, fn.shape) not in (("same", "array"),
+                                                                                                ("index", "array"))]
     assert not [name for name, fn in ROWS if fn.draw is not None and fn.shape != "draw"]
     assert not [name for name, fn in ROWS if fn.least_ndim and fn.semantics != "atleast" and fn.shape != "draw"]
 

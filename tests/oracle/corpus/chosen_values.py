@@ -43,3 +43,13 @@ a3 = isinstance(np.float32(1), float)
 a4 = isinstance(1, float)
 y = np.ones(3, np.int8) if isinstance(np.ones(3), jax.Array) else np.ones(3, np.float16)
 y2 = f16 if isinstance(2.0, float) else i8
+# ---
+# A name bound to None on one path and to an array on another: a test that it is not None
+# narrows it to the array; `argsort` keeps its input's dimensions.
+s = np.ones((2, 3), np.float32)
+order = None if s[0, 0] > 2 else np.argsort(s)
+if order is not None:
+    y = np.take_along_axis(s, order, axis=-1)
+y2 = np.argsort(s)
+y3 = s[0][np.argsort(s[0])]
+y4 = s[0][np.argsort(s[0])[None]]
