@@ -215,3 +215,22 @@ def test_a_name_that_is_none_or_an_array_is_the_array_where_a_test_says_it_is_no
     float16 = array("float16", Library.NUMPY_ARRAY, ndim=1)
     kept = _at(values["kept"], t=float16)
     assert (kept.dtypes, kept.library) == (frozenset({"float16"}), Library.NUMPY_ARRAY)
+
+
+def test_a_field_the_program_makes_with_none_or_an_array_is_a_variable_of_a_parameters_object():
+    """jaxns's `BlockState.block_start` (`None if ... else arr` where the program makes it): read
+    from a parameter annotated with the class, it is what the object holds, a variable of its own
+    the shim settles, not the unknown join of None and an array."""
+    values = _values("""
+        import dataclasses
+        import numpy as np
+        @dataclasses.dataclass
+        class State:
+            start: np.ndarray | None = None
+        def make(n, exact):
+            start = None if exact else np.arange(n)
+            return State(start)
+        def read(state: State):
+            got = state.start
+    """)
+    assert values["got"].variable.key[1] == "state.start"

@@ -260,7 +260,7 @@ class Objects:
         else:
             value = join(parts)
         owner = base.origin or base.receiver
-        if owner is not None and not name.startswith("__") and (type(value) is Unknown or (
+        if owner is not None and not name.startswith("__") and (isinstance(value, Unknown) or (
                 type(value) is Array and not value.dtypes and value.library is not Library.PYTHON)
                 or _made_elsewhere(value, owner)):  # fmt: skip
             # what a parameter's object holds there, of a dtype nothing in the program gives (or
@@ -299,7 +299,7 @@ class Objects:
             made = self._made(key)
             self._flow.functions.read_fact(("made", key), made, lambda: self._made(key), self._made_by.get(key, ()))
             if made is not None:
-                return made, made is not UNKNOWN
+                return made, not isinstance(made, Unknown)  # None or an array (OrNone) types nothing either
         if spec.default is not None:
             return spec.default, True
         # A field annotated `int` or `float` is a pytree leaf, traced under jit: a JAX array
