@@ -12,6 +12,7 @@ from promolint.core.dtypes import DTYPES
 from promolint.engine.records import Call
 from promolint.engine.symbolic import lifted
 from promolint.engine.values import (
+    PYTHON_TYPE_NAMES,
     UNKNOWN,
     Array,
     Class,
@@ -94,9 +95,10 @@ _NOT_NUMBERS = frozenset(
     + [f"{module}.{name}" for module in ("collections.abc", "typing")
        for name in ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet")])  # fmt: skip
 # The array types, and the libraries whose values are instances of them (a tracer is a jax.Array).
+# Not the annotations' sets: a Tracer or a Union alias (chex.Array) is no class a library settles.
 _ARRAY_TYPES = {"numpy.ndarray": Library.NUMPY_ARRAY, "jax.Array": Library.JAX, "jax.numpy.ndarray": Library.JAX}
-# The kinds of Python's scalar types' instances (a bool is an int).
-_PYTHON_KINDS = {"bool": "b", "int64": "bi", "float64": "f", "complex128": "c"}  # by DTypeRef name
+# The kinds of Python's scalar types' instances (a bool is an int), by the type's name.
+_PYTHON_KINDS = {"bool": "b", "int": "bi", "float": "f", "complex": "c"}
 
 
 def _isinstance(call: Call) -> Value:
@@ -125,7 +127,7 @@ def _is_instance(value: Array, kind: Value) -> bool | None:
             return None  # np.float64 is a float, and np.float32 no np.float64 only by its dtype
         if value.library is not Library.PYTHON or not kind.builtin:
             return False  # an array is no scalar type, a Python number no NumPy scalar type
-        kinds = _PYTHON_KINDS.get(kind.name)
+        kinds = _PYTHON_KINDS.get(PYTHON_TYPE_NAMES.get(kind.name, ""))
         found = {DTYPES[d].kind in kinds for d in value.dtypes} if kinds else set()
         return found.pop() if len(found) == 1 else None
     return None

@@ -32,8 +32,8 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
                                      Reference, Refusal, Unknown, Value, join)
-from promolint.engine.symbolic import (EvaluationState, Symbolic, attribute_variable, is_symbolic, lowered, settled,
-                                      variable, variables_in)
+from promolint.engine.symbolic import (EvaluationState, Symbolic, Variable, attribute_variable, is_symbolic, lowered,
+                                      settled, variable, variables_in)
 from promolint.engine.symbolic.variables import substitute
 
 
@@ -597,13 +597,15 @@ def _read_through(value: Value, receiver: tuple, state: EvaluationState) -> Valu
     (``self._data`` through a property) may be keyed by the method that called first; here they
     are this one's."""
     place, name = receiver
-    prefix = f"{name}."
     found = variables_in(value)
-    renamed = {var: variable(var.name, (place, var.key[1]), var.domain, var.scalar_annotated, state=state)
-               for var in found if isinstance(var.key, tuple) and len(var.key) == 2 and var.key[0] != place
-               and isinstance(var.key[1], str) and var.key[1].startswith(prefix)}  # fmt: skip
-    if not renamed:
+
+    def key_here(var: Variable) -> object:
+        key = var.key
+        mine = (isinstance(key, tuple) and len(key) == 2 and key[0] != place and isinstance(key[1], str)
+                and key[1].startswith(f"{name}."))  # fmt: skip
+        return (place, key[1]) if mine else key
+
+    if all(key_here(var) == var.key for var in found):
         return value
-    return substitute(value, {var: renamed.get(var) or variable(var.name, var.key, var.domain, var.scalar_annotated,
-                                                               state=state, mapping=var.mapping)
-                              for var in found})  # fmt: skip
+    return substitute(value, {var: variable(var.name, key_here(var), var.domain, var.scalar_annotated, state=state,
+                                            mapping=var.mapping) for var in found})  # fmt: skip

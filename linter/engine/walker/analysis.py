@@ -24,7 +24,7 @@ from promolint.engine.flow.classes import FieldSpec
 from promolint.engine.flow.modes import Settings
 from promolint.engine.records import Operation, OperationKind, Seeds, Site
 from promolint.engine.symbolic import join
-from promolint.engine.symbolic.choice import Split, decides, presence
+from promolint.engine.symbolic.choice import Split
 from promolint.engine.values import (NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, OrNone, Reference,
                                      Value)
 from promolint.engine.walker.deep import deeply
@@ -344,19 +344,10 @@ class Analysis(ExpressionWalker):
         self.flow.branches(frame, runs, leaving=leaving, split=self._split(node, first_test, frame, len(runs)))
 
     def _split(self, node: ast.If, test: Value, frame: Frame, runs: int) -> Split | None:
-        """The ladder's branches told apart by its first test (``promolint.engine.symbolic.
-        choice``): whether a variable is None (``if dtype is None:``), or a test that depends on
-        variables or is a known Python bool (``if isinstance(v, Coordinate):``); its first branch
-        runs where it holds."""
-        compared, none_when_true = none_test(node.test)
-        variable = presence(frame.lookup(compared), self.flow.evaluation_state) if compared is not None else None
-        if variable is not None:
-            test, holds = variable, none_when_true
-        elif decides(test):
-            holds = True
-        else:
-            return None
-        return Split(test, (holds, *[not holds] * (runs - 1)))
+        """The ladder's branches told apart by its first test (``_choosing``): its first branch
+        runs where it holds, the others where it fails."""
+        chooser, holds = self._choosing(node.test, test, frame)
+        return None if chooser is None else Split(chooser, (holds, *[not holds] * (runs - 1)))
 
     def _guarded(self, test: ast.expr, run):
         """``run`` (the branch an ``if`` test guards) with the name the test checks narrowed:

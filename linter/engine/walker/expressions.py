@@ -89,15 +89,22 @@ class ExpressionWalker:
         """``a if test else b``: the one the test chooses (``promolint.engine.symbolic.choice``)
         where it is whether a variable is None, depends on variables or is known, else the join
         of both."""
-        test = self._expr(node.test, frame)
+        test, holds = self._choosing(node.test, self._expr(node.test, frame), frame)
         body, orelse = self._expr(node.body, frame), self._expr(node.orelse, frame)
-        compared, none_when_true = none_test(node.test)
+        if test is None:
+            return join_or_none([body, orelse])
+        return chosen(test, body, orelse) if holds else chosen(test, orelse, body)
+
+    def _choosing(self, node: ast.expr, test: Value, frame: Frame) -> tuple[Value | None, bool]:
+        """What chooses between a test's branches (``promolint.engine.symbolic.choice``), and
+        whether its first branch runs where it holds: whether a variable is None (``x is None``:
+        its presence variable), else a test that depends on variables or is a known Python bool;
+        None where it decides nothing."""
+        compared, none_when_true = none_test(node)
         variable = presence(frame.lookup(compared), self.flow.evaluation_state) if compared is not None else None
         if variable is not None:
-            test = variable
-            if not none_when_true:
-                body, orelse = orelse, body
-        return chosen(test, body, orelse) if decides(test) else join_or_none([body, orelse])
+            return variable, none_when_true
+        return (test, True) if decides(test) else (None, True)
 
     def _sequence(self, node: ast.Tuple | ast.List, frame: Frame) -> Value:
         items = [self._expr(e, frame) for e in node.elts]
