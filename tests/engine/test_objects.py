@@ -758,3 +758,33 @@ def test_a_function_recorded_again_is_not_cut_shorter_than_its_first_record(fill
 
     found = lint_source(_late_record_program(fillers).encode(), "mobs.py", Settings(x64="on"), frozenset({"PRM027"}))
     assert [(d.line, d.code) for d in found] == [(16, "PRM027")]
+
+
+_READ_BY_A_FUNCTION_FIRST = """import numpy as np
+
+def first(box: "Box"):
+    return box.data + 1
+
+class Box:
+    def __init__(self, data):
+        self._data = np.asarray(data)
+
+    @property
+    def data(self):
+        return self._data
+
+    def doubled(self):
+        return self.data * 2
+"""
+
+
+def test_what_a_parameters_object_holds_is_a_variable_of_that_parameter_whoever_called_its_property_first():
+    """coordax's `NamedArray.data` is a property over `self._data`, assigned from a registry's
+    conversion; its methods (`ndim`, `shape`) and functions given a `named_array: NamedArray`
+    read it.  A property's call is memoized whichever object it is given, and the first call here
+    is `first`'s: `box.data` was unknown and so was `self.data` in `doubled`, which no run could
+    bind.  Each is a variable of its own parameter, which the run-time shim binds (tests/runtime)."""
+    records = reveal_records_many(_READ_BY_A_FUNCTION_FIRST.encode(), [Settings()])[0]
+    found = {r["text"]: (r["dtype"], r.get("depends"), r["library"]) for r in records if not r["target"]}
+    assert found["box.data"] == ("dtype of box._data", ["box._data"], "numpy-array")
+    assert found["self.data"] == ("dtype of self._data", ["self._data"], "numpy-array")

@@ -347,6 +347,25 @@ def test_predictions_that_depend_on_attributes_of_self_of_no_known_dtype_are_eva
     assert all(r.outcome == "agree" for r in session.records.values() if r.line > 12), outcomes(session)
 
 
+def test_what_an_object_of_a_parameter_holds_is_read_from_the_object_each_call_is_given(monkeypatch):
+    """examples/objects_of_parameters.py (coordax's NamedArray): `named.data` in a function whose
+    parameter is annotated with the class, and `self.data` in a method, both through a property
+    over an attribute the constructor converts; unknown before, whichever read came first."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.delitem(sys.modules, "objects_of_parameters", raising=False)
+    with verifying(mode="report", predict="code", include=["objects_of_parameters"]) as session:
+        import objects_of_parameters as module
+
+        module.shifted(module.Named(np.ones(3, np.float32)), np.float16(1))
+        module.Named(np.arange(3, dtype=np.int8)).scaled(2)
+        module.Named(np.ones(2, np.float16)).scaled(np.ones(2, np.float32))
+    assert session.counts()["disagree"] == 0, outcomes(session)
+    found = {(r.text, r.outcome, r.predicted["dtype"]) for r in session.records.values()
+             if r.text in ("named.data + shift", "self.data * factor")}  # fmt: skip
+    assert found == {("named.data + shift", "agree", "float32"), ("self.data * factor", "agree", "int8"),
+                     ("self.data * factor", "agree", "float32")}, outcomes(session)  # fmt: skip
+
+
 def test_predictions_chosen_by_a_test_on_the_arguments_are_evaluated_at_the_branch_the_call_takes(monkeypatch):
     """examples/chosen_values.py (coordax's map_indexers_using_ticks): `ticks` is the argument
     where one is given and the axis's own where None is; `indexers[key]` is any item of a dict

@@ -17,7 +17,7 @@ from promolint.core.dtypes import DTYPES
 from promolint.engine.flow.frames import ChangedInputs, Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
-from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, variable
+from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, rekeyed, variable
 from promolint.engine.values import UNKNOWN, Array, Elements, Function, Instance, Items, Keyed, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
@@ -110,7 +110,7 @@ class Functions:
         self._body = body
         self._definitions: list[Definition] = []
         self._index: dict[int, int] = {}
-        self._memo: dict[tuple, tuple[Value, dict[str, Value]]] = {}
+        self._memo: dict[tuple, tuple[Value, dict[str, Value], dict[str, tuple]]] = {}
         # What the latest call's body left in the dicts and lists it was given, by parameter
         # (``ChangedInputs``): the caller's objects change too.
         self.changed_arguments: tuple[tuple[Value, Value], ...] = ()
@@ -328,11 +328,18 @@ class Functions:
         definition = self._definitions[key]
         enclosing = self._own_enclosing(definition) if record else definition.enclosing
         closure = _closure(definition.free, enclosing) if definition.free else ()
-        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record, closure)
+        # An object a parameter holds (``self`` of a method analysed on its own) gives variables
+        # where one the program made gives unknowns: equal as objects, they are not one call; a
+        # call memoized for another parameter's object reads this one's.
+        owners = {name: value.receiver for name, value in bound.items() if type(value) is Instance and value.receiver}
+        memo_key = (key, tuple(sorted(bound.items(), key=lambda kv: kv[0])), ctx, record, closure, tuple(owners))
         again = self._flow.trial is not None  # the body's operations are what is asked: run it
         if not record and not again and memo_key in self._memo:
-            result, self._changed = self._memo[memo_key]
-            return result
+            result, changed, first = self._memo[memo_key]
+            renames = {first[name]: owners[name] for name in owners if first[name] != owners[name]}
+            state = self._flow.evaluation_state
+            self._changed = {k: rekeyed(v, renames, state) for k, v in changed.items()} if renames else changed
+            return rekeyed(result, renames, state)
         if memo_key in self._active or self._depth >= _MAX_CALL_DEPTH:
             return UNKNOWN
         if not record and not again:
@@ -348,7 +355,7 @@ class Functions:
         finally:
             self._active.discard(memo_key)
         if not record:
-            self._memo[memo_key] = (result, changed)
+            self._memo[memo_key] = (result, changed, owners)
         self._changed = changed
         return result
 
@@ -500,6 +507,9 @@ class Functions:
                     seeds[name] = passed
                 elif (followed := self._followed(seeds[name], definition, param)) is not None:
                     seeds[name] = followed  # an object of the class the annotation names
+                elif isinstance(seeds[name], Instance) and not seeds[name].exact and seeds[name].origin is None:
+                    # what the methods of its class assign is read there as ``self`` reads it
+                    seeds[name] = replace(seeds[name], receiver=self._key(definition, param))
                 else:
                     members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too

@@ -32,9 +32,7 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
                                      Reference, Refusal, Unknown, Value, join)
-from promolint.engine.symbolic import (EvaluationState, Symbolic, Variable, attribute_variable, is_symbolic, lowered,
-                                      settled, variable, variables_in)
-from promolint.engine.symbolic.variables import substitute
+from promolint.engine.symbolic import EvaluationState, Symbolic, attribute_variable, is_symbolic, lowered, settled
 
 
 def _outside(value: Value) -> Value:
@@ -462,10 +460,7 @@ class Objects:
             return self._flow.functions.call(method.function, args, kwargs, ctx)
         if method.kind == "class" and isinstance(receiver, Instance):
             receiver = Class(receiver.cls)
-        result = self._flow.functions.call(method.function, [receiver, *args], kwargs, ctx)
-        if isinstance(receiver, Instance) and isinstance(receiver.receiver, tuple) and is_symbolic(result):
-            result = _read_through(result, receiver.receiver, self._flow.evaluation_state)
-        return result
+        return self._flow.functions.call(method.function, [receiver, *args], kwargs, ctx)
 
     def _flax_apply(self, module: Instance, args: Sequence[Value], kwargs: Mapping[str, Value], ctx: Context) -> Value:
         """``module.apply(variables, *args)`` runs ``module.__call__(*args)`` (another method
@@ -588,24 +583,3 @@ def _made_elsewhere(value: Value, owner: object) -> bool:
     if type(value) is not Symbolic or not isinstance(owner, tuple):
         return False
     return all(not isinstance(var.key, tuple) or var.key[0] != owner[0] for var in value.variables)
-
-
-def _read_through(value: Value, receiver: tuple, state: EvaluationState) -> Value:
-    """A method's result for ``self`` of the method analysed on its own whose parameter is
-    keyed ``receiver``: a call given ``self`` is memoized whichever method gave it (the
-    receiver is no part of the object's identity), so the attributes of ``self`` it reads
-    (``self._data`` through a property) may be keyed by the method that called first; here they
-    are this one's."""
-    place, name = receiver
-    found = variables_in(value)
-
-    def key_here(var: Variable) -> object:
-        key = var.key
-        mine = (isinstance(key, tuple) and len(key) == 2 and key[0] != place and isinstance(key[1], str)
-                and key[1].startswith(f"{name}."))  # fmt: skip
-        return (place, key[1]) if mine else key
-
-    if all(key_here(var) == var.key for var in found):
-        return value
-    return substitute(value, {var: variable(var.name, key_here(var), var.domain, var.scalar_annotated, state=state,
-                                            mapping=var.mapping) for var in found})  # fmt: skip

@@ -22,11 +22,11 @@ from promolint.engine.symbolic.raised import passed_on, raised_in
 from promolint.engine.symbolic.state import EvaluationState
 from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, apply, attribute_variable,
                                                  extended_key, is_attribute_of, is_symbolic, item_variable, join, lifted,
-                                                 variable, variables_in)
+                                                 rekeyed, variable, variables_in)
 
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "apply", "attribute_variable", "each_outcome",
     "extended_key", "folded", "instances", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
-    "lowered", "outcomes", "passed_on", "raised_in", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
+    "lowered", "rekeyed", "outcomes", "passed_on", "raised_in", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays_of",
 ]

@@ -290,6 +290,28 @@ def extended_key(owner: object, suffix: str) -> tuple:
     return (*where, f"{last}{suffix}")
 
 
+def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState) -> object:
+    """``value`` with what the parameter keyed ``old`` holds (``self._data``, ``box.items[*]``)
+    read as what the one keyed ``owners[old]`` holds there: a memoized call given another
+    method's ``self``, for this one's."""
+    if not owners:
+        return value
+
+    def key_here(key: object) -> object:
+        if not isinstance(key, tuple) or not key or not isinstance(key[-1], str):
+            return key
+        for old, new in owners.items():
+            rest = key[-1][len(old[-1]):]
+            if key[:-1] == old[:-1] and key[-1].startswith(old[-1]) and rest[:1] in (".", "[", " "):
+                return (*new[:-1], f"{new[-1]}{rest}")
+        return key
+
+    found = {var: key_here(var.key) for var in variables_in(value)}
+    renamed = {var: variable(str(key[-1]), key, var.domain, var.scalar_annotated, state=state, mapping=var.mapping)
+               for var, key in found.items() if key != var.key}  # fmt: skip
+    return substitute(value, renamed) if renamed else value
+
+
 def is_attribute_of(key: object, owner: object) -> bool:
     """Whether the variable keyed ``key`` is an attribute of the one keyed ``owner``
     (``attribute_variable``), or of one of its attributes."""
