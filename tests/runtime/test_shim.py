@@ -350,7 +350,8 @@ def test_predictions_that_depend_on_attributes_of_self_of_no_known_dtype_are_eva
 def test_what_an_object_of_a_parameter_holds_is_read_from_the_object_each_call_is_given(monkeypatch):
     """examples/objects_of_parameters.py (coordax's NamedArray): `named.data` in a function whose
     parameter is annotated with the class, and `self.data` in a method, both through a property
-    over an attribute the constructor converts; unknown before, whichever read came first."""
+    over an attribute the constructor converts, and through an object such an object holds (a
+    Field's NamedArray); unknown before, whichever read came first."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     monkeypatch.delitem(sys.modules, "objects_of_parameters", raising=False)
     with verifying(mode="report", predict="code", include=["objects_of_parameters"]) as session:
@@ -359,11 +360,13 @@ def test_what_an_object_of_a_parameter_holds_is_read_from_the_object_each_call_i
         module.shifted(module.Named(np.ones(3, np.float32)), np.float16(1))
         module.Named(np.arange(3, dtype=np.int8)).scaled(2)
         module.Named(np.ones(2, np.float16)).scaled(np.ones(2, np.float32))
+        module.Labelled(np.ones(2, np.float16)).halved()
     assert session.counts()["disagree"] == 0, outcomes(session)
     found = {(r.text, r.outcome, r.predicted["dtype"]) for r in session.records.values()
-             if r.text in ("named.data + shift", "self.data * factor")}  # fmt: skip
+             if r.text in ("named.data + shift", "self.data * factor", "self.data / 2")}  # fmt: skip
     assert found == {("named.data + shift", "agree", "float32"), ("self.data * factor", "agree", "int8"),
-                     ("self.data * factor", "agree", "float32")}, outcomes(session)  # fmt: skip
+                     ("self.data * factor", "agree", "float32"), ("self.data / 2", "agree", "float16")}, \
+        outcomes(session)  # fmt: skip
 
 
 def test_predictions_chosen_by_a_test_on_the_arguments_are_evaluated_at_the_branch_the_call_takes(monkeypatch):

@@ -20,7 +20,7 @@ settle, a call of a method whose decorator may change it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from promolint.engine.context import Context
@@ -32,7 +32,8 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
                                      Reference, Refusal, Unknown, Value, join)
-from promolint.engine.symbolic import EvaluationState, Symbolic, attribute_variable, is_symbolic, lowered, settled
+from promolint.engine.symbolic import (EvaluationState, Symbolic, attribute_variable, extended_key, is_symbolic, lowered,
+                                      settled)
 
 
 def _outside(value: Value) -> Value:
@@ -266,6 +267,11 @@ class Objects:
             # every dtype of its library, where that is known)
             library = value.library if type(value) is Array else None
             return attribute_variable(owner, name, ctx, library, state=self._flow.evaluation_state)
+        if owner is not None and not name.startswith("__") and type(value) is Instance and value.origin is None \
+                and value.receiver is None:  # fmt: skip
+            # an object a parameter's object holds (a Field's NamedArray): what it holds of no
+            # known dtype is a variable there too
+            return replace(value, receiver=extended_key(owner, f".{name}"))
         return value
 
     def _field(self, instance: Instance, cls: int, spec: FieldSpec, ctx: Context) -> Value | None:

@@ -14,13 +14,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import Context
 from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import MEMO_LIMIT, EvaluationState
-from promolint.engine.values import UNKNOWN, Array, Bound, Elements, Items, Library, Value, join as join_exact
+from promolint.engine.values import UNKNOWN, Array, Bound, Elements, Instance, Items, Library, Value, join as join_exact
 
 # Assignments a claim "for every member" weighs at most: beyond, the value is symbolic but no
 # claim is made about all of its members (a run-time check still evaluates it at one member).
@@ -292,8 +292,9 @@ def extended_key(owner: object, suffix: str) -> tuple:
 
 def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState) -> object:
     """``value`` with what the parameter keyed ``old`` holds (``self._data``, ``box.items[*]``)
-    read as what the one keyed ``owners[old]`` holds there: a memoized call given another
-    method's ``self``, for this one's."""
+    read as what the one keyed ``owners[old]`` holds there, and the objects it holds
+    (``Instance.receiver``) likewise: a memoized call given another method's ``self``, for this
+    one's."""
     if not owners:
         return value
 
@@ -306,10 +307,25 @@ def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState
                 return (*new[:-1], f"{new[-1]}{rest}")
         return key
 
+    def objects_here(value: object) -> object:
+        kind = type(value)
+        if kind is Instance and value.receiver is not None:
+            here = key_here(value.receiver)
+            return value if here == value.receiver else replace(value, receiver=here)
+        if kind is Items:
+            return Items(tuple(objects_here(v) for v in value.items), value.is_tuple)
+        if kind is Bound:
+            return Bound(objects_here(value.receiver), value.method)
+        if kind is tuple or kind is list:
+            return kind(objects_here(v) for v in value)
+        if kind is dict:
+            return {k: objects_here(v) for k, v in value.items()}
+        return value
+
     found = {var: key_here(var.key) for var in variables_in(value)}
     renamed = {var: variable(str(key[-1]), key, var.domain, var.scalar_annotated, state=state, mapping=var.mapping)
                for var, key in found.items() if key != var.key}  # fmt: skip
-    return substitute(value, renamed) if renamed else value
+    return objects_here(substitute(value, renamed) if renamed else value)
 
 
 def is_attribute_of(key: object, owner: object) -> bool:

@@ -19,3 +19,21 @@ class Named:
 
     def scaled(self, factor):
         return self.data * factor
+
+
+class Labelled:
+    """An object that holds a `Named` it makes (coordax's Field and its NamedArray)."""
+
+    def __init__(self, data):
+        self._named = Named(data)
+
+    @property
+    def named(self):
+        return self._named
+
+    @property
+    def data(self):
+        return self.named.data
+
+    def halved(self):
+        return self.data / 2
