@@ -20,11 +20,12 @@ from promolint.engine.symbolic import (
     Symbolic,
     kept_dtype,
     outcomes,
+    rekeyed,
     settled,
     summary,
     variable,
 )
-from promolint.engine.values import Array, Library, Refusal, python_scalar
+from promolint.engine.values import Array, Instance, Items, Library, Refusal, python_scalar
 
 X64_OFF = Context(x64=False)
 
@@ -186,3 +187,30 @@ def test_domains_are_one_tuple_per_analysis(x64: bool) -> None:
     has_64 = any("float64" in m.dtypes for m in state.domain((Library.JAX,), ctx))
     with jax.enable_x64(x64):
         assert has_64 == (jnp.asarray(1.0).dtype == np.float64)
+
+
+def test_a_value_read_for_another_parameters_object_is_keyed_by_it_and_keeps_its_other_variables() -> None:
+    """A memoized method's result, computed for one method's ``self``, read for another's
+    (``promolint.engine.flow.functions``): what the first ``self`` holds is what this one holds,
+    the method's other variables (its caller's ``obs``) stay, and each member evaluates as
+    before.  Re-keying only the renamed variables left ``obs`` out of the evaluation (KeyError
+    on rejax's networks)."""
+    state = EvaluationState()
+    weights = variable("self._w", (5, "self._w"), state.domain((Library.JAX,), X64_OFF, FLOATS), state=state)
+    obs = variable("obs", (5, "obs"), state.domain((Library.JAX,), X64_OFF, FLOATS), state=state)
+    product = operations.binary("*", weights, obs, X64_OFF)
+    held = Items((product, Instance(0, receiver=(5, "self._net"))), is_tuple=True)
+    read = rekeyed(held, {(5, "self"): (9, "self")}, state)
+    moved, net = read.items
+    assert {(var.name, var.key) for var in moved.variables} == {("self._w", (9, "self._w")), ("obs", (5, "obs"))}
+    assert net.receiver == (9, "self._net")
+    by_key = {var.key: var for var in moved.variables}
+    for w in FLOATS:
+        for o in FLOATS:
+            before = product.at({weights.variable: _member(weights, w), obs.variable: _member(obs, o)})
+            after = moved.at({by_key[(9, "self._w")]: _member(weights, w), by_key[(5, "obs")]: _member(obs, o)})
+            assert after == before, (w, o)
+
+
+def _member(value: Symbolic, dtype: str) -> Array:
+    return next(m for m in value.variable.domain if m.dtypes == frozenset({dtype}))

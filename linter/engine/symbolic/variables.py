@@ -325,7 +325,36 @@ def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState
     found = {var: key_here(var.key) for var in variables_in(value)}
     renamed = {var: variable(str(key[-1]), key, var.domain, var.scalar_annotated, state=state, mapping=var.mapping)
                for var, key in found.items() if key != var.key}  # fmt: skip
-    return objects_here(substitute(value, renamed) if renamed else value)
+    return objects_here(_renamed(value, renamed, {}) if renamed else value)
+
+
+def _renamed(value: object, renamed: Mapping[Variable, Symbolic], done: dict[int, tuple]) -> object:
+    """``value`` built again over the variables ``renamed`` gives for its own (the same
+    operations: an evaluation at symbolic members would not rebuild them); what does not depend
+    on them is kept as it is, and a value shared by several is built once (``done``)."""
+    kind = type(value)
+    if kind is Symbolic:
+        found = done.get(id(value))
+        if found is None:
+            if value.function is None:
+                built = renamed.get(value.arguments[0], value)
+            elif value.variables.isdisjoint(renamed):
+                built = value
+            else:
+                built = Symbolic(value.name, value.function, tuple([_renamed(a, renamed, done) for a in value.arguments]))
+            found = done[id(value)] = (value, built)  # (the value held: no other takes its id)
+        return found[1]
+    if kind is list or kind is tuple:
+        return kind(_renamed(v, renamed, done) for v in value)
+    if kind is dict:
+        return {k: _renamed(v, renamed, done) for k, v in value.items()}
+    if kind is Items:
+        return Items(tuple(_renamed(v, renamed, done) for v in value.items), value.is_tuple)
+    if kind is Bound:
+        return Bound(_renamed(value.receiver, renamed, done), value.method)
+    if kind is Elements:
+        return Elements(_renamed(value.element, renamed, done))
+    return value
 
 
 def is_attribute_of(key: object, owner: object) -> bool:
