@@ -14,6 +14,8 @@ Not collected by pytest (not a ``test_*.py``): it installs packages, which a tes
 from __future__ import annotations
 
 import argparse
+import glob
+import os
 import re
 import shutil
 import subprocess
@@ -55,13 +57,29 @@ def versions(interpreter: Path) -> str:
     return subprocess.run([str(interpreter), "-c", code], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def python312() -> str:
+    """The first Python 3.12 that runs: on the PATH, else one pyenv installed (its shim on the PATH
+    fails where 3.12 is not the selected version)."""
+    pyenv = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")))
+    candidates = [shutil.which("python3.12"), *pyenv]
+    for candidate in filter(None, candidates):
+        if subprocess.run([candidate, "--version"], capture_output=True, check=False).returncode == 0:
+            return candidate
+    raise OSError("no Python 3.12 found: pass --python")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--venv", type=Path, default=Path("/tmp/promolint-newest"), help="the second environment")
-    parser.add_argument("--python", default=shutil.which("python3.12") or "python3.12", help="its interpreter")
+    parser.add_argument("--python", default=None, help="its interpreter (default: the first Python 3.12 that runs)")
     parser.add_argument("--no-install", action="store_true", help="use the environment as it is")
     args = parser.parse_args(argv)
-    interpreter = args.venv / "bin" / "python" if args.no_install else make_environment(args.venv, args.python)
+    try:
+        interpreter = args.venv / "bin" / "python" if args.no_install else make_environment(
+            args.venv, args.python or python312())
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"newest versions: no environment made: {error}", file=sys.stderr)
+        return 2
     print(f"newest versions: {versions(interpreter)}", flush=True)
     # -rP: the suites print their figures (sites, agreements, claims) in passing tests' output too
     run = subprocess.run([str(interpreter), "-m", "pytest", *SUITES, "-o", "addopts=", "-q", "-p", "no:cacheprovider",
