@@ -1,11 +1,12 @@
 """JAX's facts per version: where a JAX release answers differently from the pinned one.
 
 promolint never imports JAX, so these are data, measured on each version listed: the promotion
-tables of 0.10.2 and 0.12.0.1 agree in every mode (tests/oracle/test_jax_system.py passes on
-both), but some functions' weak flags and the exceptions of some refusals changed, from 0.11.0
-to 0.12.0, one at a time.  The facts in force are those of the JAX installed in the environment
-being linted (read from its metadata, never by importing it), or of a `jax-version` setting; the
-pinned version's stand in where neither says.
+tables of 0.10.2, 0.12.0.1 and 0.12.1 agree in every mode among the dtypes promolint models
+(tests/oracle/test_jax_system.py passes on each), but some functions' weak flags and the
+exceptions of some refusals changed, from 0.11.0 to 0.12.1, one at a time, and 0.12.1 adds dtypes
+promolint does not model.  The facts in force are those of a `jax-version` setting, else of the
+JAX installed in the environment being linted (read from its metadata, never by importing it);
+the pinned version's stand in where neither says.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class JaxFacts:
     # Dtypes whose comparisons may fail to compile, a backend's bug rather than a refusal of
     # promotion: the engine claims no dtype for them.
     unsure_comparisons: frozenset[str] = frozenset()
+    # Functions that run on dtypes the pinned version refuses (promolint.engine.domains.REFUSED).
+    runs: frozenset[str] = frozenset()
+    # Dtypes this JAX has that promolint does not model: a value of one is unknown (as any dtype
+    # name the catalog lacks), and promotion among the others is the pinned version's.
+    unmodelled_dtypes: frozenset[str] = frozenset()
 
 
 # Oldest first, each measured on its own version (0.12.0's on 0.12.0.1 too) with the probes in
@@ -51,6 +57,11 @@ JAX_FACTS: tuple[JaxFacts, ...] = (
              linalg_float16_error="TypeError", unsure_comparisons=_FLOAT6),  # fmt: skip
     JaxFacts("0.12.0", inexact_weak={"log2": "", "log10": "strong", "hypot": ""}, linalg_float16_error="TypeError",
              unsure_comparisons=_FLOAT6),  # fmt: skip
+    # Three new dtypes, promoted only with each other and the weak kinds; `betaln` of weak values
+    # is strong; `kron` of bools runs.
+    JaxFacts("0.12.1", inexact_weak={"log2": "", "log10": "strong", "hypot": "", "jax.scipy.special.betaln": "strong"},
+             linalg_float16_error="TypeError", unsure_comparisons=_FLOAT6, runs=frozenset({"kron"}),
+             unmodelled_dtypes=frozenset({"complex32", "bcomplex32", "float8_e5m3fnu"})),  # fmt: skip
 )
 _VERSION = re.compile(r"\d+(\.\d+)*")
 

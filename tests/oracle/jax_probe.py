@@ -17,6 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src import dtypes as jax_dtypes
 
+from promolint.systems.jax_versions import facts_for
+
 PYTHON_TYPES = {"int": int, "float": float, "complex": complex}
 # Arrays that cannot take part in real expressions on CPU (facts §1, "CPU quirks"): float6 arrays
 # cannot be created, uint1 ones fail to lower, and once an int1 array exists in a process a later
@@ -61,7 +63,9 @@ def traced_sums(pairs) -> list[dict]:
 
 
 def main() -> None:
-    names = [str(t) for t in jax_dtypes._jax_types]
+    # the dtypes promolint models: a newer JAX's others are facts of their own (JaxFacts.unmodelled_dtypes)
+    unmodelled = facts_for(jax.__version__).unmodelled_dtypes
+    names = [str(t) for t in jax_dtypes._jax_types if str(t) not in unmodelled]
     specs = {name: np.dtype(name) for name in names} | PYTHON_TYPES
     numpy_native = [name for name in names if np.dtype(name).type.__module__ == "numpy"]
     with warnings.catch_warnings():

@@ -14,6 +14,14 @@ ml_dtypes 0.7.0) and on the pinned 0.10.2::
     jnp.ones(3, jnp.float6_e2m3fn) < jnp.ones(3, jnp.float6_e2m3fn)  # from 0.11.0: JaxRuntimeError,
         # INTERNAL: RET_CHECK failure (XLA's CPU compiler: "Invalid bitcast i6 to i8"), so the
         # engine claims no dtype; 0.10.2 cannot make the arrays on CPU (promolint claims bool)
+
+and on jax[cpu] 0.12.1 (Python 3.12.1, numpy 2.5.5, ml_dtypes 0.7.0)::
+
+    jax.scipy.special.betaln(2.0, 3.0).weak_type                    # False from 0.12.1 (before: True)
+    jnp.kron(jnp.ones(2, bool), jnp.ones(2, bool)).dtype            # bool from 0.12.1 (before: TypeError,
+        # "mul does not accept dtype bool")
+    sorted(str(t) for t in jax._src.dtypes._jax_types)              # adds complex32, bcomplex32 and
+        # float8_e5m3fnu in 0.12.1, which promolint does not model
 """
 
 from __future__ import annotations
@@ -90,10 +98,32 @@ def test_the_setting_wins_over_the_environment(tmp_path):
 
 @pytest.mark.parametrize(("version", "facts"), [
     ("0.9.0", PINNED), ("0.10.2", PINNED), ("0.11.0", "0.11.0"), ("0.11.1", "0.11.1"), ("0.11.2", "0.11.2"),
-    ("0.12.0rc1", "0.12.0"), ("0.12.0.1", "0.12.0"), ("0.13", "0.12.0"),
+    ("0.12.0rc1", "0.12.0"), ("0.12.0.1", "0.12.0"), ("0.12.1", "0.12.1"), ("0.13", "0.12.1"),
 ])  # fmt: skip
 def test_a_version_takes_the_facts_of_the_newest_measured_at_or_below_it(version, facts):
     assert facts_for(version).version == facts
+
+
+NEWER = textwrap.dedent("""\
+    import jax.numpy as jnp
+    from jax.scipy.special import betaln
+    beta = betaln(2.0, 3.0)
+    kron = jnp.kron(jnp.ones(2, bool), jnp.ones(2, bool))
+    new = jnp.ones(3, jnp.complex32) * 2
+""")
+
+
+@pytest.mark.parametrize(("version", "beta", "kron"), [
+    ("0.12.0.1", "weak float32", "TypeError"), ("0.12.1", "float32", "bool"),
+])  # fmt: skip
+def test_reveal_follows_jax_0_12_1(tmp_path, version, beta, kron):
+    """0.12.1's betaln is strong and its kron takes bools; its new dtypes get no claim."""
+    source = tmp_path / "newer.py"
+    source.write_text(NEWER)
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"),
+                   "VIRTUAL_ENV": str(fake_environment(tmp_path / "venv", version))}  # fmt: skip
+    said = revealed(source, environment)
+    assert (said["beta"], said["kron"], said["new"]) == (beta, kron, "unknown (jax)")
 
 
 def test_reveal_follows_the_jax_of_the_linted_environment(tmp_path):

@@ -184,8 +184,8 @@ CATALOG: dict[str, Fn] = {
 def entry_for(qualname: str, facts: JaxFacts) -> Fn | None:
     """The catalog's entry for ``qualname``, with the weak flags of the JAX version in force."""
     fn = CATALOG.get(qualname)
-    short = qualname.removeprefix("jax.numpy.")
-    if fn is None or short == qualname or short not in facts.inexact_weak:
+    short = qualname.removeprefix("jax.numpy.")  # jnp's functions by their short names, others in full
+    if fn is None or short not in facts.inexact_weak:
         return fn
     return replace(fn, weak=Weak(facts.inexact_weak[short]))
 
