@@ -199,11 +199,11 @@ def test_a_value_read_for_another_parameters_object_is_keyed_by_it_and_keeps_its
     weights = variable("self._w", (5, "self._w"), state.domain((Library.JAX,), X64_OFF, FLOATS), state=state)
     obs = variable("obs", (5, "obs"), state.domain((Library.JAX,), X64_OFF, FLOATS), state=state)
     product = operations.binary("*", weights, obs, X64_OFF)
-    held = Items((product, Instance(0, receiver=(5, "self._net"))), is_tuple=True)
+    held = Items((product, Instance(0, receiver=(5, "self._net")), Instance(1, receiver=(5, "self"))), is_tuple=True)
     read = rekeyed(held, {(5, "self"): (9, "self")}, state)
-    moved, net = read.items
+    moved, net, itself = read.items
     assert {(var.name, var.key) for var in moved.variables} == {("self._w", (9, "self._w")), ("obs", (5, "obs"))}
-    assert net.receiver == (9, "self._net")
+    assert (net.receiver, itself.receiver) == ((9, "self._net"), (9, "self"))  # `return self` too
     by_key = {var.key: var for var in moved.variables}
     for w in FLOATS:
         for o in FLOATS:

@@ -27,6 +27,6 @@ from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Vari
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "apply", "attribute_variable", "each_outcome",
     "extended_key", "folded", "instances", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
-    "lowered", "rekeyed", "outcomes", "passed_on", "raised_in", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
+    "lowered", "outcomes", "passed_on", "raised_in", "rekeyed", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays_of",
 ]

@@ -292,9 +292,9 @@ def extended_key(owner: object, suffix: str) -> tuple:
 
 def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState) -> object:
     """``value`` with what the parameter keyed ``old`` holds (``self._data``, ``box.items[*]``)
-    read as what the one keyed ``owners[old]`` holds there, and the objects it holds
-    (``Instance.receiver``) likewise: a memoized call given another method's ``self``, for this
-    one's."""
+    read as what the one keyed ``owners[old]`` holds there, and the objects it gives back (the
+    parameter's own, ``return self``, or one it holds: ``Instance.receiver``) likewise: a
+    memoized call given another method's ``self``, for this one's."""
     if not owners:
         return value
 
@@ -303,7 +303,7 @@ def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState
             return key
         for old, new in owners.items():
             rest = key[-1][len(old[-1]):]
-            if key[:-1] == old[:-1] and key[-1].startswith(old[-1]) and rest[:1] in (".", "[", " "):
+            if key[:-1] == old[:-1] and key[-1].startswith(old[-1]) and rest[:1] in ("", ".", "[", " "):
                 return (*new[:-1], f"{new[-1]}{rest}")
         return key
 
