@@ -507,9 +507,6 @@ class Functions:
                     seeds[name] = passed
                 elif (followed := self._followed(seeds[name], definition, param)) is not None:
                     seeds[name] = followed  # an object of the class the annotation names
-                elif isinstance(seeds[name], Instance) and not seeds[name].exact and seeds[name].origin is None:
-                    # what the methods of its class assign is read there as ``self`` reads it
-                    seeds[name] = replace(seeds[name], receiver=self._key(definition, param))
                 else:
                     members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
@@ -530,12 +527,15 @@ class Functions:
 
     def _followed(self, value: Value, definition: Definition, param: Param) -> Instance | None:
         """A parameter's object of one of the program's classes (``self``, or one its annotation
-        names) whose fields nothing types, keeping where it came from: those fields are then
-        variables of their own (``self.scale``, annotated ``Array | float``); None for anything else."""
-        if isinstance(value, Instance) and not (value.exact or value.fields) and value.origin is None \
-                and self._flow.objects.has_untyped_fields(value):  # fmt: skip
+        names), keeping where it came from: where a field of it is typed by nothing, as its
+        origin (those fields are variables of their own: ``self.scale``, annotated ``Array |
+        float``), else as its receiver (what its class assigns of no known dtype is read there as
+        ``self`` reads it); None for anything else."""
+        if not isinstance(value, Instance) or value.exact or value.fields or value.origin is not None:
+            return None
+        if self._flow.objects.has_untyped_fields(value):
             return replace(value, origin=self._key(definition, param))
-        return None
+        return replace(value, receiver=self._key(definition, param))
 
     @staticmethod
     def _default(definition: Definition, param: Param, ctx: Context, state: EvaluationState) -> Value:

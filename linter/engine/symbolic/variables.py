@@ -307,31 +307,18 @@ def rekeyed(value: object, owners: Mapping[tuple, tuple], state: EvaluationState
                 return (*new[:-1], f"{new[-1]}{rest}")
         return key
 
-    def objects_here(value: object) -> object:
-        kind = type(value)
-        if kind is Instance and value.receiver is not None:
-            here = key_here(value.receiver)
-            return value if here == value.receiver else replace(value, receiver=here)
-        if kind is Items:
-            return Items(tuple(objects_here(v) for v in value.items), value.is_tuple)
-        if kind is Bound:
-            return Bound(objects_here(value.receiver), value.method)
-        if kind is tuple or kind is list:
-            return kind(objects_here(v) for v in value)
-        if kind is dict:
-            return {k: objects_here(v) for k, v in value.items()}
-        return value
-
     found = {var: key_here(var.key) for var in variables_in(value)}
     renamed = {var: variable(str(key[-1]), key, var.domain, var.scalar_annotated, state=state, mapping=var.mapping)
                for var, key in found.items() if key != var.key}  # fmt: skip
-    return objects_here(_renamed(value, renamed, {}) if renamed else value)
+    return _renamed(value, renamed, key_here, {})
 
 
-def _renamed(value: object, renamed: Mapping[Variable, Symbolic], done: dict[int, tuple]) -> object:
+def _renamed(value: object, renamed: Mapping[Variable, Symbolic], receiver_here: Callable[[object], object],
+             done: dict[int, tuple]) -> object:  # fmt: skip
     """``value`` built again over the variables ``renamed`` gives for its own (the same
-    operations: an evaluation at symbolic members would not rebuild them); what does not depend
-    on them is kept as it is, and a value shared by several is built once (``done``)."""
+    operations: an evaluation at symbolic members would not rebuild them), each object in it
+    with its receiver as ``receiver_here`` gives it; what does not change is kept as it is, and
+    a value shared by several is built once (``done``)."""
     kind = type(value)
     if kind is Symbolic:
         found = done.get(id(value))
@@ -341,19 +328,23 @@ def _renamed(value: object, renamed: Mapping[Variable, Symbolic], done: dict[int
             elif value.variables.isdisjoint(renamed):
                 built = value
             else:
-                built = Symbolic(value.name, value.function, tuple([_renamed(a, renamed, done) for a in value.arguments]))
+                built = Symbolic(value.name, value.function,
+                                 tuple([_renamed(a, renamed, receiver_here, done) for a in value.arguments]))
             found = done[id(value)] = (value, built)  # (the value held: no other takes its id)
         return found[1]
+    if kind is Instance and value.receiver is not None:
+        here = receiver_here(value.receiver)
+        return value if here == value.receiver else replace(value, receiver=here)
     if kind is list or kind is tuple:
-        return kind(_renamed(v, renamed, done) for v in value)
+        return kind(_renamed(v, renamed, receiver_here, done) for v in value)
     if kind is dict:
-        return {k: _renamed(v, renamed, done) for k, v in value.items()}
+        return {k: _renamed(v, renamed, receiver_here, done) for k, v in value.items()}
     if kind is Items:
-        return Items(tuple(_renamed(v, renamed, done) for v in value.items), value.is_tuple)
+        return Items(tuple(_renamed(v, renamed, receiver_here, done) for v in value.items), value.is_tuple)
     if kind is Bound:
-        return Bound(_renamed(value.receiver, renamed, done), value.method)
+        return Bound(_renamed(value.receiver, renamed, receiver_here, done), value.method)
     if kind is Elements:
-        return Elements(_renamed(value.element, renamed, done))
+        return Elements(_renamed(value.element, renamed, receiver_here, done))
     return value
 
 
