@@ -152,6 +152,11 @@ class Syntax(Protocol):
         """The innermost function (``def`` or ``lambda``) whose body holds ``node``; None at a
         module's or class's top level."""
 
+    def functions_given(self, operation: Operation) -> tuple[object, ...]:
+        """The functions a call is given as arguments: lambdas, the ``def`` a name refers to in
+        the scope that holds the call, each of those in a list or tuple (``lax.switch``'s
+        branches)."""
+
 
 @dataclass
 class Returned:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from promolint.engine.model import (BRANCHES, CARRY, JNP_EQUIVALENTS, Operation, OperationKind, variables_in,
                                     with_arrays_of)
 from promolint.engine.values import UNKNOWN, Array, Library, Refusal
 from promolint.rules.base import Example, Rule
+from promolint.rules.shared.contract import defaults_in_bodies
 
 # A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
 # off gives its data.
@@ -162,13 +165,18 @@ class LaxLiteralX64(Rule):
         """, x64="on"),
     )
 
-    def check(self, operation):
+    def check(self, operation, operations: Sequence[Operation] = ()):
+        """``operations``: the module's, among which the bodies of a lax loop or conditional are."""
         found = _bound_to_the_default(operation)
         if found is not None:
             yield self.finding(operation, _message(operation, *found))
         found = _branches_bound_to_the_default(operation)
         if found is not None:
-            yield self.finding(operation, _branches_message(operation, *found))
+            yield self.finding(operation, _branches_message(operation, *found, defaults_in_bodies(operation, operations)))
+
+    def check_module(self, module):
+        for operation in module.operations:
+            yield from self.check(operation, module.operations)
 
 
 def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ...]] | None:
@@ -224,11 +232,14 @@ def _promoted(operation: Operation) -> list[int]:
             if (params[i] if i < len(params) - (starred is not None) else starred) in arrays]
 
 
-def _branches_message(operation: Operation, reason: str, kind: str, narrow: str, names: tuple[str, ...]) -> str:
+def _branches_message(operation: Operation, reason: str, kind: str, narrow: str, names: tuple[str, ...],
+                      defaults: list[str]) -> str:  # fmt: skip
     name = operation.op.removeprefix("jax.")
     which = _which(names)
+    made = (f"{', '.join(defaults)} is 64-bit whatever {which} is" if defaults
+            else f"one is 64-bit whatever {which} is (a Python {kind}, or JAX's default dtype)")  # fmt: skip
     return (f"With x64 on, `{name}` raises TypeError for {_a(narrow)} {which} and runs only for 64-bit ones: "
-            f"{_DISAGREE[reason]}, and one is 64-bit whatever {which} is (a Python {kind}, or JAX's default dtype). "
+            f"{_DISAGREE[reason]}, and {made}. "
             f"Give it the array's dtype (`jnp.asarray(c, x.dtype)`, `jnp.zeros_like(x)`).")
 
 

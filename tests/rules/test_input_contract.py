@@ -1,6 +1,6 @@
-"""Input contracts (PRM028, with PRM004 where a float annotation alone makes every member raise): a
-function whose parameters have no dtype in the code is called with float32 arrays too
-(promolint.rules.shared.contract).  Each function below is
+"""Input contracts (PRM028; PRM027 for loops and conditionals; PRM004 where a float annotation
+alone makes every member raise): a function whose parameters have no dtype in the code is called
+with float32 arrays too (promolint.rules.shared.contract).  Each function below is
 linted uncalled, as a library's public function is, and then called with a float32 input under
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
 counterpart; those not reported run.  An unannotated parameter is no contract input (it is as
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -70,6 +71,34 @@ SOURCE = textwrap.dedent("""\
 
     def conjugate_array(q: jax.Array):
         return q * jnp.array([1, -1, -1])
+
+
+    def cond_default(pred, y):
+        return lax.cond(pred, lambda: y, lambda: jnp.zeros(3))
+
+
+    def switch_default(index, y):
+        return lax.switch(index, [lambda v: v, lambda v: jnp.zeros_like(v, dtype=float)], y)
+
+
+    def loop_default(y0, n):
+        return lax.fori_loop(0, n, lambda i, acc: acc * jnp.ones(3), y0)
+
+
+    def _grown(c):
+        return c + jnp.array([1.0, 2.0, 3.0])
+
+
+    def while_default(y0):
+        return lax.while_loop(lambda c: jnp.all(c < 3), _grown, y0)
+
+
+    def cond_cast(pred, y):
+        return lax.cond(pred, lambda: y, lambda: jnp.zeros(3, y.dtype))
+
+
+    def accumulate(y, n):
+        return lax.fori_loop(0, n, lambda i, acc: acc + y, jnp.zeros(3))
 """)
 
 # name: (mode, the arguments it is called with: float32 data first)
@@ -83,10 +112,18 @@ CALLS = {
     "select_cast": ("x64", "jnp.ones(3, bool), {x}"),
     "add": ("strict", "{x}, {x}"),
     "counted": ("strict", "{{'step': jnp.int32(0)}}"),
+    "cond_default": ("x64", "True, {x}"),
+    "switch_default": ("x64", "1, {x}"),
+    "loop_default": ("x64", "{x}, 3"),
+    "while_default": ("x64", "{x}"),
+    "cond_cast": ("x64", "True, {x}"),
+    "accumulate": ("x64", "{x}, 3"),
 }
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "wavelet": ("PRM028", "data"),
-            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x")}  # fmt: skip
+            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
+            "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
+            "while_default": ("PRM027", "y0")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -101,7 +138,7 @@ def _line_of(name: str) -> int:
 def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mode):
     path = tmp_path / "library.py"
     path.write_text(SOURCE)
-    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--extend-select", "PRM028",
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--extend-select", "PRM027,PRM028",
                        *FLAGS[mode], str(path))  # fmt: skip
     found = {(f["line"], f["code"]) for f in json.loads(out)}
     expected = {(_line_of(name), code) for name, (code, _) in REPORTED.items() if CALLS[name][0] == mode}
@@ -109,6 +146,8 @@ def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mo
     for finding in json.loads(out):  # the input named; a float annotation alone may raise for every member
         name = next(n for n in REPORTED if _line_of(n) == finding["line"])
         assert f"`{REPORTED[name][1]}`" in finding["message"]
+        if finding["code"] == "PRM027":  # a loop's body or a branch: the 64-bit value it makes is named
+            assert re.search(r"`jnp\.(zeros|ones|zeros_like|array)\(.*` at line \d+ is 64-bit", finding["message"])
 
 
 RUNNER = """

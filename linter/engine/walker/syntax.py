@@ -71,6 +71,33 @@ class AstSyntax:
             self._functions = _enclosing_functions(self._source.tree)
         return self._functions.get(id(node))
 
+    def functions_given(self, operation: Operation) -> tuple[ast.AST, ...]:
+        node = operation.node
+        if type(node) is not ast.Call:
+            return ()
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        return tuple(f for argument in arguments for f in self._function_at(argument))
+
+    def _function_at(self, node: ast.AST) -> tuple[ast.AST, ...]:
+        kind = type(node)
+        if kind is ast.Lambda:
+            return (node,)
+        if kind in (ast.List, ast.Tuple):
+            return tuple(f for element in node.elts for f in self._function_at(element))
+        if kind is ast.Starred:
+            return self._function_at(node.value)
+        if kind is not ast.Name:
+            return ()
+        scope = self.function_of(node)
+        while True:  # the innermost scope that defines the name, as Python looks it up
+            defined = [d for d in ast.walk(scope if scope is not None else self._source.tree)
+                       if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef) and d.name == node.id
+                       and self.function_of(d) is scope]  # fmt: skip
+            if defined or scope is None:
+                before = [d for d in defined if d.lineno < node.lineno]
+                return (before or defined)[-1:]  # a module's def may follow the function that uses it
+            scope = self.function_of(scope)
+
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 

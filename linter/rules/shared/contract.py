@@ -12,12 +12,13 @@ its inputs from those calls (``Inputs``): rules report what raises there at the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
-from promolint.engine.model import Module, Operation, Variable, variables_in, with_arrays_of
+from promolint.engine.model import Module, Operation, OperationKind, Syntax, Variable, variables_in, with_arrays_of
 from promolint.engine.values import Array, Library, Refusal
+from promolint.rules.shared.through_calls import settled
 
 NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
 
@@ -106,6 +107,35 @@ def wide_operands(operation: Operation, name: str) -> list[str]:
         if isinstance(value, Array) and value.weak is False and value.dtypes and all(map(is_64bit, value.dtypes)):
             found.append(_traced(operation, node, value))
     return found
+
+
+def defaults_in_bodies(operation: Operation, operations: Iterable[Operation]) -> list[str]:
+    """The calls in the functions a lax loop or conditional runs (``operation``'s bodies and
+    branches, and the functions they define) that make strong 64-bit JAX values whatever the
+    parameters are (``jnp.zeros(n)`` in a branch, under x64): what a contract input meets there,
+    as a message names them."""
+    syntax = operation.syntax
+    if syntax is None:
+        return []
+    bodies = {id(f) for f in syntax.functions_given(operation)}
+    found: dict[int, str] = {}
+    for inner in operations:
+        if inner.kind != OperationKind.CALL or id(inner.node) in found or not _inside(syntax, inner.node, bodies):
+            continue
+        value = settled(inner.result)
+        if (isinstance(value, Array) and value.library is Library.JAX and value.weak is False
+                and value.dtypes and all(map(is_64bit, value.dtypes))):  # at every member: whatever the input is
+            found[id(inner.node)] = f"`{syntax.text(inner.node)}` at line {syntax.line(inner.node)}"
+    return list(found.values())
+
+
+def _inside(syntax: Syntax, node: object, functions: set[int]) -> bool:
+    function = syntax.function_of(node)
+    while function is not None:
+        if id(function) in functions:
+            return True
+        function = syntax.function_of(function)
+    return False
 
 
 def _traced(operation: Operation, node: object, value: Array) -> str:
