@@ -75,6 +75,13 @@ def symbolic_share(records: Iterable[Mapping]) -> int:
     return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES and r.get("variable"))
 
 
+def concrete_share(records: Iterable[Mapping]) -> int:
+    """How many of the sites ``coverage`` counts have one concrete dtype: not a set of
+    candidates (``float32|float64``), not the dtype of a variable (``the dtype of x``)."""
+    return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES
+               and r["dtype"] is not None and "|" not in r["dtype"] and not r.get("variable"))  # fmt: skip
+
+
 def reveal_at(analysis: Analysis, line: int, column: int) -> dict | None:
     """The ``reveal`` record of the innermost expression of an analyzed file at (``line``,
     ``column``), None where there is none; where a name holds a value computed elsewhere

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from promolint.engine.walker.analysis import Settings
-from promolint.driver.reveal import coverage, reveal_records, symbolic_share
+from promolint.driver.reveal import concrete_share, coverage, reveal_records, symbolic_share
 
 SNIPPET = textwrap.dedent("""\
     import jax
@@ -43,6 +43,8 @@ def test_coverage_counts_numpy_and_jax_expressions_known_exactly_or_as_candidate
     # assignment targets and parameters.
     assert coverage(records) == (8, 10)
     assert symbolic_share(records) == 1
+    # One concrete dtype: not `x` (the dtype of x), not the float32|float64 join nor `d`, which holds it.
+    assert concrete_share(records) == 5
 
 
 def test_coverage_of_records_as_reveal_json_gives_them() -> None:
@@ -55,4 +57,5 @@ def test_coverage_of_records_as_reveal_json_gives_them() -> None:
         {"target": False, "library": None, "dtype": None},  # unknown, or a refusal
     ]
     assert coverage(records) == (2, 3)
+    assert concrete_share(records) == 1
     assert coverage([]) == (0, 0)

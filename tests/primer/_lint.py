@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from promolint.driver.reveal import coverage
+from promolint.driver.reveal import concrete_share, coverage
 from promolint.rules.registry import MEASURED_OPT_IN
 
 # Mode name -> the flags `promolint check` gets; default: as configured (x64 and promotion auto).
@@ -48,6 +48,7 @@ def _selected(promolint: tuple[str, ...]) -> str:
 class Coverage:
     known: int = 0
     sites: int = 0
+    concrete: int = 0  # sites of one concrete dtype (``concrete_share``)
     wall_s: float = 0.0
     failures: list[str] = field(default_factory=list)  # files reveal could not give records for
 
@@ -81,14 +82,14 @@ def _tail(text: str, lines: int = 6) -> str:
 
 
 def reveal_coverage(promolint: list[str], root: Path, files: list[Path], jobs: int, timeout: float) -> Coverage:
-    """(known, sites) over the files, in the default mode, from one `reveal` over all of them:
+    """(known, sites, concrete) over the files, in the default mode, from one `reveal` over all of them:
     the files of a run are a project, whose modules read each other's (README, "The project
     pass"), so the files are not split into runs of their own.  ``jobs`` workers where that
     promolint's reveal has --jobs (a base revision may not)."""
     start = time.perf_counter()
     parallel = ["--jobs", str(jobs)] if _reveal_has_jobs(tuple(promolint)) else []
-    known, sites, failures = _reveal(promolint, root, files, timeout, parallel)
-    return Coverage(known, sites, time.perf_counter() - start, failures)
+    known, sites, concrete, failures = _reveal(promolint, root, files, timeout, parallel)
+    return Coverage(known, sites, concrete, time.perf_counter() - start, failures)
 
 
 @functools.lru_cache(maxsize=None)
@@ -98,7 +99,7 @@ def _reveal_has_jobs(promolint: tuple[str, ...]) -> bool:
 
 
 def _reveal(promolint: list[str], root: Path, chunk: list[Path], timeout: float,
-            parallel: list[str]) -> tuple[int, int, list[str]]:  # fmt: skip
+            parallel: list[str]) -> tuple[int, int, int, list[str]]:  # fmt: skip
     command = [*promolint, "reveal", "--format", "json", *parallel, *(str(p.relative_to(root)) for p in chunk)]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
@@ -106,12 +107,12 @@ def _reveal(promolint: list[str], root: Path, chunk: list[Path], timeout: float,
     except (subprocess.TimeoutExpired, json.JSONDecodeError):
         records = None
     if records is not None:
-        return (*coverage(records), [])
+        return (*coverage(records), concrete_share(records), [])
     if len(chunk) == 1:
-        return 0, 0, [str(chunk[0].relative_to(root))]
-    known = sites = 0
+        return 0, 0, 0, [str(chunk[0].relative_to(root))]
+    known = sites = concrete = 0
     failures: list[str] = []
     for path in chunk:  # find the file that failed; the others still count (each alone)
         one = _reveal(promolint, root, [path], timeout, [])
-        known, sites, failures = known + one[0], sites + one[1], failures + one[2]
-    return known, sites, failures
+        known, sites, concrete, failures = known + one[0], sites + one[1], concrete + one[2], failures + one[3]
+    return known, sites, concrete, failures

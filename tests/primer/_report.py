@@ -13,6 +13,19 @@ def _percent(known: int, sites: int) -> str:
     return f"{100 * known / sites:.1f}% ({known:,}/{sites:,})" if sites else "n/a"
 
 
+def _known(coverage: dict | None) -> str:
+    return _percent(coverage["known"], coverage["sites"]) if coverage else "—"
+
+
+def _concrete_text(coverage: dict | None) -> str:
+    """A run of a primer older than the concrete count has none."""
+    return _percent(coverage["concrete"], coverage["sites"]) if coverage and "concrete" in coverage else "—"
+
+
+def _concrete(covered: list[dict]) -> int | None:
+    return sum(c["concrete"] for c in covered) if all("concrete" in c for c in covered) else None
+
+
 def _mode_cell(project: dict, mode: str, what: str) -> str:
     run = project["modes"].get(mode)
     if run is None:
@@ -31,27 +44,30 @@ def summary(result: dict, ledger: Mapping[Key, Verdict], produced_keys: Mapping[
     lines.append(f"{len(ok)} of {len(projects)} projects linted, {sum(p['files'] for p in ok):,} files, "
                  f"{sum(p['lines'] for p in ok):,} lines; modes {', '.join(modes)}; {result['jobs']} jobs; "
                  f"{result['wall_s']:.0f} s in all.")  # fmt: skip
-    known, sites = (sum(p["coverage"]["known"] for p in ok if p.get("coverage")),
-                    sum(p["coverage"]["sites"] for p in ok if p.get("coverage")))  # fmt: skip
+    covered = [p["coverage"] for p in ok if p.get("coverage")]
+    known, sites = sum(c["known"] for c in covered), sum(c["sites"] for c in covered)
+    concrete = _concrete(covered)
     if sites:
-        lines.append(f"Static coverage (default mode): {_percent(known, sites)} of NumPy/JAX value sites.")
-    lines += ["", "## Projects", "", "| project | files | lines | coverage | " + " | ".join(f"{m} s" for m in modes)
-              + " | " + " | ".join(f"{m} findings" for m in modes) + " |",
-              "|---|" + "---:|" * (3 + 2 * len(modes))]  # fmt: skip
+        lines.append(f"Static coverage (default mode): {_percent(known, sites)} of NumPy/JAX value sites are known, "
+                     f"{_percent(concrete, sites) if concrete is not None else 'n/a'} of one concrete dtype (not "
+                     f"candidates, not the dtype of a parameter), {_percent(sites - known, sites)} unknown.")  # fmt: skip
+    lines += ["", "## Projects", "", "| project | files | lines | known | concrete | "
+              + " | ".join(f"{m} s" for m in modes) + " | " + " | ".join(f"{m} findings" for m in modes) + " |",
+              "|---|" + "---:|" * (4 + 2 * len(modes))]  # fmt: skip
     for p in projects:
         name = f"{p['name']} {p['version']}"
         if p["error"]:
-            lines.append(f"| {name} | failed: {p['error']} |" + " |" * (2 + 2 * len(modes)))
+            lines.append(f"| {name} | failed: {p['error']} |" + " |" * (3 + 2 * len(modes)))
             continue
         cov = p.get("coverage")
-        cov_text = _percent(cov["known"], cov["sites"]) if cov else "—"
-        lines.append(f"| {name} | {p['files']:,} | {p['lines']:,} | {cov_text} | "
+        lines.append(f"| {name} | {p['files']:,} | {p['lines']:,} | {_known(cov)} | {_concrete_text(cov)} | "
                      + " | ".join(_mode_cell(p, m, "time") for m in modes) + " | "
                      + " | ".join(_mode_cell(p, m, "count") for m in modes) + " |")  # fmt: skip
     totals_time = [sum(p["modes"][m]["wall_s"] for p in ok if m in p["modes"]) for m in modes]
     totals_count = [sum(len(p["modes"][m]["findings"]) for p in ok if m in p["modes"]) for m in modes]
     lines.append(f"| **total** | {sum(p['files'] for p in ok):,} | {sum(p['lines'] for p in ok):,} | "
-                 f"{_percent(known, sites)} | " + " | ".join(f"{t:.1f}" for t in totals_time) + " | "
+                 f"{_percent(known, sites)} | {_percent(concrete, sites) if concrete is not None else '—'} | "
+                 + " | ".join(f"{t:.1f}" for t in totals_time) + " | "
                  + " | ".join(str(c) for c in totals_count) + " |")  # fmt: skip
 
     by_rule: dict[str, Counter] = defaultdict(Counter)
@@ -138,11 +154,12 @@ def diff(head: dict, base: dict, head_keys: dict, base_keys: dict) -> str:
     lines += rows if len(rows) > 2 else ["No finding added or removed."]
     if details:
         lines += ["", "### Findings", "", *details]
-    lines += ["", "## Coverage (default mode)", "", "| project | base | head |", "|---|---:|---:|"]
+    lines += ["", "## Coverage (default mode)", "", "| project | known, base | known, head | concrete, base | "
+              "concrete, head |", "|---|---:|---:|---:|---:|"]  # fmt: skip
     for p in head["projects"]:
         b = base_projects.get(p["name"])
         if b is None or not p.get("coverage") or not b.get("coverage"):
             continue
-        lines.append(f"| {p['name']} | {_percent(b['coverage']['known'], b['coverage']['sites'])} | "
-                     f"{_percent(p['coverage']['known'], p['coverage']['sites'])} |")  # fmt: skip
+        lines.append(f"| {p['name']} | {_known(b['coverage'])} | {_known(p['coverage'])} | "
+                     f"{_concrete_text(b['coverage'])} | {_concrete_text(p['coverage'])} |")  # fmt: skip
     return "\n".join(lines) + "\n"

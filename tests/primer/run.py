@@ -77,8 +77,8 @@ def lint_project(project: Project, promolint: list[str], args: argparse.Namespac
         }  # fmt: skip
     if args.coverage:
         cov = reveal_coverage(promolint, root, files, args.jobs, args.timeout)
-        entry["coverage"] = {"known": cov.known, "sites": cov.sites, "wall_s": round(cov.wall_s, 3),
-                             "failures": cov.failures}  # fmt: skip
+        entry["coverage"] = {"known": cov.known, "sites": cov.sites, "concrete": cov.concrete,
+                             "wall_s": round(cov.wall_s, 3), "failures": cov.failures}  # fmt: skip
     return entry, keys
 
 
