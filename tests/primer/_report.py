@@ -154,8 +154,8 @@ def diff(head: dict, base: dict, head_keys: dict, base_keys: dict) -> str:
     lines += rows if len(rows) > 2 else ["No finding added or removed."]
     if details:
         lines += ["", "### Findings", "", *details]
-    lines += ["", "## Coverage (default mode)", "", "| project | known, base | known, head | concrete, base | "
-              "concrete, head |", "|---|---:|---:|---:|---:|"]  # fmt: skip
+    header = "| project | known, base | known, head | concrete, base | concrete, head |"
+    lines += ["", "## Coverage (default mode)", "", header, "|---|---:|---:|---:|---:|"]
     for p in head["projects"]:
         b = base_projects.get(p["name"])
         if b is None or not p.get("coverage") or not b.get("coverage"):
