@@ -42,7 +42,7 @@ def _full(call: Call) -> Value:
     ndim = shape_rank(call.bound.get("shape"))
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx, ndim)
+        return _filled(call, requested(ref, call.fn.library, call.ctx, ndim))
     fill = call.bound.get("fill_value")
     if fill is None:
         return UNKNOWN
@@ -60,7 +60,7 @@ def _like(call: Call) -> Value:
     ndim = source.rank if isinstance(source, Array) else None
     ref = as_dtype(call.bound.get("dtype"))
     if ref:
-        return requested(ref, call.fn.library, call.ctx, ndim)
+        return _filled(call, requested(ref, call.fn.library, call.ctx, ndim))
     if not isinstance(source, Array):
         return UNKNOWN
     if call.fn.library is Library.JAX:
@@ -68,7 +68,21 @@ def _like(call: Call) -> Value:
             dtypes = frozenset(call.ctx.jax.canonical_dtype(Operand(d)) for d in source.dtypes)
             return Array(dtypes, Library.JAX, source.weak, ndim=0)
         return _asarray(Call(call.name, call.fn, {"object": source}, call.ctx))
-    return Array(source.dtypes, Library.NUMPY_ARRAY, False, ndim=ndim)
+    return _filled(call, Array(source.dtypes, Library.NUMPY_ARRAY, False, ndim=ndim))
+
+
+def _filled(call: Call, value: Value) -> Value:
+    """``value``, what ``np.full`` or ``np.full_like`` makes, or the OverflowError NumPy raises
+    converting a Python int fill that does not fit its integer dtype (measured, numpy 2.4.6:
+    ``np.full(3, 300, np.uint8)``; a float fill wraps, and JAX wraps both: PRM006 reports those)."""
+    fill = call.bound.get("fill_value")
+    if (call.fn.library is Library.JAX or not isinstance(value, Array) or value.dtype is None
+            or not isinstance(fill, Array) or fill.library is not Library.PYTHON or type(fill.literal) is not int):  # fmt: skip
+        return value
+    bounds = operations.int_bounds(value.dtype)
+    if bounds and not bounds[0] <= fill.literal <= bounds[1]:
+        return Refusal("OverflowError", f"Python integer {fill.literal} out of bounds for {value.dtype}")
+    return value
 
 
 def _asarray(call: Call) -> Value:

@@ -329,6 +329,9 @@ def attribute(value: Value, name: str) -> Value:
         if name in ("eps", "max", "min", "tiny", "resolution", "smallest_normal", "epsneg") and not value.integer:
             return array(value.dtype, Library.NUMPY_SCALAR, provenance=f"finfo({value.dtype}).{name} is a NumPy "
                          f"{value.dtype} scalar")  # fmt: skip
+        if name in ("max", "min") and value.integer and operations.int_bounds(value.dtype):
+            # np.iinfo(np.int8).min is the Python int -128: its value, for the conversions it meets
+            return python_scalar("int", operations.int_bounds(value.dtype)[name == "max"])
         if name in ("max", "min", "bits"):
             return python_scalar("int")
         if name == "dtype":
