@@ -7,13 +7,15 @@ from promolint.engine.values import Refusal
 from promolint.rules.base import Example, Rule
 from promolint.rules.shared.through_calls import reported_with_calls, settled
 
+_JVP = "jax.jvp"  # which, like lax, never promotes: its tangents must have their primals' dtypes
+
 
 class LaxDtypeMismatch(Rule):
     summary = (
         "Flags `jax.lax` operations whose operands differ in dtype (lax never promotes): the "
         "elementwise operations, `select`, `select_n`, `clamp`, `concatenate`, `pad`, "
         "`dynamic_slice`, `dynamic_update_slice`, the scatters, the convolutions, and start indices "
-        "of mixed integer types."
+        "of mixed integer types; and `jax.jvp` whose tangents differ in dtype from their primals."
     )
     why = """
         `jax.lax.add(x, y)` requires one dtype, Python scalars included (`lax.add(int8_array, 1)`
@@ -23,6 +25,8 @@ class LaxDtypeMismatch(Rule):
         float64 matches a float32 array only while x64 is off: `lax.clamp(0.0, x, 1.0)` and
         `lax.pad(x, 0.0, config)` on float32 `x` raise once x64 is on, and so does
         `lax.dynamic_slice(x, (i, 0), sizes)` with an int32 `i`, whose `0` becomes int64.
+        `jax.jvp(f, (x,), (t,))` never promotes either: the tangent must have the primal's dtype
+        (sparsejac issue 11: a float32 basis vector beside a float64 `x` under x64).
     """
     invalid = (
         Example("""
@@ -97,8 +101,22 @@ class LaxDtypeMismatch(Rule):
                 most = jax.lax.cond(j_idx < 3, lambda: float(2), lambda: float(4))
                 return jax.lax.select(team_i == team_j, prev[j_idx].astype(jnp.float32) / most, 0.0)
         """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.linspace(0.0, 1.0, 3)
+            basis = jnp.eye(x.size)[0].astype(jnp.float32)
+            y, dy = jax.jvp(jnp.sin, (x,), (basis,))
+        """, x64="on"),
     )
     valid = (
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            x = jnp.linspace(0.0, 1.0, 3)
+            basis = jnp.eye(x.size, dtype=x.dtype)[0]
+            y, dy = jax.jvp(jnp.sin, (x,), (basis,))
+        """, x64="on"),
         Example("""
             import jax
             import jax.numpy as jnp
@@ -153,7 +171,7 @@ class LaxDtypeMismatch(Rule):
 def _mismatched(operation) -> bool:
     result = settled(operation.result)
     return (operation.kind == OperationKind.CALL and isinstance(result, Refusal) and result.error == "TypeError"
-            and result.reason != SHAPE and operation.op.startswith("jax.lax."))  # fmt: skip
+            and result.reason != SHAPE and (operation.op.startswith("jax.lax.") or operation.op == _JVP))  # fmt: skip
 
 
 def _explained(operation) -> str:
@@ -162,6 +180,8 @@ def _explained(operation) -> str:
     equivalent = JNP_EQUIVALENTS.get(operation.op.removeprefix("jax.lax."))
     if result.message.startswith("index arguments"):
         advice = "Cast the indices to one integer type."
+    elif operation.op == _JVP:
+        advice = "Give each tangent its primal's dtype (`jnp.ones_like(x)`, `t.astype(x.dtype)`)."
     elif equivalent:
         advice = f"Use jnp.{equivalent}, which promotes, or cast the operands to one dtype."
     else:

@@ -252,6 +252,10 @@ def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context
         outcome = operations.collect(operations.promote([receiver, update], Library.JAX, ctx), Library.JAX)
         if isinstance(outcome, Refusal):
             return outcome
+    if method == "divide" and receiver.library is Library.JAX:
+        # x divided by ones of x's dtype with the update multiplied in: an integer x gives a
+        # float (measured: jnp.zeros(3, jnp.int32).at[0].divide(2) is float32)
+        return operations.binary("/", receiver, receiver, ctx)
     return receiver
 
 

@@ -1,7 +1,7 @@
 """JAX functions that take functions: transformations that keep what the function computes
 (``jax.jit``, ``vmap``, ``pmap``, ``shard_map``, ``checkpoint``, ``custom_jvp``...), the
-gradients (``jax.grad``, ``value_and_grad``), ``tree_map``, ``functools.partial``, and lax's
-control flow (``promolint.engine.flow.control``).  Measured on jax 0.10.2
+gradients (``jax.grad``, ``value_and_grad``), ``jax.jvp``, ``tree_map``, ``functools.partial``,
+and lax's control flow (``promolint.engine.flow.control``).  Measured on jax 0.10.2
 (tests/oracle/corpus/higher_order.py)."""
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ _TREE_MAPS = MappingProxyType({  # with the path?
 _TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_leaves"})
 _PARTIAL = "functools.partial"
 _MAP = "builtins.map"
+_JVP = "jax.jvp"
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,43 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
         operands, result = control.run(name, invoke, quiet, args, kwargs, frame.ctx)
         flow.operation(OperationKind.CONTROL, name, operands, result, frame, handle)
         return result
+    if name == _JVP and len(args) + len(kwargs) >= 3 and first is not None:
+        primals, tangents = (args[i] if len(args) > i else kwargs.get(key) for i, key in ((1, "primals"), (2, "tangents")))
+        result = _jvp(invoke, first, primals, tangents, kwargs.get("has_aux"), frame.ctx)
+        return flow.operation(OperationKind.CALL, name, tuple(args), result, frame, handle)
     return None
+
+
+def _jvp(invoke: Callable[..., Value], func: Value, primals: Value | None, tangents: Value | None,
+         has_aux: Value | None, ctx: Context) -> Value:  # fmt: skip
+    """``jax.jvp(func, primals, tangents)``: each tangent must have its primal's dtype as JAX
+    canonicalizes it (a Python float's is float64 under x64; the weak flag does not count), and
+    an integer or bool primal's tangent must be float0, so any other raises TypeError (measured,
+    jax 0.10.2); then the function's output and, for its inexact leaves, tangents of their dtype."""
+    if not (isinstance(primals, Items) and isinstance(tangents, Items)) or len(primals.items) != len(tangents.items):
+        return UNKNOWN
+    given, wanted = leaves(tangents), leaves(primals)
+    if given is None or wanted is None or len(given) != len(wanted):
+        return UNKNOWN
+    traced = [calls.as_traced(p, ctx) for p in primals.items]
+    for primal, tangent in zip(leaves(Items(tuple(traced), True)) or (), (calls.as_traced(t, ctx) for t in given)):
+        if not (isinstance(primal, Array) and primal.dtype and isinstance(tangent, Array) and tangent.dtype):
+            continue
+        if DTYPES[primal.dtype].kind in "biu" or primal.dtype != tangent.dtype:
+            expected = "float0" if DTYPES[primal.dtype].kind in "biu" else primal.dtype
+            return Refusal("TypeError", f"primal and tangent arguments to jax.jvp do not match; dtypes must be equal, "
+                           f"or in case of int/bool primal dtype the tangent dtype must be float0. Got primal dtype "
+                           f"{primal.dtype} and so expected tangent dtype {expected}, but got tangent dtype "
+                           f"{tangent.dtype} instead")  # fmt: skip
+    if has_aux is not None and not (isinstance(has_aux, Array) and has_aux.literal is False):
+        return UNKNOWN
+    output = invoke(func, traced)
+    found = leaves(output)
+    if isinstance(output, Refusal) or found is None:
+        return UNKNOWN
+    inexact = [leaf if isinstance(leaf, Array) and leaf.dtypes and all(DTYPES[d].kind in "fc" for d in leaf.dtypes)
+               else UNKNOWN for leaf in found]  # fmt: skip
+    return Items((output, rebuild(output, inexact)), is_tuple=True)
 
 
 def out_of_sight(func: Value, args: Sequence[Value], kwargs: Mapping[str, Value],

@@ -400,3 +400,10 @@ y = np.deg2rad(np.ones(3, ml_dtypes.int4))
 y2 = np.exp(np.ones(3, ml_dtypes.int4))
 # ---
 y = jnp.zeros(3, jnp.bool_) < 2**40
+# ---
+# x.at[i].divide(v) divides x by ones of its dtype with v multiplied in: an integer x gives a float.
+q = i32.at[0].divide(2)
+q2 = i8.at[1].divide(i8[0])
+q3 = bf16.at[0].divide(2.0)
+q4 = u8.at[0].power(2)
+q5 = i64.at[0].divide(jnp.int64(3))

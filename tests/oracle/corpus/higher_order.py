@@ -169,3 +169,16 @@ def widened(p):
 w0, w1, w2 = map(widened, [i32, bf16, a64])
 # ---
 m0, = map(lambda p, q: p + q, (u8, 2.5), (i8,))  # as far as the shortest goes
+# ---
+# jax.jvp: each tangent has its primal's dtype (weak or not), else TypeError.
+out, tangent = jax.jvp(lambda x: x * 2.0, (f32,), (f32,))
+# ---
+out, tangent = jax.jvp(jnp.sin, (jnp.linspace(0.0, 1.0, 3),), (f32,))
+# ---
+out, tangent = jax.jvp(lambda x: x * 2.0, (f32,), (jnp.ones(3),))
+# ---
+out, tangent = jax.jvp(lambda a, s: a * s, (f16, 2.0), (f16, 1.0))
+# ---
+out, tangent = jax.jvp(lambda a: a.astype(jnp.bfloat16), (a64,), (a64,))
+# ---
+out, tangent = jax.jvp(lambda x: jnp.sum(x), (i32,), (f32,))
