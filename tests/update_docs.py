@@ -47,6 +47,7 @@ from promolint.rules.registry import BY_CODE  # noqa: E402
 DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 LAST_BENCH_RUN = ROOT / "tests" / "benchmarks" / "last_run.json"
 CENSUS = ROOT / "tests" / "primer" / "census.md"  # written by tests/primer/census.py
+REPORTS = ROOT / "tests" / "primer" / "reports.md"  # written by tests/primer/reports.py
 PROMPT = "$ "
 _CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 WIDTH = 100  # the docs' line length for prose
@@ -201,12 +202,27 @@ def _missed(census: str) -> str:
             f"{by[UNKNOWN_OPERAND]} have an operand whose dtype promolint does not know")
 
 
+def reports_summary() -> str:
+    """The public reports corpus's figures, from the line tests/primer/reports.py last wrote."""
+    text = REPORTS.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("Entries: "))
+    found = re.match(r"Entries: (\d+); reproduced: (\d+).*?; found by default rules: (\d+); found with all rules: "
+                     r"(\d+).*three years\): (\d+), found by default rules: (\d+), with all rules: (\d+)", line)
+    entries, reproduced, default, every, recent, recent_default, recent_every = found.groups()
+    return _prose(
+        f"Public reports (tests/primer/reports.md): {entries} promotion surprises users reported in JAX's, "
+        f"NumPy's and their projects' issue trackers, each minimized to a snippet that still reproduces "
+        f"({reproduced} do); the default rules report {default} on the problem's line, every rule {every}. Of "
+        f"the {recent} reported in the last three years: {recent_default} and {recent_every}.")
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "primer-precision": primer_precision,
     "primer-triage": primer_triage,
     "bench-speed": bench_speed,
     "census-recall": census_recall,
     "census-summary": census_summary,
+    "reports-summary": reports_summary,
 }
 
 
