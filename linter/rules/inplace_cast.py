@@ -82,8 +82,8 @@ class InplaceCast(Rule):
             target, value = unsafe
             method = operation.op.removeprefix(AT_INDEXED)
             article = "an" if target.dtype.startswith("int") else "a"
-            yield self.finding(operation, f"`.at[...].{method}` of {value.describe()} into {article} {target.dtype} array: "
-                               f"JAX casts it to {target.dtype}, narrowing it, and warns FutureWarning (scatter "
+            yield self.finding(operation, f"`.at[...].{method}` of {value.describe()} into {article} {target.dtype} "
+                               f"array: JAX casts it to {target.dtype}, narrowing it, and warns FutureWarning (scatter "
                                f"inputs have incompatible types); future JAX releases raise. Cast the value "
                                f"(`.astype(x.dtype)`) or make the array wider.")  # fmt: skip
 

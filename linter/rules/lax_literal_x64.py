@@ -172,7 +172,8 @@ class LaxLiteralX64(Rule):
             yield self.finding(operation, _message(operation, *found))
         found = _branches_bound_to_the_default(operation)
         if found is not None:
-            yield self.finding(operation, _branches_message(operation, *found, defaults_in_bodies(operation, operations)))
+            defaults = defaults_in_bodies(operation, operations)
+            yield self.finding(operation, _branches_message(operation, *found, defaults))
 
     def check_module(self, module):
         for operation in module.operations:

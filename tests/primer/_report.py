@@ -48,9 +48,10 @@ def summary(result: dict, ledger: Mapping[Key, Verdict], produced_keys: Mapping[
     known, sites = sum(c["known"] for c in covered), sum(c["sites"] for c in covered)
     concrete = _concrete(covered)
     if sites:
+        of_one = _percent(concrete, sites) if concrete is not None else "n/a"
         lines.append(f"Static coverage (default mode): {_percent(known, sites)} of NumPy/JAX value sites are known, "
-                     f"{_percent(concrete, sites) if concrete is not None else 'n/a'} of one concrete dtype (not "
-                     f"candidates, not the dtype of a parameter), {_percent(sites - known, sites)} unknown.")  # fmt: skip
+                     f"{of_one} of one concrete dtype (not candidates, not the dtype of a parameter), "
+                     f"{_percent(sites - known, sites)} unknown.")  # fmt: skip
     lines += ["", "## Projects", "", "| project | files | lines | known | concrete | "
               + " | ".join(f"{m} s" for m in modes) + " | " + " | ".join(f"{m} findings" for m in modes) + " |",
               "|---|" + "---:|" * (4 + 2 * len(modes))]  # fmt: skip

@@ -51,9 +51,9 @@ print(json.dumps(warned))
 @pytest.fixture(scope="module", params=list(FLAGS))
 def mode_and_warned(request) -> tuple[str, dict]:
     mode = request.param
+    environment = {**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "1" if mode == "x64" else "0"}
     done = subprocess.run([sys.executable, "-c", RUNNER, SETUP, json.dumps(CASES)], capture_output=True, text=True,
-                          check=True, timeout=300,
-                          env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "1" if mode == "x64" else "0"})  # fmt: skip
+                          check=True, timeout=300, env=environment)  # fmt: skip
     return mode, json.loads(done.stdout)
 
 

@@ -77,7 +77,8 @@ def _filled(call: Call, value: Value) -> Value:
     ``np.full(3, 300, np.uint8)``; a float fill wraps, and JAX wraps both: PRM006 reports those)."""
     fill = call.bound.get("fill_value")
     if (call.fn.library is Library.JAX or not isinstance(value, Array) or value.dtype is None
-            or not isinstance(fill, Array) or fill.library is not Library.PYTHON or type(fill.literal) is not int):  # fmt: skip
+            or not isinstance(fill, Array) or fill.library is not Library.PYTHON
+            or type(fill.literal) is not int):  # fmt: skip
         return value
     bounds = operations.int_bounds(value.dtype)
     if bounds and not bounds[0] <= fill.literal <= bounds[1]:

@@ -129,7 +129,8 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
         flow.operation(OperationKind.CONTROL, name, operands, result, frame, handle)
         return result
     if name == _JVP and len(args) + len(kwargs) >= 3 and first is not None:
-        primals, tangents = (args[i] if len(args) > i else kwargs.get(key) for i, key in ((1, "primals"), (2, "tangents")))
+        primals, tangents = (args[i] if len(args) > i else kwargs.get(key)
+                             for i, key in ((1, "primals"), (2, "tangents")))  # fmt: skip
         result = _jvp(invoke, first, primals, tangents, kwargs.get("has_aux"), frame.ctx)
         return flow.operation(OperationKind.CALL, name, tuple(args), result, frame, handle)
     return None
@@ -143,11 +144,11 @@ def _jvp(invoke: Callable[..., Value], func: Value, primals: Value | None, tange
     jax 0.10.2); then the function's output and, for its inexact leaves, tangents of their dtype."""
     if not (isinstance(primals, Items) and isinstance(tangents, Items)) or len(primals.items) != len(tangents.items):
         return UNKNOWN
-    given, wanted = leaves(tangents), leaves(primals)
+    traced = [calls.as_traced(p, ctx) for p in primals.items]
+    wanted, given = leaves(Items(tuple(traced), is_tuple=True)), leaves(tangents)
     if given is None or wanted is None or len(given) != len(wanted):
         return UNKNOWN
-    traced = [calls.as_traced(p, ctx) for p in primals.items]
-    for primal, tangent in zip(leaves(Items(tuple(traced), True)) or (), (calls.as_traced(t, ctx) for t in given)):
+    for primal, tangent in zip(wanted, (calls.as_traced(t, ctx) for t in given)):
         if not (isinstance(primal, Array) and primal.dtype and isinstance(tangent, Array) and tangent.dtype):
             continue
         if DTYPES[primal.dtype].kind in "biu" or primal.dtype != tangent.dtype:
