@@ -66,20 +66,24 @@ def coverage(records: Iterable[Mapping]) -> tuple[int, int]:
     unknown functions, expressions of variables that range over several libraries) and refusals
     (no value) are not sites.  docs/primer.md explains the figure; ``symbolic_share`` says how
     many known sites are the dtype of a variable."""
-    sites = [r for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES]
+    sites = _sites(records)
     return sum(1 for r in sites if r["dtype"] is not None), len(sites)
 
 
 def symbolic_share(records: Iterable[Mapping]) -> int:
     """How many of the known sites ``coverage`` counts are known as the dtype of a variable."""
-    return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES and r.get("variable"))
+    return sum(1 for r in _sites(records) if r.get("variable"))
 
 
 def concrete_share(records: Iterable[Mapping]) -> int:
     """How many of the sites ``coverage`` counts have one concrete dtype: not a set of
     candidates (``float32|float64``), not the dtype of a variable (``the dtype of x``)."""
-    return sum(1 for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES
-               and r["dtype"] is not None and "|" not in r["dtype"] and not r.get("variable"))  # fmt: skip
+    return sum(1 for r in _sites(records) if r["dtype"] is not None and "|" not in r["dtype"] and not r.get("variable"))
+
+
+def _sites(records: Iterable[Mapping]) -> list[Mapping]:
+    """The records ``coverage`` counts as sites: expressions, not targets, of NumPy or JAX."""
+    return [r for r in records if not r["target"] and r["library"] in COVERAGE_LIBRARIES]
 
 
 def reveal_at(analysis: Analysis, line: int, column: int) -> dict | None:

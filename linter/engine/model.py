@@ -38,7 +38,7 @@ from promolint.engine.describe import spelled
 from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import sorted_entries
 from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, collect, compare, in_place, int_bounds,
-                                         promote, result_library)
+                                         promote, result_library, update_promotion)
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
 from promolint.engine.symbolic import (Symbolic, Variable, is_symbolic, passed_on, summary, uniform_instances,
@@ -82,6 +82,7 @@ __all__ = [
     "spelled",
     "summary",
     "uniform_instances",
+    "update_promotion",
     "variables_in",
     "with_arrays_of",
 ]

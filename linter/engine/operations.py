@@ -178,6 +178,13 @@ def literal_overflow(values: Sequence[Array], result: Value, library: Library, c
     return None
 
 
+def update_promotion(target: Array, update: Array, ctx: Context) -> Value:
+    """What JAX's ``x.at[i].set(v)`` family checks, ``dtypes.safe_to_cast(v, x)``: the promotion
+    of the update with the array's dtype taken strong (the cast is safe where that is the
+    array's dtype); under strict promotion, the TypePromotionError JAX raises there."""
+    return collect(promote([replace(target, weak=False), update], Library.JAX, ctx), Library.JAX)
+
+
 # --- operators --------------------------------------------------------------------------------
 def _fold_python(op: str, left: Array, right: Array) -> int | float | complex | bool | None:
     if left.literal is None or right.literal is None or op not in _PY_FOLD:

@@ -4,9 +4,7 @@ FutureWarning."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from promolint.engine.model import OperationKind, collect, promote
+from promolint.engine.model import OperationKind, update_promotion
 from promolint.engine.values import AT_INDEXED, Array, Library, Refusal
 from promolint.rules.base import Example, Rule, exact
 
@@ -90,15 +88,15 @@ class InplaceCast(Rule):
 
 def _unsafe_update(operation) -> tuple[Array, Array] | None:
     """The array and the value of ``x.at[i].set(v)`` and its kin (not ``get``) where JAX's
-    ``dtypes.safe_to_cast(v, x)`` fails: the promotion of ``v`` with ``x``'s dtype (strong) is
-    another dtype.  Under strict promotion that promotion raises instead (PRM004's)."""
+    ``dtypes.safe_to_cast(v, x)`` fails (``update_promotion`` is another dtype).  Under strict
+    promotion it raises instead (PRM004's)."""
     if (operation.kind != OperationKind.CALL or operation.call is not None or not operation.op.startswith(AT_INDEXED)
             or operation.op == AT_INDEXED + "get" or len(operation.operands) != 2 or operation.ctx.strict):  # fmt: skip
         return None
     target, value = (exact(v) for v in operation.operands)
     if target is None or value is None or target.library is not Library.JAX:
         return None
-    promoted = collect(promote([replace(target, weak=False), value], Library.JAX, operation.ctx), Library.JAX)
+    promoted = update_promotion(target, value, operation.ctx)
     if not isinstance(promoted, Array) or promoted.dtype is None or promoted.dtype == target.dtype:
         return None
     return target, value

@@ -17,6 +17,7 @@ from promolint.engine.calls.conversions import (
     default,
     library_inputs,
     list_overflow,
+    out_of_bounds,
     python_int_overflow,
     requested,
 )
@@ -73,17 +74,15 @@ def _like(call: Call) -> Value:
 
 def _filled(call: Call, value: Value) -> Value:
     """``value``, what ``np.full`` or ``np.full_like`` makes, or the OverflowError NumPy raises
-    converting a Python int fill that does not fit its integer dtype (measured, numpy 2.4.6:
-    ``np.full(3, 300, np.uint8)``; a float fill wraps, and JAX wraps both: PRM006 reports those)."""
+    converting a Python int fill that does not fit its integer dtype, as ``np.asarray`` does
+    (measured, numpy 2.4.6: ``np.full(3, 300, np.uint8)``; a float fill wraps there, and JAX
+    wraps both: PRM006 reports those)."""
     fill = call.bound.get("fill_value")
     if (call.fn.library is Library.JAX or not isinstance(value, Array) or value.dtype is None
             or not isinstance(fill, Array) or fill.library is not Library.PYTHON
             or type(fill.literal) is not int):  # fmt: skip
         return value
-    bounds = operations.int_bounds(value.dtype)
-    if bounds and not bounds[0] <= fill.literal <= bounds[1]:
-        return Refusal("OverflowError", f"Python integer {fill.literal} out of bounds for {value.dtype}")
-    return value
+    return out_of_bounds(fill, value.dtype) or value
 
 
 def _asarray(call: Call) -> Value:

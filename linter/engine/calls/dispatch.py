@@ -249,7 +249,7 @@ def _at_update(receiver: Value, method: str, args: Sequence[Value], ctx: Context
         return UNKNOWN
     update = args[0] if args and method != "get" else None
     if isinstance(update, Array) and receiver.library is Library.JAX:
-        outcome = operations.collect(operations.promote([receiver, update], Library.JAX, ctx), Library.JAX)
+        outcome = operations.update_promotion(receiver, update, ctx)
         if isinstance(outcome, Refusal):
             return outcome
     if method == "divide" and receiver.library is Library.JAX:

@@ -273,3 +273,8 @@ r = jnp.arange(np.array([3]))
 r = jnp.arange(np.complex64(3))
 # ---
 r = jnp.arange(np.True_)
+# ---
+# np.full converts a Python int fill as np.asarray does: ml_dtypes' narrow ints take any int,
+# wrapping it (int4 holds 4 for 100).
+w = np.full(3, 100, ml_dtypes.int4)
+w2 = np.full_like(np.zeros(2, ml_dtypes.uint4), 100)
