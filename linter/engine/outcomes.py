@@ -19,11 +19,14 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from promolint.engine.values import Array, Refusal
+
 if TYPE_CHECKING:  # symbolic imports this module: its types only
     from promolint.engine.symbolic import Symbolic, Variable
     from promolint.engine.values import Value
 
     Assignment = dict[Variable, Value]
+    Shape = tuple[int, tuple[Variable, ...]]  # Symbolic.shape
 
 # Evaluations one question may make before it gives up: operands that each take many values
 # must not cost more than the claim is worth (folding asks about every value it meets).
@@ -57,20 +60,50 @@ class _Budget:
 
 def outcomes(value: Symbolic, limit: int) -> list[tuple[Assignment, Value]] | None:
     """One (assignment, value) per distinct value ``value`` takes over all assignments of its
-    variables, or None where it cannot tell within ``limit`` classes per step."""
-    found = representatives(value, limit)
-    return None if found is None else [(assignment, value.at(assignment)) for assignment in found]
+    variables, or None where it cannot tell within ``limit`` classes per step.  A value of a
+    shape met before (``Symbolic.shape``) takes that one's values where they name no place in
+    the code (``_anywhere``)."""
+    shape = value.shape()
+    found = representatives(value, limit, shape)
+    if found is None:
+        return None
+    known = value.state.outcome_values
+    values = known.get((shape[0], limit)) if shape is not None else None
+    if values is None:
+        values = [value.at(assignment) for assignment in found]
+        if shape is not None and all(map(_anywhere, values)):
+            known[shape[0], limit] = values
+    return list(zip(found, values))
 
 
-def representatives(value: Symbolic, limit: int) -> list[Assignment] | None:
+def _anywhere(value: Value) -> bool:
+    """Whether ``value`` is the same wherever in the code it was computed: a refusal, or an array
+    that names no source of its 64 bits."""
+    return type(value) is Refusal or type(value) is Array and value.source is None
+
+
+def representatives(value: Symbolic, limit: int, shape: Shape | None) -> list[Assignment] | None:
     """One assignment of every variable of ``value`` per distinct value it takes (told apart by
     identity: evaluations are canonical), or None where no step stays within ``limit``
-    assignments.  Memoized per value and limit."""
+    assignments.  Memoized per value and limit, and per ``shape`` (``Symbolic.shape``): a body
+    copied over other parameters has the same classes, at its own variables."""
+    memo = value.classes
+    if memo is not None and memo[0] == limit:
+        return memo[1]
+    known = value.state.classes
+    if shape is not None and (shape[0], limit) in known:
+        members = known[shape[0], limit]
+        found = None if members is None else [dict(zip(shape[1], each)) for each in members]
+        object.__setattr__(value, "classes", (limit, found))
+        return found
     try:
-        return _nested(value, limit, _Budget(_MOST_EVALUATIONS, _MOST_DEPTH))
+        found = _nested(value, limit, _Budget(_MOST_EVALUATIONS, _MOST_DEPTH))
     except _Exhausted:
+        found = None
         object.__setattr__(value, "classes", (limit, None))  # asked again and again: fails alike
-        return None
+    if shape is not None and (found is None or all(len(a) == len(shape[1]) for a in found)):
+        known[shape[0], limit] = None if found is None else [tuple(a[v] for v in shape[1]) for a in found]
+    return found
 
 
 def _representatives(value: Symbolic, limit: int, budget: _Budget) -> list[Assignment] | None:

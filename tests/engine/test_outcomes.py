@@ -4,6 +4,7 @@ reveal makes from them, checked against real JAX."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -126,7 +127,7 @@ def test_classes_give_every_value_the_assignments_give_and_no_other() -> None:
         for value in _symbolic_sites(SOURCE, settings):
             if value.assignments() is not None:
                 continue  # few enough: weighed member by member as ever
-            found = outcomes.representatives(value, MAX_ASSIGNMENTS)
+            found = outcomes.representatives(value, MAX_ASSIGNMENTS, value.shape())
             if found is None:
                 continue
             every = {id(value.at(assignment)) for assignment in value.assignments(limit=10**6)}
@@ -136,3 +137,47 @@ def test_classes_give_every_value_the_assignments_give_and_no_other() -> None:
             weighed += 1
     assert weighed >= 10
 
+
+
+COPIES = textwrap.dedent("""\
+    import jax
+    import numpy as np
+
+
+    def scale(weights: jax.Array, fan_in: int):
+        return weights / np.sqrt(fan_in)
+
+
+    def scale_again(weights: jax.Array, fan_in: int):
+        return weights / np.sqrt(fan_in)
+
+
+    def scale_twice(w: jax.Array, n: int):
+        return w / np.sqrt(n) * 2.0
+
+
+    def scale_thrice(w: jax.Array, n: int):
+        return w / np.sqrt(n) * 3.0
+""")
+
+
+def test_copies_of_a_body_share_their_classes_and_give_every_value_their_own_assignments_give() -> None:
+    """A body copied over other parameters has one shape: the second copy takes the first one's
+    classes, at its own variables, and they are still every value its assignments give; a copy
+    with another constant has a shape of its own."""
+    for settings in (Settings("off", "standard"), Settings("on", "standard")):
+        analysis = analyze(parse_bytes(COPIES.encode()), settings)
+        texts = ("weights / np.sqrt(fan_in)", "w / np.sqrt(n) * 2.0", "w / np.sqrt(n) * 3.0")
+        returned = [s.value for s in analysis.sites.values()
+                    if type(s.node) is ast.BinOp and ast.unparse(s.node) in texts]
+        first, again, twice, thrice = returned
+        assert first.shape()[0] == again.shape()[0]
+        assert first.variables.isdisjoint(again.variables)
+        assert len({first.shape()[0], twice.shape()[0], thrice.shape()[0]}) == 3
+        for value in (first, again, twice, thrice):
+            found = outcomes.outcomes(value, MAX_ASSIGNMENTS)
+            assert found is not None
+            every = {id(value.at(assignment)) for assignment in value.assignments(limit=10**6)}
+            assert {id(outcome) for _, outcome in found} == every
+            assert all(set(assignment) == value.variables for assignment, _ in found)
+            assert all(value.at(assignment) is outcome for assignment, outcome in found)

@@ -34,7 +34,10 @@ class EvaluationState:
     ``orderings``: one tuple per set of variables (``Symbolic.ordered``).  ``assigned``: the
     assignment evaluated last (a walk down the values evaluates them all at one assignment), and
     ``assigned_codes`` the codes of its members by the tuple of variables they are assigned to.
-    ``canonical``: one object per distinct evaluation result (``canonical``)."""
+    ``canonical``: one object per distinct evaluation result (``canonical``).  ``shapes``: the
+    codes of values' shapes (``Symbolic.shape``); ``classes``: the outcome classes found for a
+    shape (``outcomes.representatives``), as members in the order of its variables, and
+    ``outcome_values`` the values there."""
 
     def __init__(self) -> None:
         self.memo: dict[tuple, Value] = {}
@@ -49,6 +52,21 @@ class EvaluationState:
         self.canonical: dict[object, Value] = {}
         self._field_names: dict[type, tuple[str, ...]] = {}
         self._domains: dict[Hashable, tuple[Array, ...]] = {}
+        self.shapes: dict[Hashable, int] = {}
+        self.classes: dict[tuple[int, int], list[tuple[Value, ...]] | None] = {}
+        self.outcome_values: dict[tuple[int, int], list[Value]] = {}
+
+    def shape_code(self, key: Hashable) -> int:
+        """The code of one operation's shape (``Symbolic.shape``): equal shapes have one."""
+        shapes = self.shapes
+        code = shapes.get(key)
+        if code is None:
+            if len(shapes) > MEMO_LIMIT:
+                shapes.clear()
+                self.classes.clear()
+                self.outcome_values.clear()
+            code = shapes[key] = next(self._counter)  # never reused: a walk may hold codes across a clear
+        return code
 
     def number(self, value: Hashable) -> int:
         """``value``'s number in the memo, shared by the values equal to it (never reused)."""

@@ -242,9 +242,63 @@ class Symbolic(Value):
             return None
         return (dict(zip(variables, members)) for members in itertools.product(*(v.domain for v in variables)))
 
+    def shape(self) -> tuple[int, tuple[Variable, ...]] | None:
+        """This value's structure with each variable read as its domain and its place in the
+        order first met, coded by the analysis (``EvaluationState.shapes``), and the variables in
+        that order: values of one shape (copies of one function body, over their own parameters)
+        evaluate alike at corresponding members.  None for a value too large to walk."""
+        order: dict[Variable, int] = {}
+        try:
+            code = _shaped(self, self.state, order, {}, _MOST_SHAPED_DEPTH)
+        except _TooLarge:
+            return None
+        return code, tuple(order)
+
     def describe(self) -> str:
         names = ", ".join(f"`{v.name}`" for v in sorted(self.variables, key=variable_order))
         return f"depends on the dtype of {names}"
+
+
+# How far ``Symbolic.shape`` walks: the operations of a loop's long chains are not worth coding.
+_MOST_SHAPED = 2_000
+_MOST_SHAPED_DEPTH = 100
+
+
+class _TooLarge(Exception):
+    """A value's shape would take more than ``_MOST_SHAPED`` operations to code."""
+
+
+def _shaped(value: object, state: EvaluationState, order: dict[Variable, int], done: dict[int, int],
+            depth: int) -> object:  # fmt: skip
+    """``Symbolic.shape`` of ``value``: a symbolic value's code, a container's shapes, and an
+    exact value itself (an array with where it was made, which evaluations carry)."""
+    kind = type(value)
+    if kind is Symbolic:
+        code = done.get(id(value))
+        if code is None:
+            if len(done) == _MOST_SHAPED or depth == 0:
+                raise _TooLarge
+            if value.function is None:
+                variable = value.arguments[0]
+                key = ("var", order.setdefault(variable, len(order)), variable.domain, variable.scalar_annotated,
+                       variable.mapping)  # fmt: skip
+            else:
+                key = (value.name, *[_shaped(a, state, order, done, depth - 1) for a in value.arguments])
+            code = done[id(value)] = state.shape_code(key)
+        return code
+    if kind is list or kind is tuple:
+        return (kind.__name__, *[_shaped(v, state, order, done, depth) for v in value])
+    if kind is dict:
+        return ("dict", *[(k, _shaped(v, state, order, done, depth)) for k, v in value.items()])
+    if kind is Items:
+        return ("items", value.is_tuple, *[_shaped(v, state, order, done, depth) for v in value.items])
+    if kind is Bound:
+        return ("bound", _shaped(value.receiver, state, order, done, depth), value.method)
+    if kind is Elements:
+        return ("elements", _shaped(value.element, state, order, done, depth))
+    if kind is Array:
+        return (value, value.source, value.provenance)
+    return value
 
 
 
