@@ -540,6 +540,54 @@ print(json.dumps(observe(state.pos)))
 
 
 
+_FIELD_FROM_ITSELF = IMPORTS + """
+from typing import NamedTuple
+
+
+class ChainState(NamedTuple):
+    context: jax.Array
+    time: int
+
+
+class Chain:
+    def step(self, state: ChainState, action: jax.Array):
+        context = jax.lax.select(state.time == 0, action, state.context)
+        return ChainState(context=context, time=state.time + 1)
+
+    def reset(self):
+        return ChainState(context=jnp.array(-1), time=0)
+"""
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_a_field_the_step_makes_from_itself_holds_what_reset_makes_it_with(x64) -> None:
+    """gymnax's DiscountingChain: `step` makes `context` with `lax.select(..., action,
+    state.context)`, from the very field it was given, which `reset` makes with `jnp.array(-1)`.
+    Where the step runs, what it makes is that dtype, weak as the action is: the field is the
+    default int (weak after reset, strong after a step), not a variable over every dtype.  Run
+    with the default int action, the step reads both."""
+    run = _FIELD_FROM_ITSELF + """
+import json
+from promolint.runtime.observe import observe
+chain = Chain()
+seen = []
+state = chain.reset()
+for _ in range(2):
+    seen.append(observe(state.context))
+    state = jax.jit(chain.step)(state, jnp.ones((), int))
+print(json.dumps(seen))
+"""
+    process = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = [_describe(seen) for seen in json.loads(process.stdout.splitlines()[-1])]
+    default_int = "int64" if x64 == "on" else "int32"
+    assert ran == [f"weak {default_int} [jax]", f"{default_int} [jax]"]
+    records = reveal_records_many(_FIELD_FROM_ITSELF.encode(), [Settings(x64=x64)])[0]
+    (read,) = [r for r in records if r["text"] == "state.context" and r["line"] == 15]
+    assert (read["dtype"], read["weak"], read["library"], read.get("variable")) == (default_int, None, "jax", None)
+
+
 _CARRIED = IMPORTS + """
 
 def update_mobs(rng, state):

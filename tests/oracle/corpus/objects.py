@@ -163,6 +163,31 @@ bumped_int = bumped(Counter(jnp.int32(0)))
 bumped_float = bumped(widened(Counter(jnp.int32(0))))
 bumped_half = bumped(made_wide())
 # ---
+# An environment's state: what `step` makes a field with depends on the field it was given, which
+# `reset` and `step` itself made (gymnax's DiscountingChain): int64 under x64 where it runs, weak
+# as the action is, not a variable over every dtype.
+from typing import NamedTuple
+
+
+class ChainState(NamedTuple):
+    context: jax.Array
+    time: int
+
+
+def chain_reset():
+    return ChainState(context=jnp.array(-1), time=0)
+
+
+def chain_step(state: ChainState, action: jax.Array):
+    context = jax.lax.select(state.time == 0, action, state.context)
+    return ChainState(context=context, time=state.time + 1)
+
+
+chain = chain_reset()
+for name in ("int64", "int64"):
+    chain = chain_step(chain, jnp.ones((), getattr(jnp, name)))
+chained = chain.context
+# ---
 class Model:
     def __init__(self, width):
         self.width = width
