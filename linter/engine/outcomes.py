@@ -34,6 +34,9 @@ _MOST_EVALUATIONS = 20_000
 # Variables beyond which a value is not split: one computed from many parameters (a loop's state
 # joined over its callers) rarely has one outcome, and grouping its operands costs the most.
 _MOST_VARIABLES = 8
+# Evaluations from which finding a value's classes costs more than walking its shape: only then
+# are they kept for the values of that shape (``_classes``).
+_COSTLY = 200
 # Operands of operands one question looks into, nested.
 _MOST_DEPTH = 150
 # Times operands that share variables are replaced by their own operands, looking for a split.
@@ -61,10 +64,9 @@ class _Budget:
 def outcomes(value: Symbolic, limit: int) -> list[tuple[Assignment, Value]] | None:
     """One (assignment, value) per distinct value ``value`` takes over all assignments of its
     variables, or None where it cannot tell within ``limit`` classes per step.  A value of a
-    shape met before (``Symbolic.shape``) takes that one's values where they name no place in
+    costly shape met before (``_classes``) takes that one's values where they name no place in
     the code (``_anywhere``)."""
-    shape = value.shape()
-    found = representatives(value, limit, shape)
+    found, shape = _classes(value, limit)
     if found is None:
         return None
     known = value.state.outcome_values
@@ -82,28 +84,48 @@ def _anywhere(value: Value) -> bool:
     return type(value) is Refusal or type(value) is Array and value.source is None
 
 
-def representatives(value: Symbolic, limit: int, shape: Shape | None) -> list[Assignment] | None:
+def representatives(value: Symbolic, limit: int) -> list[Assignment] | None:
     """One assignment of every variable of ``value`` per distinct value it takes (told apart by
     identity: evaluations are canonical), or None where no step stays within ``limit``
-    assignments.  Memoized per value and limit, and per ``shape`` (``Symbolic.shape``): a body
-    copied over other parameters has the same classes, at its own variables."""
+    assignments.  Memoized per value and limit, and per shape where finding them was costly."""
+    return _classes(value, limit)[0]
+
+
+def _classes(value: Symbolic, limit: int) -> tuple[list[Assignment] | None, Shape | None]:
+    """``representatives``, and the value's shape (``Symbolic.shape``) where it is known: a body
+    copied over other parameters has the same classes, at its own variables.  Only values whose
+    classes cost ``_COSTLY`` evaluations are shaped (most cost less than walking them would), and
+    a value is shaped before its search only where one alike at a glance (``_glance``) was."""
     memo = value.classes
     if memo is not None and memo[0] == limit:
-        return memo[1]
-    known = value.state.classes
-    if shape is not None and (shape[0], limit) in known:
-        members = known[shape[0], limit]
+        return memo[1], None
+    state = value.state
+    glance = _glance(value)
+    shape = value.shape() if glance in state.costly else None
+    if shape is not None and (shape[0], limit) in state.classes:
+        members = state.classes[shape[0], limit]
         found = None if members is None else [dict(zip(shape[1], each)) for each in members]
         object.__setattr__(value, "classes", (limit, found))
-        return found
+        return found, shape
+    budget = _Budget(_MOST_EVALUATIONS, _MOST_DEPTH)
     try:
-        found = _nested(value, limit, _Budget(_MOST_EVALUATIONS, _MOST_DEPTH))
+        found = _nested(value, limit, budget)
     except _Exhausted:
         found = None
         object.__setattr__(value, "classes", (limit, None))  # asked again and again: fails alike
+    if _MOST_EVALUATIONS - budget.left < _COSTLY:
+        return found, shape
+    state.costly.add(glance)
+    shape = shape or value.shape()
     if shape is not None and (found is None or all(len(a) == len(shape[1]) for a in found)):
-        known[shape[0], limit] = None if found is None else [tuple(a[v] for v in shape[1]) for a in found]
-    return found
+        state.classes[shape[0], limit] = None if found is None else [tuple(a[v] for v in shape[1]) for a in found]
+    return found, shape
+
+
+def _glance(value: Symbolic) -> tuple:
+    """What two values of one shape share, read without walking them: the operation, and how
+    many members each of its variables has."""
+    return value.name, len(value.operands), tuple(len(v.domain) for v in value.ordered)
 
 
 def _representatives(value: Symbolic, limit: int, budget: _Budget) -> list[Assignment] | None:

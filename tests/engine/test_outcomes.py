@@ -127,7 +127,7 @@ def test_classes_give_every_value_the_assignments_give_and_no_other() -> None:
         for value in _symbolic_sites(SOURCE, settings):
             if value.assignments() is not None:
                 continue  # few enough: weighed member by member as ever
-            found = outcomes.representatives(value, MAX_ASSIGNMENTS, value.shape())
+            found = outcomes.representatives(value, MAX_ASSIGNMENTS)
             if found is None:
                 continue
             every = {id(value.at(assignment)) for assignment in value.assignments(limit=10**6)}
