@@ -148,6 +148,9 @@ CATALOG: dict[str, Fn] = {
     # The dtype JAX computes with: 64-bit ones narrowed with x64 off, Python types their kind's
     # default, None the default float (measured).
     "jax.dtypes.canonicalize_dtype": Fn("canonical_dtype", JNP, ("dtype",)),
+    # jnp.result_type's own (measured on jax 0.10.2); the flag makes it a (dtype, weak) tuple.
+    "jax.dtypes.result_type": Fn("result_type", JNP, ("*arrays_and_dtypes",),
+                                 unmodelled=frozenset({"return_weak_type_flag"})),  # fmt: skip
     # a preferred element type replaces the operands' dtype
     "jax.lax.dot_general": Fn("promote", JNP, ("lhs", "rhs", "dimension_numbers"), arrays=("lhs", "rhs"),
                               shape="array", needs_dimensions=True,

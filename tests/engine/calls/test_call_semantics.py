@@ -17,7 +17,7 @@ import pytest
 
 from promolint.engine import calls
 from promolint.engine.context import Context
-from promolint.engine.values import Array, Items, Library, Refusal, Value, array, python_scalar
+from promolint.engine.values import Array, DTypeRef, Items, Library, Refusal, Value, array, python_scalar
 
 
 @dataclass(frozen=True)
@@ -171,3 +171,24 @@ CASES = [
 @pytest.mark.parametrize(("qualname", "args"), CASES)
 def test_a_call_gives_what_running_it_gives(qualname: str, args: tuple[Arg, ...], x64: bool) -> None:
     assert _engine(qualname, args, x64) == _real(qualname, args, x64)
+
+
+RESULT_TYPES = [
+    (jx("float16"), jx("bfloat16")),
+    (jx("float32"), py(1.0)),
+    (jx("int8"), npy("uint8")),
+    (npy("float64", 0), py(2)),
+    (jx("bool"), py(1)),
+    (jx("int32"), jx("float16"), py(1j)),
+]
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x64-off", "x64-on"])
+@pytest.mark.parametrize("args", RESULT_TYPES)
+def test_jax_dtypes_result_type_is_the_dtype_running_it_gives(args: tuple[Arg, ...], x64: bool) -> None:
+    """``jax.dtypes.result_type`` (ott's fixed-point loop, neural-tangents' empirical kernels): the
+    dtype JAX promotes its arguments to, narrowed with x64 off."""
+    value, _ = calls.call_function("jax.dtypes.result_type", [a.engine() for a in args], {}, Context(x64=x64))
+    with jax.enable_x64(x64):
+        real = jax.dtypes.result_type(*(a.real() for a in args))
+    assert isinstance(value, DTypeRef) and value.name == np.dtype(real).name

@@ -132,3 +132,11 @@ canonical_int = jnp.ones(2, jax_dtypes.canonicalize_dtype(int))
 canonical_f64 = jnp.zeros(3, jax.dtypes.canonicalize_dtype(jnp.float64)) + f32
 canonical_default = jnp.zeros(3, jax.dtypes.canonicalize_dtype(None))
 canonical_half = jnp.zeros(3, jax.dtypes.canonicalize_dtype(np.float16))
+# ---
+# jax.dtypes.result_type is jnp.result_type (ott's fixed_point_loop, neural-tangents' empirical):
+# Python types are weak, their kind's default; x64's mode narrows 64-bit dtypes.
+result_float = jnp.zeros(3, jax.dtypes.result_type(float))
+result_leaves = jnp.zeros(3, jax.dtypes.result_type(f16, bf16))
+result_of = jnp.ones(3, jax.dtypes.result_type(f32, 1.0)) + i8
+result_wide = jnp.zeros(3, jax.dtypes.result_type(jnp.float64, int))
+result_ints = jnp.zeros(3, jax.dtypes.result_type(jnp.int8, jnp.uint8, int))
