@@ -37,6 +37,9 @@ _MOST_VARIABLES = 8
 # Evaluations from which finding a value's classes costs more than walking its shape: only then
 # are they kept for the values of that shape (``_classes``).
 _COSTLY = 200
+# Values alike at a glance walked in a row, finding no shape met before, after which the others
+# alike at that glance are searched without a walk (most of a large module's calls look alike).
+_MOST_MISSES = 8
 # Operands of operands one question looks into, nested.
 _MOST_DEPTH = 150
 # Times operands that share variables are replaced by their own operands, looking for a split.
@@ -95,18 +98,22 @@ def _classes(value: Symbolic, limit: int) -> tuple[list[Assignment] | None, Shap
     """``representatives``, and the value's shape (``Symbolic.shape``) where it is known: a body
     copied over other parameters has the same classes, at its own variables.  Only values whose
     classes cost ``_COSTLY`` evaluations are shaped (most cost less than walking them would), and
-    a value is shaped before its search only where one alike at a glance (``_glance``) was."""
+    a value is shaped before its search only where one alike at a glance (``_glance``) was, until
+    ``_MOST_MISSES`` such walks in a row found no shape met before."""
     memo = value.classes
     if memo is not None and memo[0] == limit:
         return memo[1], None
     state = value.state
     glance = _glance(value)
-    shape = value.shape() if glance in state.costly else None
-    if shape is not None and (shape[0], limit) in state.classes:
-        members = state.classes[shape[0], limit]
-        found = None if members is None else [dict(zip(shape[1], each)) for each in members]
-        object.__setattr__(value, "classes", (limit, found))
-        return found, shape
+    shape = value.shape() if state.costly.get(glance, 0) else None
+    if shape is not None:
+        if (shape[0], limit) in state.classes:
+            state.costly[glance] = _MOST_MISSES
+            members = state.classes[shape[0], limit]
+            found = None if members is None else [dict(zip(shape[1], each)) for each in members]
+            object.__setattr__(value, "classes", (limit, found))
+            return found, shape
+        state.costly[glance] -= 1
     budget = _Budget(_MOST_EVALUATIONS, _MOST_DEPTH)
     try:
         found = _nested(value, limit, budget)
@@ -115,7 +122,7 @@ def _classes(value: Symbolic, limit: int) -> tuple[list[Assignment] | None, Shap
         object.__setattr__(value, "classes", (limit, None))  # asked again and again: fails alike
     if _MOST_EVALUATIONS - budget.left < _COSTLY:
         return found, shape
-    state.costly.add(glance)
+    state.costly.setdefault(glance, _MOST_MISSES)
     shape = shape or value.shape()
     if shape is not None and (found is None or all(len(a) == len(shape[1]) for a in found)):
         state.classes[shape[0], limit] = None if found is None else [tuple(a[v] for v in shape[1]) for a in found]

@@ -38,7 +38,7 @@ class EvaluationState:
     codes of values' shapes (``Symbolic.shape``); ``classes``: the outcome classes found for a
     shape (``outcomes.representatives``), as members in the order of its variables, and
     ``outcome_values`` the values there; ``costly``: what the values whose classes took long to
-    find look like at a glance (``outcomes._glance``)."""
+    find look like at a glance (``outcomes._glance``), with the walks left to values alike."""
 
     def __init__(self) -> None:
         self.memo: dict[tuple, Value] = {}
@@ -56,7 +56,7 @@ class EvaluationState:
         self.shapes: dict[Hashable, int] = {}
         self.classes: dict[tuple[int, int], list[tuple[Value, ...]] | None] = {}
         self.outcome_values: dict[tuple[int, int], list[Value]] = {}
-        self.costly: set[tuple] = set()
+        self.costly: dict[tuple, int] = {}
 
     def shape_code(self, key: Hashable) -> int:
         """The code of one operation's shape (``Symbolic.shape``): equal shapes have one."""
