@@ -32,8 +32,8 @@ from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
                                      Reference, Refusal, Unknown, Value, join)
-from promolint.engine.symbolic import (EvaluationState, Symbolic, attribute_variable, extended_key, is_symbolic, lowered,
-                                      outcomes, settled)
+from promolint.engine.symbolic import (EvaluationState, Symbolic, alike_but_weak, attribute_variable, extended_key,
+                                      is_symbolic, lowered, settled)
 
 
 def _outside(value: Value) -> Value:
@@ -44,22 +44,9 @@ def _outside(value: Value) -> Value:
     if not is_symbolic(value):
         return value
     known = settled(value)
-    if not is_symbolic(known):
-        return known
-    return _one_dtype(known) if type(known) is Symbolic else UNKNOWN
-
-
-def _one_dtype(value: Symbolic) -> Value:
-    """The array of one dtype and library ``value`` is wherever the function goes on, its weak
-    flag joined (``lax.select(p, action, state.context)`` of an int64 ``state.context`` is int64,
-    weak as ``action`` is); else unknown."""
-    found = outcomes(value)
-    alive = [outcome for _, outcome in found or () if not isinstance(outcome, Refusal)]
-    if not alive or not all(isinstance(a, Array) and len(a.dtypes) == 1 for a in alive):
-        return UNKNOWN
-    if len({(a.dtypes, a.library) for a in alive}) > 1:
-        return UNKNOWN
-    return join(alive)
+    if type(known) is Symbolic:  # one dtype wherever the function goes on, weak or strong
+        known = alike_but_weak(known)
+    return UNKNOWN if is_symbolic(known) else known
 
 
 # Methods that assign what the others read: flax runs ``setup`` before any other method.

@@ -16,8 +16,8 @@ an operation for every member (``claims``).  Its names are re-exported here.
 
 from promolint.engine.symbolic.claims import instances, kept_dtype, uniform_instances, weighed, with_arrays_of
 from promolint.engine.symbolic.domains import NUMERIC
-from promolint.engine.symbolic.members import (Outcome, each_outcome, folded, lowered, outcomes, settled, spread_outcomes,
-                                               summary)
+from promolint.engine.symbolic.members import (Outcome, alike_but_weak, each_outcome, folded, lowered, outcomes,
+                                               settled, spread_outcomes, summary)
 from promolint.engine.symbolic.raised import passed_on, raised_in
 from promolint.engine.symbolic.state import EvaluationState
 from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, apply, attribute_variable,
@@ -25,7 +25,8 @@ from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Vari
                                                  rekeyed, variable, variables_in)
 
 __all__ = [
-    "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "apply", "attribute_variable", "each_outcome",
+    "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "alike_but_weak", "apply",
+    "attribute_variable", "each_outcome",
     "extended_key", "folded", "instances", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
     "lowered", "outcomes", "passed_on", "raised_in", "rekeyed", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays_of",

@@ -199,17 +199,26 @@ def _settled_over_needed(value: Symbolic) -> Value:
     return _alike(value, values)
 
 
-def _alike(value: Symbolic, outcomes: Iterable[Value]) -> Value:
-    """The array the ``outcomes`` where the program goes on all are (one dtype, weak flag and
-    library; their ranks joined); ``value`` where one is no known array or two differ.  Stops
-    at the first that tells so."""
+def alike_but_weak(value: Symbolic) -> Value:
+    """The array of one dtype and library ``value`` is at every member where the program goes
+    on, weak or strong as the members make it (their weak flags joined): ``lax.select(p, action,
+    c)`` of an int64 ``c`` is int64, weak as ``action`` is.  ``value`` where it has none."""
+    found = outcomes(value)
+    return _alike(value, (outcome for _, outcome in found), weak=False) if found else value
+
+
+def _alike(value: Symbolic, outcomes: Iterable[Value], weak: bool = True) -> Value:
+    """The array the ``outcomes`` where the program goes on all are (one dtype, library and,
+    with ``weak``, weak flag; their ranks joined); ``value`` where one is no known array or two
+    differ.  Stops at the first that tells so."""
     alive: list[Array] = []
     for outcome in outcomes:
         if isinstance(outcome, Refusal):
             continue
         if not (isinstance(outcome, Array) and outcome.dtypes):
             return value
-        if alive and (outcome.dtypes, outcome.weak, outcome.library) != (alive[0].dtypes, alive[0].weak, alive[0].library):
+        first = alive[0] if alive else outcome
+        if (outcome.dtypes, outcome.library) != (first.dtypes, first.library) or weak and outcome.weak != first.weak:
             return value
         alive.append(outcome)
     return join_exact(alive) if alive else value
