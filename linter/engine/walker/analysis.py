@@ -49,6 +49,8 @@ _STATEMENT_HANDLERS = {
 # Statements of a class body that cannot define a method out of the engine's sight.
 _CLASS_BODY_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr,
                                     ast.Pass, ast.ClassDef, ast.Import, ast.ImportFrom, ast.AugAssign})  # fmt: skip
+# What is False when the code runs and True for a type checker.
+_TYPE_CHECKING = frozenset({"typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"})
 # Annotations in a class body that declare no dataclass field.
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "typing_extensions.ClassVar"})
 
@@ -316,6 +318,10 @@ class Analysis(ExpressionWalker):
         """An ``if``/``elif``/.../``else`` ladder, walked as one statement (an ``elif`` is an
         ``if`` alone in the ``else`` block), so that ladders as long as Python compiles need no
         recursion: the tests, then each branch from the state before them."""
+        checking = self._type_checking_test(node.test)
+        if checking is not None:
+            self._type_checking(node, checking, frame)
+            return
         runs = []
         leaving: list[str | None] = []  # "raise" or "return" where a branch always ends in one
         said: list[bool | None] = []  # what each test says of x64 when it holds, in order
@@ -342,6 +348,26 @@ class Analysis(ExpressionWalker):
                 leaving.append(_leaves(orelse))
                 current = None
         self.flow.branches(frame, runs, leaving=leaving, split=self._split(node, first_test, frame, len(runs)))
+
+    def _type_checking_test(self, test: ast.expr) -> bool | None:
+        """True where ``test`` is ``TYPE_CHECKING`` (``typing``'s or ``typing_extensions``'s),
+        False where it is ``not TYPE_CHECKING``, None for any other test."""
+        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+            inner = self._type_checking_test(test.operand)
+            return None if inner is None else not inner
+        return True if self._reference_of(test) in _TYPE_CHECKING else None
+
+    def _type_checking(self, node: ast.If, holds: bool, frame: Frame) -> None:
+        """``if TYPE_CHECKING:`` (``holds``; ``if not TYPE_CHECKING:`` otherwise): the branch a
+        type checker reads never runs, the other always does.  What only the checker's branch binds
+        (``from .types import State``, for annotations) is bound to what it would be there: code
+        that runs cannot read it (NameError), so only annotations see it.  The checker's branch is
+        walked first, recording nothing, and the branch that runs binds over it
+        (``if TYPE_CHECKING: from dataclasses import dataclass`` / ``else: from chex import
+        dataclass``: chex's)."""
+        checked, runs = (node.body, node.orelse) if holds else (node.orelse, node.body)
+        self.flow.unrecorded(lambda: self._block(checked, frame))
+        self._block(runs, frame)
 
     def _split(self, node: ast.If, test: Value, frame: Frame, runs: int) -> Split | None:
         """The ladder's branches told apart by its first test (``_choosing``): its first branch
