@@ -31,7 +31,7 @@ from promolint.engine.flow.containers import DICT_METHODS, DICT_MUTATORS, device
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
-                                     Reference, Refusal, Unknown, Value, join)
+                                     Reference, Refusal, Unknown, Value, join, python_scalar)
 from promolint.engine.symbolic import (EvaluationState, Symbolic, alike_but_weak, attribute_variable, extended_key,
                                       is_symbolic, lowered, settled)
 
@@ -197,6 +197,31 @@ class Objects:
         return None
 
     # --- reading ---------------------------------------------------------------------------
+    def operator_method(self, base: Value, name: str) -> Value | None:
+        """``base``'s operator method ``name`` (``__add__``) where ``base`` is an object of the
+        program's class: the method bound to it where every class the object may be of finds the
+        same one, unknown where they find several (a subclass overrides it), None where none of
+        them defines it."""
+        if not isinstance(base, Instance):
+            return None
+        found = {self._lookup_class(c, name, "methods") for c in self._candidates(base)}
+        if found == {None}:
+            return None
+        return Bound(base, name) if len(found) == 1 else UNKNOWN
+
+    def _isinstance(self, instance: Instance, kinds: Value) -> Value:
+        """``isinstance(obj, kinds)`` of an object of the program's class: True where every class
+        it may be of descends from one of the program's classes in ``kinds``, False where it is
+        of exactly one class that descends from none of them and ``kinds`` names only the program's
+        classes, else a bool."""
+        kinds = kinds.items if isinstance(kinds, Items) else (kinds,)
+        candidates = self._candidates(instance)
+        if any(isinstance(k, Class) and all(self._descends(c, k.cls) for c in candidates) for k in kinds):
+            return python_scalar("bool", True)
+        if instance.exact and all(isinstance(k, Class) and not self._descends(instance.cls, k.cls) for k in kinds):
+            return python_scalar("bool", False)
+        return python_scalar("bool")
+
     def _candidates(self, instance: Instance) -> list[int]:
         """The classes an object may be of: its own, or for ``self`` its class and the
         program's subclasses of it."""
@@ -432,6 +457,9 @@ class Objects:
             return self._call_method(method[1], func, args, kwargs, ctx) if method else UNKNOWN
         if isinstance(func, Reference) and func.qualname == "builtins.dict":
             return dict_call(args, kwargs)
+        if (isinstance(func, Reference) and func.qualname == "builtins.isinstance" and len(args) == 2 and not kwargs
+                and isinstance(args[0], Instance)):  # fmt: skip
+            return self._isinstance(args[0], args[1])
         if isinstance(func, Reference) and func.qualname in FIELD_FUNCTIONS:
             init = kwargs.get("init")
             return FieldCall(kwargs.get("default"), "default_factory" in kwargs,

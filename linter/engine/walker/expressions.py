@@ -13,7 +13,7 @@ from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import Symbolic, item_variable, join
 from promolint.engine.symbolic.choice import chosen, decides, join_or_none, presence
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
-                                     Keyed, NONE, OrNone, Reference, Value, is_none, python_scalar)
+                                     Keyed, Library, NONE, OrNone, Reference, Value, is_none, python_scalar)
 from promolint.engine.walker.nodes import index_elements, key_literal, none_test, static_names
 
 BINARY_OPERATORS = {
@@ -24,6 +24,19 @@ BINARY_OPERATORS = {
 _STARRED_POSITIONS = 16
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
+# The methods an operator calls on an object: its own, and the other operand's reflected one.
+_OPERATOR_METHODS = {
+    "+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"), "*": ("__mul__", "__rmul__"),
+    "/": ("__truediv__", "__rtruediv__"), "//": ("__floordiv__", "__rfloordiv__"), "%": ("__mod__", "__rmod__"),
+    "**": ("__pow__", "__rpow__"), "@": ("__matmul__", "__rmatmul__"), "&": ("__and__", "__rand__"),
+    "|": ("__or__", "__ror__"), "^": ("__xor__", "__rxor__"), "<<": ("__lshift__", "__rlshift__"),
+    ">>": ("__rshift__", "__rrshift__"), "<": ("__lt__", "__gt__"), "<=": ("__le__", "__ge__"),
+    ">": ("__gt__", "__lt__"), ">=": ("__ge__", "__le__"), "==": ("__eq__", "__eq__"), "!=": ("__ne__", "__ne__"),
+}  # fmt: skip
+# Left operands whose own method gives NotImplemented for an object of the program's class, so that
+# the object's reflected method runs: a Python number, a JAX array.  A NumPy array or scalar would
+# instead convert the object (a NamedTuple becomes an array of its fields).
+_DEFERRING = (Library.PYTHON, Library.JAX)
 # What evaluates each kind of expression node, by exact type (a dict lookup beats isinstance
 # chains on the hottest path).  Names: the analysis's methods of those names, unbound.
 EVALUATORS = {
@@ -214,7 +227,9 @@ class ExpressionWalker:
         for current in reversed(spine):
             op = BINARY_OPERATORS[type(current.op)]
             right = self._expr(current.right, frame)
-            result = operations.binary(op, left, right, frame.ctx)
+            result = self._operator_method(op, left, right, frame, current)
+            if result is None:
+                result = operations.binary(op, left, right, frame.ctx)
             chain, chain_text = (), ()
             inner_node = current.left
             if type(inner_node) is ast.BinOp and type(inner_node.op) is type(current.op):
@@ -236,12 +251,32 @@ class ExpressionWalker:
         for operator, comparator in zip(node.ops, node.comparators):
             right = self._expr(comparator, frame)
             op = _COMPARE.get(type(operator))
-            result = operations.compare(op, left, right, frame.ctx) if op else _identity(operator, left, right)
+            result = self._operator_method(op, left, right, frame, node) if op else None
+            if result is None:
+                result = operations.compare(op, left, right, frame.ctx) if op else _identity(operator, left, right)
             if op:
                 self.flow.operation(OperationKind.COMPARE, op, (left, right), result, frame, node)
             results.append(result)
             left = right
         return results[0] if len(results) == 1 else UNKNOWN
+
+    def _operator_method(self, op: str, left: Value, right: Value, frame: Frame, node: ast.expr) -> Value | None:
+        """``left op right`` where it calls a method of the program's class (jumanji's
+        ``Position.__eq__``, jaxns' ``LogSpace.__mul__``): the left object's own method, else the
+        right object's reflected one where the left operand defers to it; what the method returns
+        (unknown where it returns NotImplemented: the reflected method would run then).  None where
+        no such method runs."""
+        own, reflected = _OPERATOR_METHODS[op]
+        method = self.flow.objects.operator_method(left, own)
+        other = right
+        if method is None and type(left) is Array and left.library in _DEFERRING:
+            method, other = self.flow.objects.operator_method(right, reflected), left
+        if method is None:
+            return None
+        if type(method) is not Bound:
+            return method
+        result = self.flow.call(method, [other], {}, frame, node, _none_static)
+        return UNKNOWN if _not_implemented(result) else result
 
     def _index(self, index: ast.expr, frame: Frame) -> tuple[list[bool], list[Value]]:
         """Evaluates an index: which of its elements are slices, and the values of the others."""
@@ -317,3 +352,13 @@ def _indexed(base: Value, slices: list[bool], indices: list[Value]) -> Value:
             return join([_indexed(base, slices, [*indices[:position], choice, *indices[position + 1:]])
                          for choice in (NONE, index.value)])  # fmt: skip
     return expressions.subscript(base, slices, indices)
+
+
+
+def _none_static(names: list[str]) -> frozenset[str]:
+    """No parameter is static: an operator passes its operand to the method as it is."""
+    return frozenset()
+
+
+def _not_implemented(result: Value) -> bool:
+    return type(result) is Reference and result.qualname == "builtins.NotImplemented"

@@ -365,3 +365,46 @@ levels = Levels([1, 2, 3], Source())
 y = levels.mean32()
 y2 = levels.positions()
 y3 = levels.scaled(f16)
+# ---
+# Operators that call the program's own methods: a NamedTuple's `__eq__` and `__add__` (jumanji's
+# snake `Position`), `__mul__` and the reflected `__rmul__` that a Python number or a JAX array on
+# the left defers to (jaxns' `LogSpace`); a NumPy scalar on the left converts the object instead.
+from typing import NamedTuple
+
+
+class Position(NamedTuple):
+    row: jnp.ndarray
+    col: jnp.ndarray
+
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self.row == other.row) & (self.col == other.col)
+
+    def __add__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        return Position(row=self.row + other.row, col=self.col + other.col)
+
+
+class LogSpace(NamedTuple):
+    log_abs_val: jnp.ndarray
+
+    def __mul__(self, other):
+        if not isinstance(other, LogSpace):
+            return NotImplemented
+        return LogSpace(self.log_abs_val + other.log_abs_val)
+
+    def __rmul__(self, n):
+        return LogSpace(n * self.log_abs_val)
+
+
+head = Position(jnp.int32(1), jnp.int32(2))
+moved = head + Position(jnp.ones((), jnp.int32), jnp.zeros((), jnp.int32))
+eaten = moved == head
+row = moved.row
+log_p = LogSpace(jnp.ones(3, jnp.float32))
+product = (log_p * LogSpace(jnp.ones(3, jnp.float32))).log_abs_val
+scaled = (0.5 * log_p).log_abs_val
+traced = (jnp.float32(2) * log_p).log_abs_val
+converted = np.float64(2) * log_p
