@@ -1,11 +1,9 @@
 """``if TYPE_CHECKING:`` blocks, as jumanji, flashbax and matrax write them: the branch a type
-checker reads never runs, the other always does, and the names only the checker's branch binds
-are what annotations name.
+checker reads never runs, and the other always does.
 
 The package below is run for real under strict promotion (the step raises where ``check`` must
-say so) and in standard promotion (the names hold what ``reveal`` must say); without the change,
-the class is unknown (its decorator is a join of both branches' imports) and so is the
-annotation ``state: State`` (a name bound only where ``TYPE_CHECKING`` holds)."""
+say so) and in standard promotion (the names hold what ``reveal`` must say).  Without the change,
+the class is unknown: its decorator is a join of both branches' imports."""
 
 from __future__ import annotations
 
@@ -54,9 +52,10 @@ import typing
 import jax.numpy as jnp
 
 from game import types
+from game.types import State
 
-if typing.TYPE_CHECKING:
-    from game.types import State
+if typing.TYPE_CHECKING:  # never runs
+    from checker_stubs import Array
 
 
 def reset():
@@ -107,7 +106,7 @@ def _promolint(root: Path, *arguments: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)  # fmt: skip
 
 
-def test_strict_error_through_a_type_checking_import_is_reported_where_it_raises(package) -> None:
+def test_strict_error_of_a_class_the_running_branch_decorates_is_reported_where_it_raises(package) -> None:
     assert _ran(package, "strict") == {"raised": "TypePromotionError", "line": _STEP_LINE}
     found = _promolint(package, "check", "--promotion", "strict", "--select", "PRM004", "--no-cache",
                        "--format", "json")

@@ -359,15 +359,12 @@ class Analysis(ExpressionWalker):
 
     def _type_checking(self, node: ast.If, holds: bool, frame: Frame) -> None:
         """``if TYPE_CHECKING:`` (``holds``; ``if not TYPE_CHECKING:`` otherwise): the branch a
-        type checker reads never runs, the other always does.  What only the checker's branch binds
-        (``from .types import State``, for annotations) is bound to what it would be there: code
-        that runs cannot read it (NameError), so only annotations see it.  The checker's branch is
-        walked first, recording nothing, and the branch that runs binds over it
-        (``if TYPE_CHECKING: from dataclasses import dataclass`` / ``else: from chex import
-        dataclass``: chex's)."""
-        checked, runs = (node.body, node.orelse) if holds else (node.orelse, node.body)
-        self.flow.unrecorded(lambda: self._block(checked, frame))
-        self._block(runs, frame)
+        type checker reads never runs, the other always does (``if TYPE_CHECKING: from dataclasses
+        import dataclass`` / ``else: from chex import dataclass``: chex's).  What only the
+        checker's branch binds stays unbound, as when the code runs: an annotation naming it
+        (``state: "sinkhorn.SinkhornState"``) is not read as an object of that class, whose fields
+        the program may leave unknown where a parameter's variable lets rules weigh every dtype."""
+        self._block(node.orelse if holds else node.body, frame)
 
     def _split(self, node: ast.If, test: Value, frame: Frame, runs: int) -> Split | None:
         """The ladder's branches told apart by its first test (``_choosing``): its first branch
