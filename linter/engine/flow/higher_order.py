@@ -26,6 +26,7 @@ from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Elements, Fun
 TRACING = frozenset({
     "jax.jit", "jax.vmap", "jax.pmap", "jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint",
     "jax.ad_checkpoint.remat", "jax.shard_map", "jax.experimental.shard_map.shard_map", "jax.experimental.pjit.pjit",
+    "jax.numpy.vectorize",
 })  # fmt: skip
 # Those that compile it, cached by the dtypes and weak types of its arguments.
 COMPILING = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
@@ -35,6 +36,9 @@ TRANSPARENT = TRACING | {"jax.named_call", "jax.custom_jvp", "jax.custom_vjp", "
                          "functools.lru_cache", "staticmethod"}  # fmt: skip
 # vmap and pmap pass an argument mapped over no axis (``in_axes`` None) as it is.
 _MAPPING = frozenset({"jax.vmap", "jax.pmap"})
+# ``jnp.vectorize`` converts its positional arguments with ``jnp.asarray`` and maps the function
+# over them, all but those ``excluded`` names (positions, or keywords: passed as they are).
+_VECTORIZE = "jax.numpy.vectorize"
 _GRADIENTS = MappingProxyType({"jax.grad": False, "jax.value_and_grad": True})  # with the value?
 _TREE_MAPS = MappingProxyType({  # with the path?
     "jax.tree_util.tree_map": False, "jax.tree.map": False, "jax.tree_map": False,
@@ -226,9 +230,32 @@ def _transformed(functions: Functions, name: str, func: Value, args: Sequence[Va
         return func
     names = functions.parameter_names(func.key)
     kept = func.static | static(names) | _static_numbers(kwargs.get("static_argnums"), names)
+    if name == _VECTORIZE and kwargs.get("excluded") is not None:
+        excluded = _excluded(kwargs["excluded"], names)
+        if excluded is None:
+            return UNKNOWN
+        kept |= excluded
     if name in _MAPPING:
         kept |= _unmapped(kwargs.get("in_axes", args[0] if name == "jax.vmap" and args else None), names)
     return Function(func.key, True, kept, name in COMPILING)
+
+
+def _excluded(value: Value, names: list[str]) -> frozenset[str] | None:
+    """The parameters ``jnp.vectorize``'s ``excluded`` names (positions and keywords, in a set,
+    tuple or list), None where they are not literals."""
+    items = value.items if isinstance(value, Items) else None
+    if items is None:
+        return None
+    found = set()
+    for item in items:
+        literal = item.literal if isinstance(item, Array) else None
+        if type(literal) is int and 0 <= literal < len(names):
+            found.add(names[literal])
+        elif type(literal) is str:
+            found.add(literal)
+        else:
+            return None
+    return frozenset(found)
 
 
 def _literal_ints(value: Value | None) -> list[int] | None:

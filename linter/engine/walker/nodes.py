@@ -70,14 +70,15 @@ def target_names(node: ast.expr) -> list[str]:
 
 def static_names(node: ast.expr, names: list[str]) -> frozenset[str]:
     """The parameters ``jax.jit(f, static_argnums=..., static_argnames=...)`` (or the same in
-    ``partial(jax.jit, ...)``) keeps static: they stay Python values while tracing."""
+    ``partial(jax.jit, ...)``) keeps static, and those ``jnp.vectorize(f, excluded={...})``
+    excludes: they stay Python values while tracing."""
     if type(node) is not ast.Call:
         return frozenset()
     static: set[str] = set()
     for keyword in node.keywords:
-        if keyword.arg not in ("static_argnums", "static_argnames"):
+        if keyword.arg not in ("static_argnums", "static_argnames", "excluded"):
             continue
-        parts = keyword.value.elts if type(keyword.value) in (ast.Tuple, ast.List) else [keyword.value]
+        parts = keyword.value.elts if type(keyword.value) in (ast.Tuple, ast.List, ast.Set) else [keyword.value]
         for part in parts:
             value = part.value if type(part) is ast.Constant else None
             if type(value) is int and value < len(names):

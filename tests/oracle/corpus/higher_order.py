@@ -182,3 +182,22 @@ out, tangent = jax.jvp(lambda a, s: a * s, (f16, 2.0), (f16, 1.0))
 out, tangent = jax.jvp(lambda a: a.astype(jnp.bfloat16), (a64,), (a64,))
 # ---
 out, tangent = jax.jvp(lambda x: jnp.sum(x), (i32,), (f32,))
+# ---
+# jnp.vectorize: the function of its positional arguments converted with jnp.asarray (interpax's
+# `jnp.vectorize(jnp.matmul, signature=...)`, dynamiqs' `@partial(jnp.vectorize, excluded={1})`).
+from functools import partial
+
+A_CUBIC = np.array([[1, 0], [0, 1]])
+F = jnp.ones((3, 2), jnp.float32)
+coef = jnp.vectorize(jnp.matmul, signature="(n,n),(n)->(n)")(A_CUBIC, F)
+scaled = jnp.vectorize(lambda x, y: x * y)(F, 2.0)
+weak = jnp.vectorize(lambda x: x)(2.0)
+halves = jnp.vectorize(lambda x: x / 2)(np.arange(3))
+
+
+@partial(jnp.vectorize, signature="(n)->(n,n)", excluded={1})
+def diag(v, offset):
+    return jnp.diag(v, offset) * 1.5
+
+
+diagonal = diag(F, 0)
