@@ -890,3 +890,44 @@ def test_what_a_parameters_object_holds_is_a_variable_of_that_parameter_whoever_
     held = [(r["dtype"], r.get("depends")) for r in records if r["text"] in ("self.box.data", "self.data")
             and r["line"] > 20]  # fmt: skip
     assert held == [("dtype of self._box._data", ["self._box._data"])] * 2
+
+
+# --- jax_dataclasses ----------------------------------------------------------------------------
+# jaxlie's and jaxsim's classes: `@jdc.pytree_dataclass` is `dataclasses.dataclass(frozen=True)`
+# registered as a pytree (jax_dataclasses 1.6.3).  Real jax_dataclasses is used when installed.
+_JDC_STAND_IN = """
+import dataclasses, sys, types
+try:
+    import jax_dataclasses
+except ImportError:
+    jax_dataclasses = types.ModuleType("jax_dataclasses")
+    jax_dataclasses.pytree_dataclass = lambda cls: dataclasses.dataclass(frozen=True)(cls)
+    sys.modules["jax_dataclasses"] = jax_dataclasses
+"""
+_JDC_PROGRAM = """
+import jax_dataclasses as jdc
+
+@jdc.pytree_dataclass
+class SO2:
+    unit_complex: jnp.ndarray
+
+    def inverse(self):
+        return SO2(unit_complex=self.unit_complex * jnp.array([1, -1], jnp.float32))
+
+half = SO2(jnp.ones(2, jnp.bfloat16)).unit_complex
+inverse = SO2(jnp.ones(2, jnp.float16)).inverse().unit_complex
+"""
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_jax_dataclasses_fields_hold_what_objects_are_made_with(x64) -> None:
+    program = IMPORTS + _JDC_PROGRAM
+    run = _JDC_STAND_IN + "\n" + _RUN
+    process = subprocess.run([sys.executable, "-c", run], input=json.dumps({"jdc": (program, ["half", "inverse"])}),
+                             cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env=worker_environment(JAX_ENABLE_X64="1" if x64 == "on" else "0"))  # fmt: skip
+    assert process.returncode == 0, process.stderr[-3000:]
+    ran = {n: _describe(o) for n, o in json.loads(process.stdout)["jdc"].items()}
+    assert ran == {"half": "bfloat16 [jax]", "inverse": "float32 [jax]"}
+    claims = revealed(textwrap.dedent(program), x64)
+    assert {n: claims.get(n) for n in ran} == ran

@@ -21,7 +21,8 @@ FIELD_BASES = MappingProxyType({
     "flax.linen.Module": "flax", "flax.linen.module.Module": "flax", "flax.struct.PyTreeNode": "dataclass",
     "equinox.Module": "equinox", "typing.NamedTuple": "namedtuple", "typing_extensions.NamedTuple": "namedtuple",
 })  # fmt: skip
-DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass",
+                                  "jax_dataclasses.pytree_dataclass"})
 # A function these decorate makes dataclasses of the classes it decorates (PEP 681: pgx's and
 # probdiffeq's copies of flax.struct.dataclass), as type checkers read it.
 DATACLASS_TRANSFORMS = frozenset({"typing.dataclass_transform", "typing_extensions.dataclass_transform"})
