@@ -21,6 +21,7 @@ from promolint.driver.reveal import reveal_records_many
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))
 
+from run_corpus import load_corpus  # noqa: E402
 from workers import worker_environment  # noqa: E402
 
 IMPORTS = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
@@ -160,41 +161,16 @@ thickness = Hybrid(np.ones(3, np.int16)).thickness()
 w = Options().w
 """, {"centers": ("float32 [numpy-array]",) * 2, "thickness": ("float16 [jax]",) * 2,
       "w": ("int8 [numpy-array]",) * 2}),
-    # An operator calls the program's method: the left object's own (jumanji's snake `Position`),
-    # or the right object's reflected one where a Python number or a JAX array is on the left
-    # (jaxns' `LogSpace`); `isinstance` of an object of the program's class is decided.
-    "operators call the program's methods": ("""
-from typing import NamedTuple
-
-class Position(NamedTuple):
-    row: jnp.ndarray
-    col: jnp.ndarray
-
-    def __eq__(self, other):
-        if not isinstance(other, Position):
-            return NotImplemented
-        return (self.row == other.row) & (self.col == other.col)
-
-    def __add__(self, other):
-        if not isinstance(other, Position):
-            return NotImplemented
-        return Position(row=self.row + other.row, col=self.col + other.col)
-
-class LogSpace(NamedTuple):
-    log_abs_val: jnp.ndarray
-
-    def __rmul__(self, n):
-        return LogSpace(n * self.log_abs_val)
-
-head = Position(jnp.int32(1), jnp.int32(2))
-moved = head + Position(jnp.ones((), jnp.int16), jnp.zeros((), jnp.int16))
-eaten = moved == head
-row = moved.row
-half = (0.5 * LogSpace(np.ones(3, np.float32))).log_abs_val
-wide = (jnp.ones((), jnp.float32) * LogSpace(np.ones(3, np.float64))).log_abs_val
-""", {"eaten": ("bool [jax]",) * 2, "row": ("int32 [jax]",) * 2, "half": ("float32 [numpy-array]",) * 2,
-      "wide": ("float32 [jax]", "float64 [jax]")}),
 }
+# An operator calls the program's method: the left object's own (jumanji's snake `Position`), or
+# the right object's reflected one where a Python number or a JAX array is on the left (jaxns'
+# `LogSpace`); `isinstance` of an object of the program's class is decided.  The oracle's snippet.
+CASES["operators call the program's methods"] = (
+    next(s.text for s in load_corpus() if "class Position(NamedTuple)" in s.text),
+    {name: ((dtype,) * 2) for name, dtype in (("eaten", "bool [jax]"), ("row", "int32 [jax]"),
+                                               ("product", "float32 [jax]"), ("scaled", "float32 [jax]"),
+                                               ("traced", "float32 [jax]"))},
+)
 
 # Programs where the engine cannot be sure: the names must be unknown (running gives a dtype).
 UNSURE = {
