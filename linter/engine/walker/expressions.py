@@ -267,10 +267,14 @@ class ExpressionWalker:
         (unknown where it returns NotImplemented: the reflected method would run then).  None where
         no such method runs."""
         own, reflected = _OPERATOR_METHODS[op]
-        method = self.flow.objects.operator_method(left, own)
+        objects = self.flow.objects
+        method = objects.operator_method(left, own)
         other = right
+        if (method is not None and type(right) is Instance and type(left) is Instance and right.cls != left.cls
+                and objects.operator_method(right, reflected) is not None):  # fmt: skip
+            return UNKNOWN  # the right object's runs first where its class is a subclass of the left's
         if method is None and type(left) is Array and left.library in _DEFERRING:
-            method, other = self.flow.objects.operator_method(right, reflected), left
+            method, other = objects.operator_method(right, reflected), left
         if method is None:
             return None
         if type(method) is not Bound:
