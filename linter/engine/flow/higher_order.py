@@ -87,7 +87,8 @@ def keeps_body(decorators: Sequence[str | None]) -> bool:
     return all(name in TRANSPARENT for name in decorators)
 
 
-def _no_static(names: list[str]) -> frozenset[str]:
+def no_static(names: list[str]) -> frozenset[str]:
+    """No parameter stays static: a call made by JAX or by an operator, not by the code's syntax."""
     return frozenset()
 
 
@@ -98,7 +99,7 @@ def call(flow: Host, func: Value, args: list[Value], kwargs: dict[str, Value], f
     parameter names (the front end reads them from the call's syntax)."""
 
     def invoke(callee: Value, arguments: Sequence[Value], keywords: Mapping[str, Value] | None = None) -> Value:
-        return flow.call(callee, list(arguments), dict(keywords or {}), frame, handle, _no_static)
+        return flow.call(callee, list(arguments), dict(keywords or {}), frame, handle, no_static)
 
     def quiet(callee: Value, arguments: Sequence[Value]) -> Value:
         recording, flow.recording = flow.recording, False

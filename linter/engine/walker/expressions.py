@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from promolint.engine import calls, expressions, operations
-from promolint.engine.flow import containers
+from promolint.engine.flow import containers, higher_order
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import Symbolic, item_variable, join
@@ -279,7 +279,7 @@ class ExpressionWalker:
             return None
         if type(method) is not Bound:
             return method
-        result = self.flow.call(method, [other], {}, frame, node, _none_static)
+        result = self.flow.call(method, [other], {}, frame, node, higher_order.no_static)
         return UNKNOWN if _not_implemented(result) else result
 
     def _index(self, index: ast.expr, frame: Frame) -> tuple[list[bool], list[Value]]:
@@ -357,11 +357,6 @@ def _indexed(base: Value, slices: list[bool], indices: list[Value]) -> Value:
                          for choice in (NONE, index.value)])  # fmt: skip
     return expressions.subscript(base, slices, indices)
 
-
-
-def _none_static(names: list[str]) -> frozenset[str]:
-    """No parameter is static: an operator passes its operand to the method as it is."""
-    return frozenset()
 
 
 def _not_implemented(result: Value) -> bool:
