@@ -24,7 +24,7 @@ from promolint.engine.calls import (
 )
 from promolint.engine.calls.binding import bind, display_name
 from promolint.engine.calls.conversions import REAL_OF, as_dtype, call_scalar_type, python_int_overflow
-from promolint.engine.calls.shapes import shaped
+from promolint.engine.calls.shapes import non_integer_dimension, shaped
 from promolint.engine.catalog import (
     ALIASES,
     CATALOG,
@@ -178,6 +178,9 @@ def _opaque_operands_allowed(call: Call) -> bool:
 
 def apply(call: Call) -> Value:
     """The semantics of ``call``'s row, its result given the dimensions the function's shape says."""
+    refused = non_integer_dimension(call)
+    if refused is not None:
+        return refused
     if ((_untyped_input(call) and not _opaque_operands_allowed(call))
             or any(p in call.bound for p in call.fn.unmodelled)
             or _without_dimensions(call)):  # fmt: skip

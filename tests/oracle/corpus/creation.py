@@ -278,3 +278,26 @@ r = jnp.arange(np.True_)
 # wrapping it (int4 holds 4 for 100).
 w = np.full(3, 100, ml_dtypes.int4)
 w2 = np.full_like(np.zeros(2, ml_dtypes.uint4), 100)
+# ---
+# Dimensions are integers: a float or complex one raises TypeError, in NumPy and JAX alike.
+x = jnp.zeros(3.0)
+# ---
+x = jnp.zeros((2, f32[0]))
+# ---
+x = jnp.eye(3, 2.0)
+# ---
+x = np.identity(3.0)
+# ---
+x = np.full((2.0,), 1)
+# ---
+x = jax.random.normal(jax.random.key(0), (2.5,))
+# ---
+x = jnp.reshape(jnp.zeros(6), (-1, 3.0))
+# ---
+x = jnp.zeros(i32[0])
+# ---
+# fftfreq's `n` is a count JAX takes as a float.
+x = jnp.fft.fftfreq(4.0)
+# ---
+# A list whose element raised: the call it is given to never runs.
+x = jnp.concatenate([f32, jnp.zeros(2.0)])
