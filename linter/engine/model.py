@@ -16,7 +16,8 @@ queries rules ask of the engine:
   (``CARRY``), conditional branches that differ (``BRANCHES``), a predicate that is no boolean
   scalar (``PREDICATE``), ranks rather than dtypes (``SHAPE``);
 - values computed from variables and their members (``Symbolic``, ``Variable``, ``is_symbolic``,
-  ``summary``, ``passed_on``, ``variables_in``, ``with_arrays_of``, ``uniform_instances``);
+  ``summary``, ``without_inputs``, ``passed_on``, ``variables_in``, ``with_arrays_of``, ``uniform_instances``,
+  ``instances_with``);
 - a dict's entries in JAX's order (``sorted_entries``) and a value as messages spell it
   (``spelled``).
 
@@ -41,8 +42,8 @@ from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, 
                                          promote, result_library, update_promotion)
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
-from promolint.engine.symbolic import (Symbolic, Variable, is_symbolic, passed_on, summary, uniform_instances,
-                                       variables_in, with_arrays_of)
+from promolint.engine.symbolic import (Symbolic, Variable, instances_with, is_symbolic, passed_on, summary,
+                                       uniform_instances, variables_in, with_arrays_of, without_inputs)
 
 __all__ = [
     "ARITHMETIC",
@@ -73,6 +74,7 @@ __all__ = [
     "collect",
     "compare",
     "in_place",
+    "instances_with",
     "int_bounds",
     "is_symbolic",
     "passed_on",
@@ -85,4 +87,5 @@ __all__ = [
     "update_promotion",
     "variables_in",
     "with_arrays_of",
+    "without_inputs",
 ]

@@ -69,6 +69,9 @@ REGISTRY: tuple[RuleInfo, ...] = (
     RuleInfo("PRM028", "input-contract", "input_contract",
              "An operation that raises for a float32 input (x64 on, strict promotion) and runs for the inputs "
              "the code was tested with", opt_in=True),
+    RuleInfo("PRM029", "input-widening", "input_widening",
+             "A float32 input widened to float64 with x64 on by an operand that is 64-bit whatever the inputs are",
+             opt_in=True),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip
@@ -80,7 +83,7 @@ _BY_MODULE: dict[str, RuleInfo] = {f"{PACKAGE}.{info.module}": info for info in 
 # Opt-in rules only for their primer precision (below the 90% of the default set; the figures are
 # the ledger's, in the docs generated from it): the primer and the fixtures run them all the same,
 # so that the measure goes on and their findings stay tested.
-MEASURED_OPT_IN = ("PRM001", "PRM020", "PRM027", "PRM028")
+MEASURED_OPT_IN = ("PRM001", "PRM020", "PRM027", "PRM028", "PRM029")
 
 PARSE_ERROR = "PRM000"
 UNUSED_NOQA = "PRM100"

@@ -3,7 +3,8 @@
 A rule fires on an operation whose operands depend on variables only when its conclusion holds
 for every member: ``instances`` gives the operands and the result at each assignment (folded
 first where there are too many), ``uniform_instances`` at the members where every array is of one
-dtype, ``with_arrays_of`` the value there; ``kept_dtype`` names the variable whose dtype a value
+dtype, ``with_arrays_of`` the value there, ``instances_with`` the operation at one member of one
+variable and every member of the others, ``without_inputs`` the value whatever arrays it is given; ``kept_dtype`` names the variable whose dtype a value
 keeps at every member.
 """
 
@@ -74,6 +75,29 @@ def uniform_instances(operands: Sequence[object], result: Value,
     return out
 
 
+def instances_with(operands: Sequence[object], result: Value, variable: Variable, dtype: str,
+                   limit: int = MAX_ASSIGNMENTS) -> list[tuple[tuple[object, ...], Value]] | None:
+    """``instances`` at the assignments where ``variable`` holds a strong JAX array of ``dtype``,
+    every other variable at each of its members (folded first where there are too many): what an
+    operation gives that input whatever the others are.  None when ``variable`` has no such
+    member or does not matter there, or there are too many."""
+    member = _member_like(variable, Array(frozenset([dtype]), Library.JAX, False))
+    if member is None:
+        return None
+    operands = tuple(operands)
+    variables, count = _variables_of(operands, result)
+    if variable not in variables:
+        return None
+    if count // len(variable.domain) > limit:
+        operands = tuple(fold(o) for o in operands)
+        result = folded(result) if type(result) is Symbolic else result
+        variables, count = _variables_of(operands, result)
+        if variable not in variables or count // len(variable.domain) > limit:
+            return None
+    domains = [(member,) if v is variable else v.domain for v in variables]
+    return [_instance(operands, result, dict(zip(variables, members))) for members in itertools.product(*domains)]
+
+
 def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: str) -> Value:
     """``value`` where ``variables`` (None: all it depends on) hold strong JAX arrays of
     ``dtype`` (each the member of its domain that is one) and every other variable is unknown:
@@ -82,6 +106,20 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
     if variables is None:
         variables = variables_in(value)
     return substitute(value, Partial((var, _member_like(var, array) or UNKNOWN) for var in variables))
+
+
+def without_inputs(value: Value) -> Value:
+    """``value`` with every array variable unknown and every variable annotated as a Python
+    scalar at a Python float (int, where it holds no float) of its domain: what the value is
+    whatever arrays the function is given (``boost * jnp.eye(n)`` is float64 there)."""
+    assignment = Partial()
+    for var in variables_in(value):
+        if var.scalar_annotated:
+            python = [m for m in var.domain if m.library is Library.PYTHON]
+            chosen = next((m for m in python if m.dtypes == {"float64"}), python[0] if python else None)
+            if chosen is not None:
+                assignment[var] = chosen
+    return substitute(value, assignment)
 
 
 def _member_like(var: Variable, array: Array) -> Value | None:
