@@ -7,8 +7,8 @@ from __future__ import annotations
 from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import SHAPE, Operation, OperationKind
 from promolint.engine.values import Refusal
-from promolint.rules.base import Example, Rule
-from promolint.rules.shared.contract import Breach, Inputs, breach, wide_operands
+from promolint.rules.base import Example
+from promolint.rules.shared.contract import Breach, ContractRule, breach, wide_operands
 from promolint.rules.shared.through_calls import settled
 from promolint.systems.base import Reason
 
@@ -16,7 +16,7 @@ _STRICT = Reason.STRICT.value
 _FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
 
 
-class InputContract(Rule):
+class InputContract(ContractRule):
     summary = (
         "Opt-in: flags operations that raise for a float32 array input (`input-dtypes`) of a function "
         "whose parameters have no dtype in the code: with x64 on, `jax.lax` calls that run for a "
@@ -110,18 +110,8 @@ class InputContract(Rule):
         """, promotion="strict"),
     )
 
-    def check(self, operation):
-        found = _strict_breach(operation) or _x64_breach(operation)
-        if found is not None:
-            yield self.finding(operation, found)
-
-    def check_module(self, module):
-        """``check`` of each operation in no function the module calls itself."""
-        inputs = Inputs(module)
-        for operation in module.operations:
-            for finding in self.check(operation):
-                if inputs.by_contract(operation):
-                    yield finding
+    def message(self, operation):
+        return _strict_breach(operation) or _x64_breach(operation)
 
 
 def _strict_breach(operation: Operation) -> str | None:

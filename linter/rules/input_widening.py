@@ -6,8 +6,8 @@ from __future__ import annotations
 from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import Operation, OperationKind, instances_with, variables_in, without_inputs
 from promolint.engine.values import Array, Items, Library, Refusal
-from promolint.rules.base import Example, Rule
-from promolint.rules.shared.contract import NOT_INPUTS, Inputs
+from promolint.rules.base import Example
+from promolint.rules.shared.contract import NOT_INPUTS, ContractRule
 
 # What widens: an operator, a catalogued call, an augmented assignment.  A comparison's result is
 # a bool whatever it promotes to; a lax loop or conditional is PRM025's and PRM028's.
@@ -16,7 +16,7 @@ _PROBE = "complex64"
 _WIDENED = {narrow: wide for narrow, wide in CONTRACT_WIDE.items() if narrow.startswith(("float", "complex"))}
 
 
-class InputWidening(Rule):
+class InputWidening(ContractRule):
     summary = (
         "Opt-in: with x64 on, flags an operation that turns a float32 input of a function into float64 "
         "(complex64 into complex128) because another operand is 64-bit whatever the inputs are: "
@@ -95,18 +95,8 @@ class InputWidening(Rule):
         """, x64="on"),
     )
 
-    def check(self, operation):
-        found = _widened(operation)
-        if found is not None:
-            yield self.finding(operation, found)
-
-    def check_module(self, module):
-        """``check`` of each operation in no function the module calls itself."""
-        inputs = Inputs(module)
-        for operation in module.operations:
-            for finding in self.check(operation):
-                if inputs.by_contract(operation):
-                    yield finding
+    def message(self, operation):
+        return _widened(operation)
 
 
 def _widened(operation: Operation) -> str | None:

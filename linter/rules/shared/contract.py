@@ -12,15 +12,37 @@ its inputs from those calls (``Inputs``): rules report what raises there at the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
 from promolint.engine.model import Module, Operation, OperationKind, Syntax, Variable, variables_in, with_arrays_of
 from promolint.engine.values import Array, Library, Refusal
+from promolint.rules.base import Finding, Rule
 from promolint.rules.shared.through_calls import settled
 
 NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
+
+
+class ContractRule(Rule, abstract=True):
+    """A rule whose findings hold under the input contract (``message``: what an operation breaks
+    of it, None where nothing), reported only in the functions the module does not call itself:
+    those get their inputs from the calls."""
+
+    def message(self, operation: Operation) -> str | None:
+        raise NotImplementedError
+
+    def check(self, operation: Operation) -> Iterator[Finding]:
+        found = self.message(operation)
+        if found is not None:
+            yield self.finding(operation, found)
+
+    def check_module(self, module: Module) -> Iterator[Finding]:
+        inputs = Inputs(module)
+        for operation in module.operations:
+            for finding in self.check(operation):
+                if inputs.by_contract(operation):
+                    yield finding
 
 
 class Inputs:
