@@ -3,6 +3,8 @@ by a value that follows x64's defaults."""
 
 from __future__ import annotations
 
+import re
+
 from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import Operation, OperationKind, instances_with, variables_in, without_inputs
 from promolint.engine.values import Array, Items, Library, Refusal
@@ -13,6 +15,7 @@ from promolint.rules.shared.contract import NOT_INPUTS, ContractRule
 # a bool whatever it promotes to; a lax loop or conditional is PRM025's and PRM028's.
 _KINDS = (OperationKind.BINOP, OperationKind.CALL, OperationKind.AUGASSIGN)
 _PROBE = "complex64"
+_DEFAULTED = re.compile(r"(\S+) defaults to ")  # a creation function's provenance: what made the value
 _WIDENED = {narrow: wide for narrow, wide in CONTRACT_WIDE.items() if narrow.startswith(("float", "complex"))}
 
 
@@ -181,10 +184,14 @@ def _narrow(value: object, dtype: str) -> bool:
 def _message(operation: Operation, name: str, dtype: str, wide_at: list[tuple[int, Array]]) -> str:
     nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
     named = len(nodes) == len(operation.operands) == len(_flat(operation.symbolic_operands))
-    texts = []
+    texts, makers = [], []
     for i, value in wide_at:
         text = f"`{operation.syntax.text(nodes[i])}`" if named else "an operand"
         texts.append(f"{text} ({value.provenance})" if value.provenance else text)
+        made = _DEFAULTED.match(value.provenance)
+        if made:
+            makers.append(f"`{made.group(1)}(..., dtype={name}.dtype)`")
+    fix = f"Make it in `{name}`'s dtype ({', '.join(makers)})" if makers else f"Cast it to `{name}.dtype`"
     return (f"Called with a {dtype} `{name}` under x64, as a library's functions are, this gives "
-            f"{_WIDENED[dtype]}: {', '.join(texts)} is 64-bit whatever `{name}` is, and widens it. Give it "
-            f"`{name}`'s dtype (e.g. `jnp.zeros(n, dtype={name}.dtype)`), or cast where the widening is meant.")
+            f"{_WIDENED[dtype]}: {', '.join(texts)} is 64-bit whatever `{name}` is, and widens it. {fix}, "
+            f"or cast `{name}` where the widening is meant.")
