@@ -132,15 +132,15 @@ def _wide_operands(operation: Operation, variable, dtype: str) -> list[tuple[int
     # A complex input must change the result where the input takes part in its dtype (not a
     # shape or an index); the members of the other variables come in the same order.
     probe = instances_with(operation.symbolic_operands, operation.symbolic_result, variable, _PROBE)
-    if probe is not None and any(_same(a[1], b[1]) for a, b in zip(found, probe)):
+    if probe is not None and any(_same(a, b) for a, b in zip(found, probe)):
         return []
     carries = [variable in variables_in(o) for o in _flat(operation.symbolic_operands)]
     roots = _roots(operation)
     common: dict[int, Array] | None = None
     for operands, result in found:
-        if isinstance(result, Refusal):  # raises there: the program does not go on
-            continue
         operands = _flat(operands)
+        if isinstance(result, Refusal) or any(isinstance(o, Refusal) for o in operands):
+            continue  # raises there (an element of a list too): the program does not go on
         if not (isinstance(result, Array) and result.library is Library.JAX and _all_64(result)):
             return []
         if not any(carried and _narrow(o, dtype) for carried, o in zip(carries, operands)):
@@ -152,8 +152,11 @@ def _wide_operands(operation: Operation, variable, dtype: str) -> list[tuple[int
     return sorted((common or {}).items(), key=lambda item: item[0])
 
 
-def _same(narrow: object, probe: object) -> bool:
-    return isinstance(narrow, Array) and isinstance(probe, Array) and narrow.dtypes == probe.dtypes
+def _same(narrow: tuple, probe: tuple) -> bool:
+    """Whether two instances give one dtype where neither raises."""
+    if any(isinstance(o, Refusal) for o in _flat(narrow[0]) + _flat(probe[0])):
+        return False
+    return isinstance(narrow[1], Array) and isinstance(probe[1], Array) and narrow[1].dtypes == probe[1].dtypes
 
 
 def _roots(operation: Operation) -> set[int]:

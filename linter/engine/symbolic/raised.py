@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from promolint.engine.values import Items, Refusal
+from promolint.engine.values import Refusal
 
 # The provenance of an exception an operand raised, passed on by the operations after it: rules
 # report it where it is raised, not at each of those.
@@ -26,23 +26,13 @@ def raised(name: str, arguments: tuple) -> Refusal | None:
     if name == "chosen":
         arguments = arguments[:1]
     for argument in arguments:
-        found = _refusal_in(argument)
-        if found is not None:
-            return replace(found, provenance=_RAISED_BEFORE)
-    return None
-
-
-def _refusal_in(value: object) -> Refusal | None:
-    """The exception in an argument: itself, or an item of the containers it was built in
-    (a list or tuple display raises where an element does)."""
-    kind = type(value)
-    if kind is Refusal:
-        return value
-    if kind is list or kind is tuple or kind is dict or kind is Items:
-        for item in value.values() if kind is dict else value.items if kind is Items else value:
-            found = _refusal_in(item)
-            if found is not None:
-                return found
+        kind = type(argument)
+        if kind is Refusal:
+            return replace(argument, provenance=_RAISED_BEFORE)
+        if kind is list or kind is tuple or kind is dict:
+            for item in argument.values() if kind is dict else argument:
+                if type(item) is Refusal:
+                    return replace(item, provenance=_RAISED_BEFORE)
     return None
 
 
