@@ -49,11 +49,14 @@ class InputWidening(ContractRule):
         input to float64 explicitly where the widening is meant.
     """
     invalid = (
+        # x64 switched on by the code itself.
         Example("""
+            import jax
             import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
             def regularize(A, boost=1e-6):
                 return A + boost * jnp.eye(A.shape[-1])
-        """, x64="on"),
+        """),
         Example("""
             import jax
             def sample(key, loc, scale):
@@ -68,10 +71,12 @@ class InputWidening(ContractRule):
     )
     valid = (
         Example("""
+            import jax
             import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
             def regularize(A, boost=1e-6):
                 return A + boost * jnp.eye(A.shape[-1], dtype=A.dtype)
-        """, x64="on"),
+        """),
         # x64 off: the default is float32.
         Example("""
             import jax.numpy as jnp
