@@ -17,6 +17,7 @@ _KINDS = (OperationKind.BINOP, OperationKind.CALL, OperationKind.AUGASSIGN)
 _PROBE = "complex64"
 _DEFAULTED = re.compile(r"(\S+) defaults to ")  # a creation function's provenance: what made the value
 _WIDENED = {narrow: wide for narrow, wide in CONTRACT_WIDE.items() if narrow.startswith(("float", "complex"))}
+_WIDE = frozenset(_WIDENED.values())  # float64, complex128
 
 
 class InputWidening(ContractRule):
@@ -137,15 +138,15 @@ def _wide_operands(operation: Operation, variable, dtype: str) -> list[tuple[int
     # A complex input must change the result where the input takes part in its dtype (not a
     # shape or an index); the members of the other variables come in the same order.
     probe = instances_with(operation.symbolic_operands, operation.symbolic_result, variable, _PROBE)
-    if probe is not None and any(_same(a, b) for a, b in zip(found, probe)):
+    if probe is not None and any(_runs(a) and _runs(b) and _same_dtypes(a[1], b[1]) for a, b in zip(found, probe)):
         return []
     carries = [variable in variables_in(o) for o in _flat(operation.symbolic_operands)]
     roots = _roots(operation)
     common: dict[int, Array] | None = None
-    for operands, result in found:
-        operands = _flat(operands)
-        if isinstance(result, Refusal) or any(isinstance(o, Refusal) for o in operands):
-            continue  # raises there (an element of a list too): the program does not go on
+    for instance in found:
+        if not _runs(instance):
+            continue
+        operands, result = _flat(instance[0]), instance[1]
         if not (isinstance(result, Array) and result.library is Library.JAX and _all_64(result)):
             return []
         if not any(carried and _narrow(o, dtype) for carried, o in zip(carries, operands)):
@@ -157,18 +158,22 @@ def _wide_operands(operation: Operation, variable, dtype: str) -> list[tuple[int
     return sorted((common or {}).items(), key=lambda item: item[0])
 
 
-def _same(narrow: tuple, probe: tuple) -> bool:
-    """Whether two instances give one dtype where neither raises."""
-    if any(isinstance(o, Refusal) for o in _flat(narrow[0]) + _flat(probe[0])):
-        return False
-    return isinstance(narrow[1], Array) and isinstance(probe[1], Array) and narrow[1].dtypes == probe[1].dtypes
+def _runs(instance: tuple) -> bool:
+    """Whether the program goes on at an instance: neither its result nor an operand (an element
+    of a list too) raised."""
+    return not isinstance(instance[1], Refusal) and not any(isinstance(o, Refusal) for o in _flat(instance[0]))
+
+
+def _same_dtypes(a: object, b: object) -> bool:
+    return isinstance(a, Array) and isinstance(b, Array) and a.dtypes == b.dtypes
 
 
 def _roots(operation: Operation) -> set[int]:
     """The operands (flattened) whose 64 bits no array input gives them: strong 64-bit whatever
     arrays the function is given (``jnp.eye(n)``, ``jax.random.normal(key, shape)``, a NumPy
-    float64 constant, ``boost * jnp.eye(n)`` for a Python float ``boost``).  An operand 64-bit only because an input was widened before (``eps * scale`` in
-    ``loc + eps * scale``) is that widening's, reported where it happens."""
+    float64 constant, ``boost * jnp.eye(n)`` for a Python float ``boost``).  An operand 64-bit
+    only because an input was widened before (``eps * scale`` in ``loc + eps * scale``) is that
+    widening's, reported where it happens."""
     return {i for i, o in enumerate(_flat(operation.symbolic_operands)) if _strong_64(without_inputs(o))}
 
 
@@ -182,7 +187,7 @@ def _flat(operands: tuple[object, ...]) -> tuple[object, ...]:
 
 
 def _all_64(value: Array) -> bool:
-    return bool(value.dtypes) and all(d in ("float64", "complex128") for d in value.dtypes)
+    return bool(value.dtypes) and value.dtypes <= _WIDE
 
 
 def _narrow(value: object, dtype: str) -> bool:

@@ -4,8 +4,8 @@ A rule fires on an operation whose operands depend on variables only when its co
 for every member: ``instances`` gives the operands and the result at each assignment (folded
 first where there are too many), ``uniform_instances`` at the members where every array is of one
 dtype, ``with_arrays_of`` the value there, ``instances_with`` the operation at one member of one
-variable and every member of the others, ``without_inputs`` the value whatever arrays it is given; ``kept_dtype`` names the variable whose dtype a value
-keeps at every member.
+variable and every member of the others, ``without_inputs`` the value whatever arrays it is
+given; ``kept_dtype`` names the variable whose dtype a value keeps at every member.
 """
 
 from __future__ import annotations
@@ -110,8 +110,9 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
 
 def without_inputs(value: Value) -> Value:
     """``value`` with every array variable unknown and every variable annotated as a Python
-    scalar at a Python float (int, where it holds no float) of its domain: what the value is
-    whatever arrays the function is given (``boost * jnp.eye(n)`` is float64 there)."""
+    scalar at a Python float of its domain (its first Python member where it holds no float):
+    what the value is whatever arrays the function is given (``boost * jnp.eye(n)`` is float64
+    there)."""
     assignment = Partial()
     for var in variables_in(value):
         if var.scalar_annotated:
