@@ -95,6 +95,12 @@ class InputWidening(ContractRule):
             def scale(x):
                 return 2.5 * x
         """, x64="on"),
+        # A NumPy module is called with NumPy arrays, which widen whatever x64 is.
+        Example("""
+            import numpy as np
+            def ring(radius):
+                return radius * np.cos(np.linspace(0.0, 1.0, 8))
+        """, x64="on"),
         # The module's own calls decide.
         Example("""
             import jax.numpy as jnp

@@ -26,8 +26,9 @@ NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no 
 
 class ContractRule(Rule, abstract=True):
     """A rule whose findings hold under the input contract (``message``: what an operation breaks
-    of it, None where nothing), reported only in the functions the module does not call itself:
-    those get their inputs from the calls."""
+    of it, None where nothing), reported only in the functions the module does not call itself
+    (those get their inputs from the calls) and in modules that use JAX (the contract's inputs
+    are JAX arrays)."""
 
     def message(self, operation: Operation) -> str | None:
         raise NotImplementedError
@@ -38,6 +39,8 @@ class ContractRule(Rule, abstract=True):
             yield self.finding(operation, found)
 
     def check_module(self, module: Module) -> Iterator[Finding]:
+        if not module.uses_jax:
+            return  # a NumPy module's callers pass NumPy arrays, whose promotion no x64 switch changes
         inputs = Inputs(module)
         for operation in module.operations:
             for finding in self.check(operation):
