@@ -130,7 +130,7 @@ def _x64_breach(operation: Operation) -> str | None:
         return None
     found = breach(operation, lambda refusal: refusal.error == "TypeError" and refusal.reason != SHAPE,
                    wide_runs=True)  # fmt: skip
-    wide = wide_operands(operation, found.name) if found is not None else []
+    wide = wide_operands(operation, CONTRACT_WIDE[found.dtype]) if found is not None else []
     return _x64_message(operation, found, wide) if wide else None  # a Python scalar there is PRM027's
 
 

@@ -20,6 +20,8 @@ import pytest
 from cli_run import run
 
 SOURCE = textwrap.dedent("""\
+    import math
+
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -38,6 +40,13 @@ SOURCE = textwrap.dedent("""\
     def scatter_default(operand: jax.Array, indices):
         numbers = lax.ScatterDimensionNumbers((), (0,), (0,))
         return lax.scatter_add(operand, indices, jnp.zeros(3), numbers)
+
+
+    def tril_from_vector(t):
+        n = round((math.sqrt(1 + 8 * t.shape[-1]) - 1) / 2)
+        idx = jnp.reshape(jnp.arange(n * n), (n, n))[jnp.tril_indices(n)]
+        numbers = lax.ScatterDimensionNumbers((), (0,), (0,))
+        return lax.scatter_add(jnp.zeros(n * n), idx[:, None], t, numbers)
 
 
     def wavelet(data: jax.Array):
@@ -106,6 +115,7 @@ CALLS = {
     "select_default": ("x64", "jnp.ones(3, bool), {x}"),
     "update_buffer": ("x64", "{x}, 5"),
     "scatter_default": ("x64", "{x}, jnp.zeros((3, 1), jnp.int32)"),
+    "tril_from_vector": ("x64", "{x}"),
     "wavelet": ("x64", "{x}.reshape(1, 1, 3)"),
     "conjugate": ("strict", "{x}"),
     "rotate": ("strict", "{x}"),
@@ -120,7 +130,8 @@ CALLS = {
     "accumulate": ("x64", "{x}, 3"),
 }
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
-            "scatter_default": ("PRM028", "operand"), "wavelet": ("PRM028", "data"),
+            "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
+            "wavelet": ("PRM028", "data"),
             "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
             "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
             "while_default": ("PRM027", "y0")}  # fmt: skip

@@ -181,6 +181,7 @@ CATALOG: dict[str, Fn] = {
     "builtins.min": Fn("one_of", PY, ("*args",)),
     "builtins.max": Fn("one_of", PY, ("*args",)),
     "builtins.isinstance": Fn("isinstance", PY, ("obj", "class_or_tuple")),
+    "builtins.round": Fn("python_round", PY, ("number", "ndigits")),
 }
 
 

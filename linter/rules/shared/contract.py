@@ -118,20 +118,15 @@ def _holds_arrays(variable: Variable, kinds: str) -> bool:
                                          for member in variable.domain)  # fmt: skip
 
 
-def wide_operands(operation: Operation, name: str) -> list[str]:
-    """The operands, as a message names them, that are strong 64-bit values and do not depend
-    on the parameter ``name`` (``jnp.zeros(n)`` under x64): what a contract input meets and
-    cannot match."""
+def wide_operands(operation: Operation, dtype: str) -> list[str]:
+    """The operands, as a message names them, that are strong ``dtype`` values whatever the
+    parameters are (``jnp.zeros(n)`` under x64, its shape taken from the input or not): what a
+    contract input meets and cannot match."""
     nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
-    if len(nodes) != len(operation.operands) or len(operation.symbolic_operands) != len(operation.operands):
+    if len(nodes) != len(operation.operands):
         return []
-    found = []
-    for node, value, symbolic in zip(nodes, operation.operands, operation.symbolic_operands):
-        if any(v.name == name for v in variables_in(symbolic)):
-            continue
-        if isinstance(value, Array) and value.weak is False and value.dtypes and all(map(is_64bit, value.dtypes)):
-            found.append(_traced(operation, node, value))
-    return found
+    return [_traced(operation, node, value) for node, value in zip(nodes, operation.operands)
+            if isinstance(value, Array) and value.weak is False and value.dtypes == {dtype}]  # fmt: skip
 
 
 def defaults_in_bodies(operation: Operation, operations: Iterable[Operation]) -> list[str]:

@@ -76,3 +76,17 @@ y = min(3, 2.5)
 y2 = max(a_f32[0], a_f32[1], key=abs)
 y3 = min(len(a64), a64.shape[0] - 1)
 y4 = np.arange(max(2, len(a64) - 1))
+# ---
+y = round(2.5)
+y2 = round(2.5, 1)
+y3 = round(3, 1)
+y4 = round(np.float32(2.5))
+# ---
+y = round(np.float32(2.5), 1)
+y2 = round(jnp.float32(2.5))
+y3 = round(jnp.float32(2.5), 1)
+y4 = round(jnp.array([1.5]))
+# ---
+y = round(np.array([1.5]))
+# ---
+y = round(jnp.array(True))
