@@ -401,10 +401,10 @@ def _with_overflow(values, result: Value, library: Library, ctx: Context, compar
     overflow = literal_overflow(values, result, library, ctx, compare)
     if overflow is not None:
         return overflow
-    if isinstance(result, Array):
-        intended = [v for v in values if isinstance(v, Array) and v.intended64]
-        if result.dtype is not None and any(result.dtype in v.dtypes for v in intended):
-            return replace(result, intended64=True, literal=None)
+    if isinstance(result, Array) and result.dtype is not None:
+        arrays = [v for v in values if isinstance(v, Array) and result.dtype in v.dtypes]
+        if any(v.intended64 for v in arrays):
+            return replace(result, intended64=True, named64=any(v.named64 for v in arrays), literal=None)
     return result
 
 
@@ -477,7 +477,8 @@ def unary(op: str, operand: Value, ctx: Context) -> Value:
         value = Array(operand.dtypes, Library.PYTHON, operand.weak, literal)
         return check_domain(f"{op}x", Library.PYTHON, value, f"unary {op}")
     library = numpy_library(operand.rank) if operand.library.is_numpy else operand.library  # -np.array(1.0) is a scalar
-    result = Array(operand.dtypes, library, operand.weak, intended64=operand.intended64, ndim=operand.ndim)
+    result = Array(operand.dtypes, library, operand.weak, intended64=operand.intended64, ndim=operand.ndim,
+                   named64=operand.named64)
     if op in ("-", "+") and operand.library is Library.NUMPY_SCALAR and operand.dtypes <= INTN:
         return result  # ml_dtypes' sub-byte scalars negate themselves, not through NumPy's int8 loop (measured)
     if op in ("-", "~", "+"):
@@ -501,4 +502,5 @@ def in_place(target: Array, result: Array) -> Value:
     if min(_KIND_ORDER.index(k) for k in kinds) > max(_KIND_ORDER.index(k) for k in target_kinds):
         return Refusal("TypeError", f"Cannot cast ufunc output from {'|'.join(sorted(result.dtypes))} to "
                        f"{'|'.join(sorted(target.dtypes))} with casting rule 'same_kind'")  # fmt: skip
-    return Array(target.dtypes, target.library, False, intended64=target.intended64, ndim=target.ndim)
+    return Array(target.dtypes, target.library, False, intended64=target.intended64, ndim=target.ndim,
+                 named64=target.named64)

@@ -157,6 +157,11 @@ class Syntax(Protocol):
         the scope that holds the call, each of those in a list or tuple (``lax.switch``'s
         branches)."""
 
+    def reads_parameter_fields(self, node: object) -> bool:
+        """Whether the expression ``node`` reads a field of a parameter of its function (not of
+        ``self`` or ``cls``, nor a ``shape``, ``ndim``, ``size`` or ``dtype``), itself or
+        through the names it reads that the function assigns."""
+
 
 @dataclass
 class Returned:

@@ -79,6 +79,9 @@ class Array(Value):
     (``np.array(1.0) + 1`` and ``np.ones(3).sum()`` are ``np.float64`` scalars).
     ``source``, on a 64-bit value nobody asked for, is where those 64 bits were made; it takes
     no part in comparisons (two values of one dtype are the same value wherever they came from).
+    ``named64`` marks 64 bits the code named (``dtype=float``, ``.astype(jnp.float64)``), not a
+    default's: a float32 input widened by such a value is widened on purpose.  No part in
+    comparisons either.
     """
 
     dtypes: frozenset[str]
@@ -88,6 +91,7 @@ class Array(Value):
     intended64: bool = False
     ndim: int | None = None
     source: ValueSource | None = field(default=None, compare=False)
+    named64: bool = field(default=False, compare=False)
 
     @property
     def dtype(self) -> str | None:
@@ -274,6 +278,7 @@ def join(values: Iterable[Value]) -> Value:
         weaks.pop() if len(weaks) == 1 else None,
         intended64=all(v.intended64 for v in values),
         ndim=ranks.pop() if len(ranks) == 1 else None,
+        named64=all(v.named64 for v in values),
         source=next((v.source for v in values if v.source is not None), None),
         provenance=first.provenance,
     )

@@ -90,6 +90,13 @@ class InputWidening(ContractRule):
             def add(x, y):
                 return x + y
         """, x64="on"),
+        # The code names float64: it computes in float64 on purpose.
+        Example("""
+            import jax.numpy as jnp
+            def deflection(x, kappa):
+                x = jnp.asarray(x, dtype=float)
+                return kappa * x
+        """, x64="on"),
         # A Python scalar is weak: the input keeps its dtype.
         Example("""
             def scale(x):
@@ -179,8 +186,21 @@ def _roots(operation: Operation) -> set[int]:
     arrays the function is given (``jnp.eye(n)``, ``jax.random.normal(key, shape)``, a NumPy
     float64 constant, ``boost * jnp.eye(n)`` for a Python float ``boost``).  An operand 64-bit
     only because an input was widened before (``eps * scale`` in ``loc + eps * scale``) is that
-    widening's, reported where it happens."""
-    return {i for i, o in enumerate(_flat(operation.symbolic_operands)) if _strong_64(without_inputs(o))}
+    widening's, reported where it happens; so is one whose dtype the code named, and one read
+    from a parameter's fields (``state.x_dot``): what the package's own constructions put
+    there, the engine's summary of them, need not be what a caller's object holds."""
+    flat = _flat(operation.symbolic_operands)
+    nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
+    if len(nodes) != len(flat):
+        nodes = (None,) * len(flat)
+    return {i for i, (o, node) in enumerate(zip(flat, nodes)) if _defaulted_64(without_inputs(o))
+            and not (node is not None and operation.syntax.reads_parameter_fields(node))}  # fmt: skip
+
+
+def _defaulted_64(value: object) -> bool:
+    """Strong 64-bit by x64's defaults, not because the code named the dtype (``dtype=float``,
+    ``.astype(jnp.float64)``): a package that casts to float64 computes in float64 on purpose."""
+    return _strong_64(value) and not value.named64
 
 
 def _strong_64(value: object) -> bool:

@@ -2,7 +2,9 @@
 64-bit whatever the inputs are.  Each function below is linted uncalled, as a library's public
 function is, and then called under real JAX with x64 on and float32 data: the lines reported are
 those where the float32 input comes out float64, and the functions not reported keep float32 but
-where the code asks for float64 itself (`wide_on_purpose`) or the input is a dimension (`regrid`)."""
+where the code asks for float64 itself (`wide_on_purpose`; `deflection`, which casts one input to
+float64 by name and so widens the other on purpose) or the input is a dimension (`regrid`), and `advance`, whose 64-bit operand is a field of
+the state it is given: float64 where the module's `reset` makes it, float32 in a caller's state."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import textwrap
 from cli_run import run
 
 SOURCE = textwrap.dedent("""\
+    from typing import NamedTuple
+
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -64,6 +68,24 @@ SOURCE = textwrap.dedent("""\
 
     def wide_on_purpose(x):
         return x.astype(jnp.float64) * 2
+
+
+    def deflection(x, kappa):
+        x = jnp.asarray(x, dtype=float)
+        return kappa * x
+
+
+    class State(NamedTuple):
+        x: jax.Array
+        x_dot: jax.Array
+
+
+    def reset(key):
+        return State(jax.random.uniform(key), jax.random.uniform(key))
+
+
+    def advance(state: State, tau):
+        return state.x + tau * state.x_dot
 """)
 
 # name: (the arguments it is called with, {x} the float32 data; the input reported, None if none)
@@ -79,6 +101,8 @@ CALLS = {
     "scale": ("{x}", None),
     "pad_like": ("{x}, 3", None),
     "wide_on_purpose": ("{x}", None),
+    "deflection": ("{x}, {x}", None),
+    "advance": ("State({x}, {x}), {x}", None),
 }
 
 
@@ -123,4 +147,4 @@ def test_what_is_reported_widens_float32_and_the_rest_keeps_it():
                           env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "1"})  # fmt: skip
     dtypes = json.loads(done.stdout)
     widened = {n for n, dtype in dtypes.items() if dtype == "float64"}
-    assert widened == {n for n, (_, name) in CALLS.items() if name} | {"wide_on_purpose", "regrid"}
+    assert widened == {n for n, (_, name) in CALLS.items() if name} | {"wide_on_purpose", "regrid", "deflection"}

@@ -44,7 +44,7 @@ def requested(ref: DTypeRef, library: Library, ctx: Context, ndim: int | None = 
     # NumPy's `dtype=float` is float64 by definition; JAX's is its default float, the mode's.
     intended = is_64bit(name) and (not ref.builtin or library is not Library.JAX)
     return array(name, library, intended64=intended or (library is Library.JAX and ctx.x64 and is_64bit(name)),
-                 ndim=ndim)  # fmt: skip
+                 ndim=ndim, named64=is_64bit(name))  # fmt: skip
 
 
 def default(kind: str, library: Library, ctx: Context, what: str, ndim: int | None = None) -> Array:
@@ -105,7 +105,7 @@ def _as_jax(value: Array, ctx: Context) -> Array:
         return value
     if ctx.x64:  # the dtype stays, and so do the request for it and the source of its 64 bits
         return Array(value.dtypes, Library.JAX, False, intended64=value.intended64, ndim=value.rank,
-                     source=value.source)  # fmt: skip
+                     source=value.source, named64=value.named64)  # fmt: skip
     return Array(frozenset(narrow_x32(d) for d in value.dtypes), Library.JAX, False, ndim=value.rank)
 
 

@@ -126,7 +126,7 @@ def _asarray(call: Call) -> Value:
             return Array(dtypes, Library.JAX, data.weak, ndim=0, provenance=data.provenance)
         dtypes = frozenset(narrow_x32(d) if not call.ctx.x64 else d for d in data.dtypes)
         return Array(dtypes, Library.JAX, False, ndim=ndim)
-    return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim)
+    return Array(data.dtypes, Library.NUMPY_ARRAY, False, intended64=data.intended64, ndim=ndim, named64=data.named64)
 
 
 def of_empty_list(call: Call) -> Array:

@@ -106,7 +106,7 @@ class EvaluationState:
             if type(literal) is float or type(literal) is complex:
                 literal = repr(literal)  # -0.0 == 0.0, and nan is not equal to itself
             return (kind, value.dtypes, id(value.library), value.weak, type(value.literal), literal, value.intended64,
-                    value.ndim, value.provenance, value.source)  # fmt: skip
+                    value.ndim, value.provenance, value.source, value.named64)  # fmt: skip
         if kind is str or kind is int or kind is bool or value is None:
             return (kind, value)
         if kind is Unknown:

@@ -78,6 +78,47 @@ class AstSyntax:
         arguments = [*node.args, *(k.value for k in node.keywords)]
         return tuple(f for argument in arguments for f in self._function_at(argument))
 
+    def reads_parameter_fields(self, node: object) -> bool:
+        function = self.function_of(node)
+        if function is None:
+            return False
+        arguments = function.args
+        parameters = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)} - _OWNERS
+        assigned = self._assigned(function)
+        pending, seen = [node], set()
+        while pending:
+            inner = pending.pop()
+            kind = type(inner)
+            if kind is ast.Attribute:
+                if inner.attr in _NO_DATA:
+                    continue  # `state.x.shape`: no data of the field
+                if type(inner.value) is ast.Name and inner.value.id in parameters:
+                    return True
+            elif kind is ast.Name and inner.id in assigned and inner.id not in seen:
+                seen.add(inner.id)
+                pending.extend(assigned[inner.id])
+            pending.extend(ast.iter_child_nodes(inner))
+        return False
+
+    def _assigned(self, function: ast.AST) -> dict[str, list[ast.AST]]:
+        """The values the function's own statements assign to each local name."""
+        found: dict[str, list[ast.AST]] = {}
+        for statement in ast.walk(function):
+            kind = type(statement)
+            if kind is ast.Assign:
+                targets, value = statement.targets, statement.value
+            elif kind in (ast.AnnAssign, ast.AugAssign) and statement.value is not None:
+                targets, value = [statement.target], statement.value
+            else:
+                continue
+            if self.function_of(statement) is not function:
+                continue
+            for target in targets:
+                for name in ast.walk(target):
+                    if type(name) is ast.Name:
+                        found.setdefault(name.id, []).append(value)
+        return found
+
     def _function_at(self, node: ast.AST) -> tuple[ast.AST, ...]:
         kind = type(node)
         if kind is ast.Lambda:
@@ -100,6 +141,8 @@ class AstSyntax:
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_OWNERS = frozenset({"self", "cls"})  # an object's own fields are the package's, set by its methods
+_NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
 
 
 def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:
