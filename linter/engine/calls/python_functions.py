@@ -50,7 +50,22 @@ def _python_scalar(call: Call) -> Value:
 
 
 def _python_range(call: Call) -> Value:
+    """Python ints; a float or complex bound raises TypeError, as each library words it."""
+    given = call.bound.get("args")
+    for bound in given.items if isinstance(given, Items) else ():
+        if isinstance(bound, Array) and bound.dtypes and all(DTYPES[d].kind in "fc" for d in bound.dtypes):
+            dtype = PYTHON_TYPE_NAMES.get(bound.dtype, "float") if bound.library is Library.PYTHON else bound.dtype
+            return Refusal("TypeError", _NOT_AN_INDEX[bound.library].format(dtype=dtype))
     return Elements(python_scalar("int"))
+
+
+# What range() says of a float bound (jax 0.10.2, NumPy 2.4).
+_NOT_AN_INDEX = {
+    Library.PYTHON: "'{dtype}' object cannot be interpreted as an integer",
+    Library.NUMPY_SCALAR: "'numpy.{dtype}' object cannot be interpreted as an integer",
+    Library.NUMPY_ARRAY: "only integer scalar arrays can be converted to a scalar index",
+    Library.JAX: "Only integer scalar arrays can be converted to a scalar index.",
+}
 
 
 def _python_sequence(call: Call) -> Value:

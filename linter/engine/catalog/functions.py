@@ -168,7 +168,7 @@ CATALOG: dict[str, Fn] = {
     # float(), int(), complex() and bool() are scalar types (calls.resolve_reference makes them
     # DTypeRefs), converted by calls.conversions.call_scalar_type, not catalog entries.
     "builtins.len": Fn("python_scalar", PY, result="int"),
-    "builtins.range": Fn("python_range", PY),
+    "builtins.range": Fn("python_range", PY, ("*args",)),
     # tuple() and list() of a sequence whose items are known: the same items (pgx's
     # `EMPTY, PAWN, ... = tuple(range(7))`).
     "builtins.tuple": Fn("python_sequence", PY, ("iterable",)),

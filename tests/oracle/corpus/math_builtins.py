@@ -90,3 +90,13 @@ y4 = round(jnp.array([1.5]))
 y = round(np.array([1.5]))
 # ---
 y = round(jnp.array(True))
+# ---
+# range() of a float raises TypeError; of ints, Python ints.
+y = range(3.0)
+# ---
+y = range(jnp.float32(3))
+# ---
+y = range(np.float32(3))
+# ---
+y = list(range(jnp.int32(3)))[0]
+y2 = list(range(1, 4, 2))[0]
