@@ -157,6 +157,11 @@ class Syntax(Protocol):
         the scope that holds the call, each of those in a list or tuple (``lax.switch``'s
         branches)."""
 
+    def guards(self, node: object) -> tuple[tuple[object, bool | None], ...]:
+        """What its function evaluates on the way to ``node``: each enclosing ``if``, ``while``
+        or conditional expression's test with the branch ``node`` is in (True: the body), and
+        each enclosing ``for`` loop's iterable (None: it must run for the body to)."""
+
     def reads_parameter_fields(self, node: object) -> bool:
         """Whether the expression ``node`` reads a field of a parameter of its function (not of
         ``self`` or ``cls``, nor a ``shape``, ``ndim``, ``size`` or ``dtype``), itself or

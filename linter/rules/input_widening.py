@@ -9,7 +9,7 @@ from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import Operation, OperationKind, instances_with, variables_in, without_inputs
 from promolint.engine.values import Array, Items, Library, Refusal
 from promolint.rules.base import Example
-from promolint.rules.shared.contract import NOT_INPUTS, ContractRule
+from promolint.rules.shared.contract import NOT_INPUTS, ContractRule, reached
 
 # What widens: an operator, a catalogued call, an augmented assignment.  A comparison's result is
 # a bool whatever it promotes to; a lax loop or conditional is PRM025's and PRM028's.
@@ -134,6 +134,8 @@ def _widened(operation: Operation) -> str | None:
         if dtype not in _WIDENED:
             continue
         for variable in variables:
+            if not reached(operation, variable, dtype):
+                continue
             wide_at = _wide_operands(operation, variable, dtype)
             if wide_at:
                 return _message(operation, variable.name, dtype, wide_at)

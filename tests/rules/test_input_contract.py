@@ -5,7 +5,8 @@ linted uncalled, as a library's public function is, and then called with a float
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
 counterpart; those not reported run.  An unannotated parameter is no contract input (it is as
 often a count or a container): `conjugate_any` is not reported; nor, under strict promotion, is
-one annotated `jax.Array` only, which may be an integer count the code meant (`conjugate_array`)."""
+one annotated `jax.Array` only, which may be an integer count the code meant (`conjugate_array`).
+A float32 input never reaches what a test on the way excludes (`update_int`)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ SOURCE = textwrap.dedent("""\
     def update_buffer(x: jax.Array, n: int):
         buffer = jnp.zeros(n)
         return lax.dynamic_update_slice(buffer, x, (0,))
+
+
+    def update_int(x, n: int):
+        return lax.dynamic_update_slice(jnp.zeros(n), x, (0,)) if isinstance(x, int) else x
 
 
     def scatter_default(operand: jax.Array, indices):
@@ -116,6 +121,7 @@ CALLS = {
     "update_buffer": ("x64", "{x}, 5"),
     "scatter_default": ("x64", "{x}, jnp.zeros((3, 1), jnp.int32)"),
     "tril_from_vector": ("x64", "{x}"),
+    "update_int": ("x64", "{x}, 5"),
     "wavelet": ("x64", "{x}.reshape(1, 1, 3)"),
     "conjugate": ("strict", "{x}"),
     "rotate": ("strict", "{x}"),

@@ -4,7 +4,9 @@ function is, and then called under real JAX with x64 on and float32 data: the li
 those where the float32 input comes out float64, and the functions not reported keep float32 but
 where the code asks for float64 itself (`wide_on_purpose`; `deflection`, which casts one input to
 float64 by name and so widens the other on purpose) or the input is a dimension (`regrid`), and `advance`, whose 64-bit operand is a field of
-the state it is given: float64 where the module's `reset` makes it, float32 in a caller's state."""
+the state it is given: float64 where the module's `reset` makes it, float32 in a caller's state.
+A float32 input never reaches what a test on the way excludes (`prior`'s `isinstance`) or a
+loop's iterable refuses (`lattice`'s `range`)."""
 
 from __future__ import annotations
 
@@ -86,6 +88,17 @@ SOURCE = textwrap.dedent("""\
 
     def advance(state: State, tau):
         return state.x + tau * state.x_dot
+
+
+    def prior(concentration, dim):
+        return concentration * jnp.ones(dim) if isinstance(concentration, float) else concentration
+
+
+    def lattice(n_cells):
+        positions = []
+        for i in range(n_cells):
+            positions.append((np.array([i, 0, 0]) + 0.5) / n_cells)
+        return jnp.stack(positions)
 """)
 
 # name: (the arguments it is called with, {x} the float32 data; the input reported, None if none)
@@ -103,6 +116,8 @@ CALLS = {
     "wide_on_purpose": ("{x}", None),
     "deflection": ("{x}, {x}", None),
     "advance": ("State({x}, {x}), {x}", None),
+    "prior": ("{x}, 3", None),
+    "lattice": ("{x}[0]", None),
 }
 
 
@@ -136,7 +151,10 @@ exec(sys.argv[1], namespace)
 out = {}
 for name, arguments in json.loads(sys.argv[2]).items():
     x = jnp.ones(3, jnp.float32)
-    out[name] = str(eval(f"{name}({arguments.format(x='x')})", {**namespace, "x": x, "jax": jax}).dtype)
+    try:
+        out[name] = str(eval(f"{name}({arguments.format(x='x')})", {**namespace, "x": x, "jax": jax}).dtype)
+    except TypeError as error:
+        out[name] = type(error).__name__
 print(json.dumps(out))
 """
 
@@ -148,3 +166,4 @@ def test_what_is_reported_widens_float32_and_the_rest_keeps_it():
     dtypes = json.loads(done.stdout)
     widened = {n for n, dtype in dtypes.items() if dtype == "float64"}
     assert widened == {n for n, (_, name) in CALLS.items() if name} | {"wide_on_purpose", "regrid", "deflection"}
+    assert {n for n, dtype in dtypes.items() if dtype == "TypeError"} == {"lattice"}  # range() of a float

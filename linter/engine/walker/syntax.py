@@ -18,6 +18,7 @@ class AstSyntax:
         # Weakly: the operations hold this syntax, and a reference back would make a cycle.
         self._operations = weakref.WeakValueDictionary(operations)
         self._functions: dict[int, ast.AST] | None = None
+        self._parents: dict[int, ast.AST] | None = None
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -77,6 +78,26 @@ class AstSyntax:
             return ()
         arguments = [*node.args, *(k.value for k in node.keywords)]
         return tuple(f for argument in arguments for f in self._function_at(argument))
+
+    def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
+        if self._parents is None:
+            self._parents = {id(child): parent for parent in ast.walk(self._source.tree)
+                             for child in ast.iter_child_nodes(parent)}  # fmt: skip
+        found = []
+        child, parent = node, self._parents.get(id(node))
+        while parent is not None and not isinstance(parent, _FUNCTIONS):
+            kind = type(parent)
+            if kind in (ast.If, ast.While, ast.IfExp):
+                body = parent.body if kind is not ast.IfExp else [parent.body]
+                orelse = parent.orelse if kind is ast.If else [parent.orelse] if kind is ast.IfExp else []
+                if any(child is n for n in body):
+                    found.append((parent.test, True))
+                elif any(child is n for n in orelse):
+                    found.append((parent.test, False))
+            elif kind in (ast.For, ast.AsyncFor) and any(child is n for n in parent.body):
+                found.append((parent.iter, None))
+            child, parent = parent, self._parents.get(id(parent))
+        return tuple(found)
 
     def reads_parameter_fields(self, node: object) -> bool:
         function = self.function_of(node)

@@ -101,13 +101,32 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             continue  # every input of this dtype would be a case of one: none alone raises
         for variable in variables:
             refusal = with_arrays_of(result, [variable], dtype)
-            if not (isinstance(refusal, Refusal) and raises(refusal)):
+            if not (isinstance(refusal, Refusal) and raises(refusal)) or not reached(operation, variable, dtype):
                 continue
             wide = with_arrays_of(result, [variable], CONTRACT_WIDE[dtype])
             if wide_runs and not (isinstance(wide, Array) and wide.dtypes):
                 continue
             return Breach(variable.name, dtype, refusal)
     return None
+
+
+def reached(operation: Operation, variable: Variable, dtype: str) -> bool:
+    """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: no
+    test on the way to it decides the other branch (``if isinstance(x, float)``), and no loop's
+    iterable on the way raises (``for i in range(x)``)."""
+    syntax = operation.syntax
+    if syntax is None:
+        return True
+    for node, branch in syntax.guards(operation.node):
+        guard = syntax.operation_at(node)
+        if guard is None or guard.symbolic_result is None:
+            continue
+        value = with_arrays_of(guard.symbolic_result, [variable], dtype)
+        if isinstance(value, Refusal):
+            return False
+        if branch is not None and isinstance(value, Array) and value.literal is (not branch):
+            return False
+    return True
 
 
 def _holds_arrays(variable: Variable, kinds: str) -> bool:
