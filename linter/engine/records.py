@@ -160,7 +160,8 @@ class Syntax(Protocol):
     def guards(self, node: object) -> tuple[tuple[object, bool | None], ...]:
         """What its function evaluates on the way to ``node``: each enclosing ``if``, ``while``
         or conditional expression's test with the branch ``node`` is in (True: the body), and
-        each enclosing ``for`` loop's iterable (None: it must run for the body to)."""
+        (None: it must run for ``node`` to) each enclosing ``for`` loop's iterable and the value
+        of each statement before it in its blocks."""
 
     def reads_parameter_fields(self, node: object) -> bool:
         """Whether the expression ``node`` reads a field of a parameter of its function (not of

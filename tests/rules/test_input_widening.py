@@ -5,8 +5,8 @@ those where the float32 input comes out float64, and the functions not reported 
 where the code asks for float64 itself (`wide_on_purpose`; `deflection`, which casts one input to
 float64 by name and so widens the other on purpose) or the input is a dimension (`regrid`), and `advance`, whose 64-bit operand is a field of
 the state it is given: float64 where the module's `reset` makes it, float32 in a caller's state.
-A float32 input never reaches what a test on the way excludes (`prior`'s `isinstance`) or a
-loop's iterable refuses (`lattice`'s `range`)."""
+A float32 input never reaches what a test on the way excludes (`prior`'s `isinstance`), a
+loop's iterable refuses (`lattice`'s `range`) or a statement before raises for (`placed`)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,11 @@ SOURCE = textwrap.dedent("""\
         for i in range(n_cells):
             positions.append((np.array([i, 0, 0]) + 0.5) / n_cells)
         return jnp.stack(positions)
+
+
+    def placed(x, n):
+        buffer = jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
+        return buffer, x * jnp.eye(n)[0, :3]
 """)
 
 # name: (the arguments it is called with, {x} the float32 data; the input reported, None if none)
@@ -118,6 +123,7 @@ CALLS = {
     "advance": ("State({x}, {x}), {x}", None),
     "prior": ("{x}, 3", None),
     "lattice": ("{x}[0]", None),
+    "placed": ("{x}, 5", None),
 }
 
 
@@ -166,4 +172,4 @@ def test_what_is_reported_widens_float32_and_the_rest_keeps_it():
     dtypes = json.loads(done.stdout)
     widened = {n for n, dtype in dtypes.items() if dtype == "float64"}
     assert widened == {n for n, (_, name) in CALLS.items() if name} | {"wide_on_purpose", "regrid", "deflection"}
-    assert {n for n, dtype in dtypes.items() if dtype == "TypeError"} == {"lattice"}  # range() of a float
+    assert {n for n, dtype in dtypes.items() if dtype == "TypeError"} == {"lattice", "placed"}

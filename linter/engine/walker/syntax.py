@@ -85,7 +85,14 @@ class AstSyntax:
                              for child in ast.iter_child_nodes(parent)}  # fmt: skip
         found = []
         child, parent = node, self._parents.get(id(node))
-        while parent is not None and not isinstance(parent, _FUNCTIONS):
+        while parent is not None:
+            for statements in _BLOCKS.get(type(parent), ()):  # the statements before, in its block
+                block = getattr(parent, statements, ())
+                if any(child is s for s in block):
+                    found.extend((s.value, None) for s in block[:next(i for i, s in enumerate(block) if s is child)]
+                                 if type(s) in _VALUED and s.value is not None)  # fmt: skip
+            if isinstance(parent, _FUNCTIONS):
+                break
             kind = type(parent)
             if kind in (ast.If, ast.While, ast.IfExp):
                 body = parent.body if kind is not ast.IfExp else [parent.body]
@@ -162,6 +169,10 @@ class AstSyntax:
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_BLOCKS = {kind: ("body", "orelse", "finalbody") for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.If,
+                                                                 ast.For, ast.AsyncFor, ast.While, ast.With,
+                                                                 ast.AsyncWith, ast.Try, ast.ExceptHandler)}  # fmt: skip
+_VALUED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # statements that evaluate one expression
 _OWNERS = frozenset({"self", "cls"})  # an object's own fields are the package's, set by its methods
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
 
