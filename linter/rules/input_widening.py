@@ -39,7 +39,11 @@ class InputWidening(ContractRule):
         Each parameter whose dtype the code does not fix is weighed alone, as a strong JAX array of
         each float dtype of `input-dtypes` (`[tool.promolint]`, default `["float32"]`), with every
         other parameter at each of its members: the operation must widen that input whatever the
-        others are. A function the module calls itself is judged by what its calls pass.
+        others are, where the input reaches the operation. The 64-bit operand is one of x64's
+        defaults made in the function: a dtype the code names (`dtype=float`) widens on purpose,
+        and a parameter's field may hold float32 in a caller's object. A function the module
+        calls itself is judged by what its calls pass; a module that does not use JAX is not
+        weighed (NumPy widens its float32 inputs whatever x64 is).
 
         It is opt-in until its precision is measured: a package that computes in float64 on
         purpose under x64 widens float32 data by design. Set `input-dtypes = []` for such a package.
