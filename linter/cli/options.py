@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from promolint.rules.registry import OUTSIDE_TESTS
+
 X64_MODES = ("on", "off", "auto")
 PROMOTION_MODES = ("standard", "strict", "auto")
 STDIN = "-"
@@ -62,8 +64,8 @@ def add_exclude_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_test_files_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--test-files", help="comma-separated glob patterns of test modules, where PRM001 is not "
-                        "reported (replaces `test-files`; empty: none)")  # fmt: skip
+    parser.add_argument("--test-files", help=f"comma-separated glob patterns of test modules, where "
+                        f"{', '.join(OUTSIDE_TESTS)} are not reported (replaces `test-files`; empty: none)")  # fmt: skip
 
 
 def command(commands, name: str, summary: str, description: str = "", **options) -> argparse.ArgumentParser:

@@ -36,7 +36,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__py
 _CODE_KEYS = ("select", "ignore", "extend-select")
 _GLOB_KEYS = ("exclude", "extend-exclude", "test-files")
 # Test modules by the conventions of pytest and unittest, and the helpers beside them: the rules
-# whose registry row says `in_tests=False` (PRM001) are not reported there.
+# whose registry row says `in_tests=False` (PRM001, PRM028, PRM029) are not reported there.
 DEFAULT_TEST_FILES = ("test_*.py", "*_test.py", "*_tests.py", "conftest.py", "tests/*", "*/tests/*", "test/*",
                       "*/test/*", "testing/*", "*/testing/*")  # fmt: skip
 _SWITCH_KEYS = ("report-unused-noqa", "x64-portability", "numpy1-compat", "force-exclude")

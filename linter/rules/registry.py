@@ -25,7 +25,8 @@ class RuleInfo:
     fix: Literal["never", "sometimes"] = "never"  # whether `--fix` can offer a fix, as ruff's FixAvailability
     reported_by: Literal["operations", "pairs", "checker"] = "operations"  # what produces its findings
     # False: not reported in the files `test-files` matches, where what it flags is what tests do on
-    # purpose (float64 reference data widening float32 results, for PRM001)
+    # purpose (float64 reference data widening float32 results, for PRM001), or where no caller
+    # is (a test's functions are no library's API: the input contracts of PRM028 and PRM029)
     in_tests: bool = True
 
 
@@ -68,10 +69,10 @@ REGISTRY: tuple[RuleInfo, ...] = (
              "raises for every int32 (float32) array with x64 on", opt_in=True),
     RuleInfo("PRM028", "input-contract", "input_contract",
              "An operation that raises for a float32 input (x64 on, strict promotion) and runs for the inputs "
-             "the code was tested with", opt_in=True),
+             "the code was tested with", opt_in=True, in_tests=False),
     RuleInfo("PRM029", "input-widening", "input_widening",
              "A float32 input widened to float64 with x64 on by an operand that is 64-bit whatever the inputs are",
-             opt_in=True),
+             opt_in=True, in_tests=False),
     RuleInfo("PRM100", "unused-noqa", "unused_noqa", "A `# noqa` directive that suppresses nothing", opt_in=True,
              reported_by="checker"),
 )  # fmt: skip

@@ -130,6 +130,19 @@ def test_prm001_is_not_reported_in_test_modules_unless_test_files_says_so(tmp_pa
     assert "not in tests" in run(capsys, "rules")[1].splitlines()[1]
 
 
+# A library function widening a float32 input under x64: what a test module's functions do is no caller's contract.
+WIDENS = "import jax.numpy as jnp\n\ndef regularize(a):\n    return a + jnp.eye(3)\n"
+
+
+def test_input_contracts_hold_outside_test_modules(tmp_path, capsys) -> None:
+    for name in ("pkg/model.py", "pkg/test_model.py", "tests/helpers.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(WIDENS)
+    out = run(capsys, "check", str(tmp_path), "--x64", "on", "--no-cache", "--select", "PRM029")[1]
+    assert {line.split(":")[0].removeprefix(str(tmp_path) + "/") for line in out.splitlines() if ": PRM" in line} == {
+        "pkg/model.py"}  # fmt: skip
+
+
 def test_force_exclude_applies_excludes_to_named_files(tmp_path, capsys, monkeypatch) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.promolint]\nextend-exclude = ["gen"]\n')
     (tmp_path / "gen").mkdir()
