@@ -163,10 +163,10 @@ class Syntax(Protocol):
         (None: it must run for ``node`` to) each enclosing ``for`` loop's iterable and the value
         of each statement before it in its blocks."""
 
-    def reads_parameter_fields(self, node: object) -> bool:
-        """Whether the expression ``node`` reads a field of a parameter of its function (not of
-        ``self`` or ``cls``, nor a ``shape``, ``ndim``, ``size`` or ``dtype``), itself or
-        through the names it reads that the function assigns."""
+    def reads_fields_of(self, node: object, parameter: str) -> bool:
+        """Whether the expression ``node`` reads a field of its function's ``parameter`` (not a
+        ``shape``, ``ndim``, ``size`` or ``dtype``), itself or through the names it reads that
+        the function assigns."""
 
 
 @dataclass

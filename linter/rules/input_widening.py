@@ -160,7 +160,7 @@ def _wide_operands(operation: Operation, variable, dtype: str) -> list[tuple[int
     if probe is not None and any(_runs(a) and _runs(b) and _same_dtypes(a[1], b[1]) for a, b in zip(found, probe)):
         return []
     carries = [variable in variables_in(o) for o in _flat(operation.symbolic_operands)]
-    roots = _roots(operation)
+    roots = _roots(operation, variable)
     common: dict[int, Array] | None = None
     for instance in found:
         if not _runs(instance):
@@ -187,20 +187,23 @@ def _same_dtypes(a: object, b: object) -> bool:
     return isinstance(a, Array) and isinstance(b, Array) and a.dtypes == b.dtypes
 
 
-def _roots(operation: Operation) -> set[int]:
+def _roots(operation: Operation, variable) -> set[int]:
     """The operands (flattened) whose 64 bits no array input gives them: strong 64-bit whatever
     arrays the function is given (``jnp.eye(n)``, ``jax.random.normal(key, shape)``, a NumPy
     float64 constant, ``boost * jnp.eye(n)`` for a Python float ``boost``).  An operand 64-bit
     only because an input was widened before (``eps * scale`` in ``loc + eps * scale``) is that
-    widening's, reported where it happens; so is one whose dtype the code named, and one read
-    from a parameter's fields (``state.x_dot``): what the package's own constructions put
-    there, the engine's summary of them, need not be what a caller's object holds."""
+    widening's, reported where it happens; so is one whose dtype the code named.  Where the
+    input is a field of a parameter (``state.x``), an operand read from that parameter's other
+    fields (``state.x_dot``) is no root: an object a caller fills with float32 data holds them
+    all in float32, whatever the package's own constructions, which the engine sums up, put
+    there."""
     flat = _flat(operation.symbolic_operands)
     nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
-    if len(nodes) != len(flat):
+    owner = variable.name.split(".")[0] if "." in variable.name else None
+    if len(nodes) != len(flat) or owner is None:
         nodes = (None,) * len(flat)
     return {i for i, (o, node) in enumerate(zip(flat, nodes)) if _defaulted_64(without_inputs(o))
-            and not (node is not None and operation.syntax.reads_parameter_fields(node))}  # fmt: skip
+            and not (node is not None and operation.syntax.reads_fields_of(node, owner))}  # fmt: skip
 
 
 def _defaulted_64(value: object) -> bool:

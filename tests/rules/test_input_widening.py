@@ -3,8 +3,10 @@
 function is, and then called under real JAX with x64 on and float32 data: the lines reported are
 those where the float32 input comes out float64, and the functions not reported keep float32 but
 where the code asks for float64 itself (`wide_on_purpose`; `deflection`, which casts one input to
-float64 by name and so widens the other on purpose) or the input is a dimension (`regrid`), and `advance`, whose 64-bit operand is a field of
-the state it is given: float64 where the module's `reset` makes it, float32 in a caller's state.
+float64 by name and so widens the other on purpose) or the input is a dimension (`regrid`), and `advance`, whose 64-bit operand is another field of
+the object the input is a field of: float64 where the module's `reset` makes the state, but then
+so is the input, and float32 in a state a caller fills with float32 data.  A field of another
+parameter is what the package's own constructions put there (`push`'s state from `reset`).
 A float32 input never reaches what a test on the way excludes (`prior`'s `isinstance`), a
 loop's iterable refuses (`lattice`'s `range`) or a statement before raises for (`placed`)."""
 
@@ -86,8 +88,12 @@ SOURCE = textwrap.dedent("""\
         return State(jax.random.uniform(key), jax.random.uniform(key))
 
 
-    def advance(state: State, tau):
-        return state.x + tau * state.x_dot
+    def advance(state: State):
+        return state.x + 0.1 * state.x_dot
+
+
+    def push(state: State, force):
+        return force * state.x_dot
 
 
     def prior(concentration, dim):
@@ -120,7 +126,8 @@ CALLS = {
     "pad_like": ("{x}, 3", None),
     "wide_on_purpose": ("{x}", None),
     "deflection": ("{x}, {x}", None),
-    "advance": ("State({x}, {x}), {x}", None),
+    "advance": ("State({x}, {x})", None),
+    "push": ("reset(jax.random.key(0)), {x}", "force"),
     "prior": ("{x}, 3", None),
     "lattice": ("{x}[0]", None),
     "placed": ("{x}, 5", None),

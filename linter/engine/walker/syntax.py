@@ -106,12 +106,13 @@ class AstSyntax:
             child, parent = parent, self._parents.get(id(parent))
         return tuple(found)
 
-    def reads_parameter_fields(self, node: object) -> bool:
+    def reads_fields_of(self, node: object, parameter: str) -> bool:
         function = self.function_of(node)
         if function is None:
             return False
         arguments = function.args
-        parameters = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)} - _OWNERS
+        if parameter not in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
+            return False
         assigned = self._assigned(function)
         pending, seen = [node], set()
         while pending:
@@ -120,7 +121,7 @@ class AstSyntax:
             if kind is ast.Attribute:
                 if inner.attr in _NO_DATA:
                     continue  # `state.x.shape`: no data of the field
-                if type(inner.value) is ast.Name and inner.value.id in parameters:
+                if type(inner.value) is ast.Name and inner.value.id == parameter:
                     return True
             elif kind is ast.Name and inner.id in assigned and inner.id not in seen:
                 seen.add(inner.id)
@@ -173,7 +174,6 @@ _BLOCKS = {kind: ("body", "orelse", "finalbody") for kind in (ast.FunctionDef, a
                                                                  ast.For, ast.AsyncFor, ast.While, ast.With,
                                                                  ast.AsyncWith, ast.Try, ast.ExceptHandler)}  # fmt: skip
 _VALUED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # statements that evaluate one expression
-_OWNERS = frozenset({"self", "cls"})  # an object's own fields are the package's, set by its methods
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
 
 
