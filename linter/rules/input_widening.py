@@ -40,8 +40,9 @@ class InputWidening(ContractRule):
         each float dtype of `input-dtypes` (`[tool.promolint]`, default `["float32"]`), with every
         other parameter at each of its members: the operation must widen that input whatever the
         others are, where the input reaches the operation. The 64-bit operand is one of x64's
-        defaults made in the function: a dtype the code names (`dtype=float`) widens on purpose,
-        and a parameter's field may hold float32 in a caller's object. A function the module
+        defaults or the package's own state: a dtype the code names (`dtype=float`) widens on
+        purpose, and where the input is a field of an object (`state.x`), the object's other
+        fields are float32 with it in a caller's object. A function the module
         calls itself is judged by what its calls pass; a module that does not use JAX is not
         weighed (NumPy widens its float32 inputs whatever x64 is).
 
