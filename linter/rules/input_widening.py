@@ -74,6 +74,18 @@ class InputWidening(ContractRule):
             def pad(r_t, n):
                 return jnp.concatenate([r_t, jnp.zeros(n - 1)])
         """, x64="on"),
+        # The object's shape, read from its own fields, sizes a default draw.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            class Logistic:
+                def __init__(self, scale):
+                    self.scale = scale
+                    self.batch_shape = jnp.shape(scale)
+                def sample(self, key):
+                    z = jax.random.logistic(key, self.batch_shape)
+                    return z * self.scale
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -197,10 +209,12 @@ def _roots(operation: Operation, variable) -> set[int]:
     input is a field of a parameter (``state.x``), an operand read from that parameter's other
     fields (``state.x_dot``) is no root: an object a caller fills with float32 data holds them
     all in float32, whatever the package's own constructions, which the engine sums up, put
-    there."""
+    there.  Not so for ``self``: what its methods set (``self.batch_shape``) is the package's."""
     flat = _flat(operation.symbolic_operands)
     nodes = operation.syntax.operand_nodes(operation) if operation.syntax else ()
     owner = variable.name.split(".")[0] if "." in variable.name else None
+    if owner in NOT_INPUTS:
+        owner = None  # an object's own fields: the package's, set by its methods, not a caller's
     if len(nodes) != len(flat) or owner is None:
         nodes = (None,) * len(flat)
     return {i for i, (o, node) in enumerate(zip(flat, nodes)) if _defaulted_64(without_inputs(o))
