@@ -142,6 +142,9 @@ class Syntax(Protocol):
     def operation_at(self, node: object) -> Operation | None:
         """The operation evaluated at ``node``: how an operand was computed."""
 
+    def call_at(self, node: object) -> Operation | None:
+        """The call of the program's own function made at ``node`` (kind ``invoke``)."""
+
     def text(self, node: object) -> str:
         """The source code of ``node``."""
 

@@ -8,7 +8,8 @@ the object the input is a field of: float64 where the module's `reset` makes the
 so is the input, and float32 in a state a caller fills with float32 data.  A field of another
 parameter is what the package's own constructions put there (`push`'s state from `reset`).
 A float32 input never reaches what a test on the way excludes (`prior`'s `isinstance`), a
-loop's iterable refuses (`lattice`'s `range`) or a statement before raises for (`placed`)."""
+loop's iterable refuses (`lattice`'s `range`) or a statement before raises for (`placed`; in a
+function of the module's own it calls, `placed_by_helper`)."""
 
 from __future__ import annotations
 
@@ -110,6 +111,15 @@ SOURCE = textwrap.dedent("""\
     def placed(x, n):
         buffer = jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
         return buffer, x * jnp.eye(n)[0, :3]
+
+
+    def _place(x, n):
+        return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
+
+
+    def placed_by_helper(x, n):
+        buffer = _place(x, n)
+        return buffer, x * jnp.eye(n)[0, :3]
 """)
 
 # name: (the arguments it is called with, {x} the float32 data; the input reported, None if none)
@@ -131,6 +141,7 @@ CALLS = {
     "prior": ("{x}, 3", None),
     "lattice": ("{x}[0]", None),
     "placed": ("{x}, 5", None),
+    "placed_by_helper": ("{x}, 5", None),
 }
 
 
@@ -179,4 +190,4 @@ def test_what_is_reported_widens_float32_and_the_rest_keeps_it():
     dtypes = json.loads(done.stdout)
     widened = {n for n, dtype in dtypes.items() if dtype == "float64"}
     assert widened == {n for n, (_, name) in CALLS.items() if name} | {"wide_on_purpose", "regrid", "deflection"}
-    assert {n for n, dtype in dtypes.items() if dtype == "TypeError"} == {"lattice", "placed"}
+    assert {n for n, dtype in dtypes.items() if dtype == "TypeError"} == {"lattice", "placed", "placed_by_helper"}

@@ -13,10 +13,11 @@ from promolint.engine.walker.source import Source
 
 
 class AstSyntax:
-    def __init__(self, source: Source, operations: dict[int, Operation]):
+    def __init__(self, source: Source, operations: dict[int, Operation], calls: dict[int, Operation] | None = None):
         self._source = source
         # Weakly: the operations hold this syntax, and a reference back would make a cycle.
         self._operations = weakref.WeakValueDictionary(operations)
+        self._calls = weakref.WeakValueDictionary(calls or {})
         self._functions: dict[int, ast.AST] | None = None
         self._parents: dict[int, ast.AST] | None = None
 
@@ -60,6 +61,9 @@ class AstSyntax:
 
     def operation_at(self, node: object) -> Operation | None:
         return self._operations.get(id(node))
+
+    def call_at(self, node: object) -> Operation | None:
+        return self._calls.get(id(node))
 
     def text(self, node: ast.AST) -> str:
         return self._source.code(node)
@@ -194,6 +198,7 @@ def attach_syntax(source: Source, operations: dict[int, Operation],
                   others: Iterable[Operation | LoopCall] = ()) -> None:  # fmt: skip
     """Give ``operations`` (which ``operation_at`` finds) and ``others`` (calls of the module's
     own functions, and of its jitted functions in loops) the syntax that answers for them."""
-    syntax = AstSyntax(source, operations)
+    others = tuple(others)
+    syntax = AstSyntax(source, operations, {id(o.node): o for o in others if isinstance(o, Operation)})
     for operation in (*operations.values(), *others):
         operation.syntax = syntax

@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
-from promolint.engine.model import Module, Operation, OperationKind, Syntax, Variable, variables_in, with_arrays_of
+from promolint.engine.model import (
+    Module,
+    Operation,
+    OperationKind,
+    Syntax,
+    Variable,
+    is_symbolic,
+    variables_in,
+    with_arrays_of,
+)
 from promolint.engine.values import Array, Library, Refusal
 from promolint.rules.base import Finding, Rule
 from promolint.rules.shared.through_calls import settled
@@ -119,9 +128,13 @@ def reached(operation: Operation, variable: Variable, dtype: str) -> bool:
         return True
     for node, branch in syntax.guards(operation.node):
         guard = syntax.operation_at(node)
-        if guard is None or guard.symbolic_result is None:
+        value = guard.symbolic_result if guard is not None else None
+        if value is None:  # a call of the program's own function: what its body gives
+            call = syntax.call_at(node)
+            value = call.result if call is not None and is_symbolic(call.result) else None
+        if value is None:
             continue
-        value = with_arrays_of(guard.symbolic_result, [variable], dtype)
+        value = with_arrays_of(value, [variable], dtype)
         if isinstance(value, Refusal):
             return False
         if branch is not None and isinstance(value, Array) and value.literal is (not branch):
