@@ -151,10 +151,8 @@ def _widened(operation: Operation) -> str | None:
         if dtype not in _WIDENED:
             continue
         for variable in variables:
-            if not reached(operation, variable, dtype):
-                continue
             wide_at = _wide_operands(operation, variable, dtype)
-            if wide_at:
+            if wide_at and reached(operation, variable, dtype):  # the guards last: most operations widen nothing
                 return _message(operation, variable.name, dtype, wide_at)
     return None
 
