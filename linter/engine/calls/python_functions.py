@@ -167,11 +167,11 @@ def _python_round(call: Call) -> Value:
             return Array(frozenset([call.ctx.jax.default_dtype("i")]), Library.JAX, False, ndim=number.ndim)
         return replace(number, literal=None)
     kinds = {DTYPES[d].kind for d in number.dtypes}
-    if digits is None or kinds <= {"b", "i", "u"}:
+    if digits is None:
         return python_scalar("int")
     if number.library is Library.PYTHON:
-        return python_scalar("float") if kinds == {"f"} else UNKNOWN
-    return replace(number, literal=None) if "b" not in kinds else UNKNOWN
+        return python_scalar("int") if kinds <= {"b", "i"} else python_scalar("float") if kinds == {"f"} else UNKNOWN
+    return replace(number, literal=None) if "b" not in kinds else UNKNOWN  # np.bool_ has no __round__
 
 
 def _int_tuple(call: Call) -> Value:

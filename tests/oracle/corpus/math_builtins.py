@@ -100,3 +100,6 @@ y = range(np.float32(3))
 # ---
 y = list(range(jnp.int32(3)))[0]
 y2 = list(range(1, 4, 2))[0]
+# ---
+y = round(np.int32(3), 1)
+y2 = round(True, 1)
