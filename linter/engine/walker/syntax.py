@@ -91,7 +91,7 @@ class AstSyntax:
         child, parent = node, self._parents.get(id(node))
         while parent is not None:
             for statements in _BLOCKS.get(type(parent), ()):  # the statements before, in its block
-                block = getattr(parent, statements, ())
+                block = getattr(parent, statements)
                 if any(child is s for s in block):
                     found.extend((s.value, None) for s in block[:next(i for i, s in enumerate(block) if s is child)]
                                  if type(s) in _VALUED and s.value is not None)  # fmt: skip
@@ -174,9 +174,11 @@ class AstSyntax:
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_BLOCKS = {kind: ("body", "orelse", "finalbody") for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.If,
-                                                                 ast.For, ast.AsyncFor, ast.While, ast.With,
-                                                                 ast.AsyncWith, ast.Try, ast.ExceptHandler)}  # fmt: skip
+# The statement lists of each compound statement.
+_BLOCKS = {ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.With: ("body",), ast.AsyncWith: ("body",),
+           ast.ExceptHandler: ("body",), ast.If: ("body", "orelse"), ast.For: ("body", "orelse"),
+           ast.AsyncFor: ("body", "orelse"), ast.While: ("body", "orelse"),
+           ast.Try: ("body", "orelse", "finalbody")}  # fmt: skip
 _VALUED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # statements that evaluate one expression
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
 
