@@ -88,6 +88,7 @@ class Match:
         got, back = _exact_leaves(received), _exact_leaves(returned)
         if got is None or back is None:
             self.undecided = True
+            self.differ = _known_differences(received, returned)
             return
         if _shape_of(received) != _shape_of(returned):
             # Only arrays are leaves for sure: anything else (an object, an unknown) may be a pytree.
@@ -108,6 +109,26 @@ class Match:
                 self.promote.append(index)
             else:
                 self.unknown.add(index)
+
+
+def _known_differences(received: Value, returned: Value, path: str = "") -> list[tuple[str, Array, Array]]:
+    """Where two pytrees whose leaves are not all known (an unknown value in them may be a
+    pytree itself) differ for sure: strong leaves of different dtypes at the same place of the
+    tuples, lists and dicts around them, which an unknown part beside them does not move."""
+    if isinstance(received, Items) and isinstance(returned, Items):
+        if received.is_tuple != returned.is_tuple or len(received.items) != len(returned.items):
+            return []
+        pairs = [(f"{path}[{i}]", a, b) for i, (a, b) in enumerate(zip(received.items, returned.items))]
+    elif isinstance(received, Keyed) and isinstance(returned, Keyed):
+        got, back = sorted_entries(received), sorted_entries(returned)
+        if got is None or back is None or [k for k, _ in got] != [k for k, _ in back]:
+            return []
+        pairs = [(f"{path}[{key!r}]", a, b) for (key, a), (_, b) in zip(got, back)]
+    else:
+        a, b = _settled(received), _settled(returned)
+        known = isinstance(a, Array) and a.dtypes and isinstance(b, Array) and b.dtypes
+        return [(path, a, b)] if known and a.weak is False and not a.dtypes & b.dtypes else []  # type: ignore[union-attr]
+    return [found for place, a, b in pairs for found in _known_differences(a, b, place)]
 
 
 def promoted(carry: Value, returned: Value, positions: list[int], ctx: Context) -> Value:

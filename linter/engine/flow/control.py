@@ -152,21 +152,23 @@ def _kept_everywhere(before: Value, after: Symbolic) -> bool:
     return all(after.at(a) == (before.at(a) if type(before) is Symbolic else before) for a in assignments)
 
 
-def _promoted_leaf(index: int, ctx: Context, carry_skeleton: Value, returned_skeleton: Value,
-                   carry: tuple[Value, ...], returned: tuple[Value, ...]) -> Value:  # fmt: skip
-    """Leaf ``index`` of the carry JAX traces again, at one member (``promoted``); unknown
-    where the engine cannot tell whether it is promoted (evaluated with every variable unknown,
-    a leaf kept so would be claimed kept at every member)."""
-    trees = _trees((carry_skeleton, returned_skeleton), (carry, returned))
-    if trees is None:
+def _promoted_leaf(ctx: Context, received: Value, returned: Value) -> Value:
+    """A carry leaf as JAX traces it again, at one member (``promoted``), from that leaf alone and
+    what the body returns in its place: whether JAX promotes a leaf depends on nothing else, and
+    a leaf weighed with the others would depend on every variable of the carry.  Unknown where
+    the engine cannot tell whether it is promoted (evaluated with every variable unknown, a leaf
+    kept so would be claimed kept at every member).  The structure and the other leaves decide
+    whether the loop raises (``_carry_leaf``)."""
+    if isinstance(received, (Items, Keyed)) or is_none(received) or isinstance(returned, (Items, Keyed)) \
+            or is_none(returned):
+        return UNKNOWN  # a pytree there: the trees would not line up
+    match = carries.Match(received, returned)
+    if match.undecided or match.unknown:
         return UNKNOWN
-    match = carries.Match(*trees)
-    if match.undecided or index in match.unknown:
-        return UNKNOWN
-    if not match.promote or match.structure_differs:
-        return carry[index]
-    promoted = carries.promoted(*trees, match.promote, ctx)
-    return promoted if isinstance(promoted, Refusal) else (leaves(promoted) or [UNKNOWN])[index]
+    if not match.promote:
+        return received
+    promoted = carries.promoted(received, returned, match.promote, ctx)
+    return promoted if isinstance(promoted, Refusal) else (leaves(promoted) or [UNKNOWN])[0]
 
 
 def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tuple[Value, ...],
@@ -219,7 +221,7 @@ def _symbolic_loop(what: str, step: Callable[[Invoke, Value], tuple[Value, Value
     kept = len(handed_back) == len(got)
     again = [leaf if kept and handed_back[i] is leaf or not isinstance(leaf, (Array, Symbolic))
              or i < len(back) and _an_object(leaf, back[i]) else
-             apply("promoted carry", _promoted_leaf, (i, ctx, *first, tuple(got), tuple(back)))
+             apply("promoted carry", _promoted_leaf, (ctx, leaf, back[i] if i < len(back) else UNKNOWN))
              for i, leaf in enumerate(got)]  # fmt: skip
     # A leaf the second trace gets as the first did, at every member, is that leaf itself.
     again = [before if before is after or type(after) is Symbolic and _kept_everywhere(before, after) else after
