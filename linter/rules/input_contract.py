@@ -4,11 +4,14 @@ strict promotion)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from promolint.core.dtypes import CONTRACT_WIDE
-from promolint.engine.model import SHAPE, Operation, OperationKind
+from promolint.engine.model import BRANCHES, CARRY, SHAPE, Operation, OperationKind
 from promolint.engine.values import Refusal
 from promolint.rules.base import Example
-from promolint.rules.shared.contract import Breach, ContractRule, breach, wide_operands
+from promolint.rules.shared.contract import (Breach, ContractRule, branches_bound_to_the_default, breach,
+                                             defaults_in_bodies, wide_operands)
 from promolint.rules.shared.through_calls import settled
 from promolint.systems.base import Reason
 
@@ -110,8 +113,8 @@ class InputContract(ContractRule):
         """, promotion="strict"),
     )
 
-    def message(self, operation):
-        return _strict_breach(operation) or _x64_breach(operation)
+    def message(self, operation, operations=()):
+        return _strict_breach(operation) or _x64_breach(operation) or _x64_control_breach(operation, operations)
 
 
 def _strict_breach(operation: Operation) -> str | None:
@@ -132,6 +135,30 @@ def _x64_breach(operation: Operation) -> str | None:
                    wide_runs=True)  # fmt: skip
     wide = wide_operands(operation, CONTRACT_WIDE[found.dtype]) if found is not None else []
     return _x64_message(operation, found, wide) if wide else None  # a Python scalar there is PRM027's
+
+
+def _x64_control_breach(operation: Operation, operations: Sequence[Operation]) -> str | None:
+    """With x64 on, a lax loop whose body returns a float32 input's carry as 64-bit, or a
+    conditional whose branches return it beside a 64-bit value, where the 64-bit input runs."""
+    if not (operation.ctx.x64 and operation.kind == OperationKind.CONTROL):
+        return None
+    if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM025's
+        return None
+    if branches_bound_to_the_default(operation) is not None:  # raises for all narrow inputs at once: PRM027's
+        return None
+    found = breach(operation, lambda refusal: refusal.error == "TypeError" and refusal.reason in (CARRY, BRANCHES),
+                   wide_runs=True)  # fmt: skip
+    defaults = defaults_in_bodies(operation, operations) if found is not None else []
+    return _control_message(operation, found, defaults) if defaults else None  # a Python scalar there is PRM027's
+
+
+def _control_message(operation: Operation, found: Breach, defaults: list[str]) -> str:
+    name = operation.op.removeprefix("jax.")
+    said = found.refusal.message.split(": JAX requires")[0].rstrip(".")
+    return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
+            f"TypeError ({said}): {', '.join(defaults)} is {CONTRACT_WIDE[found.dtype]} under x64 whatever "
+            f"`{found.name}` is, and lax does not promote. Give it `{found.name}`'s dtype (e.g. "
+            f"`jnp.zeros(n, {found.name}.dtype)`, `random.normal(key, shape, {found.name}.dtype)`).")
 
 
 def _strict_message(found: Breach) -> str:

@@ -134,7 +134,7 @@ class InputWidening(ContractRule):
         """, x64="on"),
     )
 
-    def message(self, operation):
+    def message(self, operation, operations=()):
         return _widened(operation)
 
 

@@ -6,13 +6,10 @@ from collections.abc import Sequence
 
 from promolint.engine.model import (BRANCHES, CARRY, JNP_EQUIVALENTS, Operation, OperationKind, variables_in,
                                     with_arrays_of)
-from promolint.engine.values import UNKNOWN, Array, Library, Refusal
+from promolint.engine.values import Array, Library, Refusal
 from promolint.rules.base import Example, Rule
-from promolint.rules.shared.contract import defaults_in_bodies
+from promolint.rules.shared.contract import NARROW, branches_bound_to_the_default, defaults_in_bodies
 
-# A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
-# off gives its data.
-_NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
 # What JAX requires of a conditional's branches and a loop's body, which it never promotes.
 _DISAGREE = {BRANCHES: "its branches must return equal dtypes", CARRY: "its body must return the carry's dtype"}
 
@@ -170,7 +167,7 @@ class LaxLiteralX64(Rule):
         found = _bound_to_the_default(operation)
         if found is not None:
             yield self.finding(operation, _message(operation, *found))
-        found = _branches_bound_to_the_default(operation)
+        found = branches_bound_to_the_default(operation)
         if found is not None:
             defaults = defaults_in_bodies(operation, operations)
             yield self.finding(operation, _branches_message(operation, *found, defaults))
@@ -190,36 +187,18 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
     positions = _promoted(operation)
     scalars = {operation.operands[i].dtype for i in positions
                if isinstance(operation.operands[i], Array) and operation.operands[i].library is Library.PYTHON
-               and operation.operands[i].exact} & _NARROW.keys()  # fmt: skip
+               and operation.operands[i].exact} & NARROW.keys()  # fmt: skip
     arrays = [variables_in(operation.symbolic_operands[i]) for i in positions]
     variables = frozenset().union(*(v for v in arrays if v and not any(x.scalar_annotated for x in v)))
     if len(scalars) != 1 or not variables:
         return None
     wide = scalars.pop()
-    kind, narrow = _NARROW[wide]
+    kind, narrow = NARROW[wide]
     raised = with_arrays_of(operation.symbolic_result, variables, narrow)
     ran = with_arrays_of(operation.symbolic_result, variables, wide)
     if not (isinstance(raised, Refusal) and raised.error == "TypeError" and isinstance(ran, Array)):
         return None
     return kind, narrow, tuple(sorted(v.name for v in variables))
-
-
-def _branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, tuple[str, ...]] | None:
-    """With x64 on, a lax conditional or loop that raises where the arrays it depends on are
-    int32 (float32) because its branches (its body) do not agree, but runs where they are int64
-    (float64): a branch returns a Python scalar, or JAX's default dtype, beside them (jumanji's
-    `lax.cond(mask[a], lambda: a, lambda: 0)`).  The reason (branches or carry), the kind, the
-    narrow dtype and the names of the variables."""
-    result = operation.symbolic_result
-    if operation.kind != OperationKind.CONTROL or not operation.ctx.x64 or result is None:
-        return None
-    for wide, (kind, narrow) in _NARROW.items():
-        raised = with_arrays_of(result, None, narrow)
-        ran = with_arrays_of(result, None, wide)
-        if (isinstance(raised, Refusal) and raised.reason in _DISAGREE and raised.error == "TypeError"
-                and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
-            return raised.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
-    return None
 
 
 def _promoted(operation: Operation) -> list[int]:

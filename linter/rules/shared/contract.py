@@ -12,11 +12,13 @@ its inputs from those calls (``Inputs``): rules report what raises there at the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
 from promolint.engine.model import (
+    BRANCHES,
+    CARRY,
     Module,
     Operation,
     OperationKind,
@@ -26,11 +28,14 @@ from promolint.engine.model import (
     variables_in,
     with_arrays_of,
 )
-from promolint.engine.values import Array, Library, Refusal
+from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Refusal
 from promolint.rules.base import Finding, Rule
 from promolint.rules.shared.through_calls import settled
 
-NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
+NOT_INPUTS = frozenset({"self", "cls"})
+# A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
+# off gives its data.
+NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}  # the object a method belongs to is no data (its fields may be)
 
 
 class ContractRule(Rule, abstract=True):
@@ -39,11 +44,12 @@ class ContractRule(Rule, abstract=True):
     (those get their inputs from the calls) and in modules that use JAX (the contract's inputs
     are JAX arrays)."""
 
-    def message(self, operation: Operation) -> str | None:
+    def message(self, operation: Operation, operations: Sequence[Operation]) -> str | None:
+        """``operations``: the module's, among which the bodies of a lax loop or conditional are."""
         raise NotImplementedError
 
-    def check(self, operation: Operation) -> Iterator[Finding]:
-        found = self.message(operation)
+    def check(self, operation: Operation, operations: Sequence[Operation] = ()) -> Iterator[Finding]:
+        found = self.message(operation, operations)
         if found is not None:
             yield self.finding(operation, found)
 
@@ -52,7 +58,7 @@ class ContractRule(Rule, abstract=True):
             return  # a NumPy module's callers pass NumPy arrays, whose promotion no x64 switch changes
         inputs = Inputs(module)
         for operation in module.operations:
-            for finding in self.check(operation):
+            for finding in self.check(operation, module.operations):
                 if inputs.by_contract(operation):
                     yield finding
 
@@ -106,17 +112,45 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
         everywhere = with_arrays_of(result, variables, dtype)
-        if not (isinstance(everywhere, Refusal) and raises(everywhere)):
-            continue  # every input of this dtype would be a case of one: none alone raises
+        if _runs(everywhere) or isinstance(everywhere, Refusal) and not raises(everywhere):
+            continue  # every input of this dtype is a case of one: none alone raises so
         for variable in variables:
-            refusal = with_arrays_of(result, [variable], dtype)
-            if not (isinstance(refusal, Refusal) and raises(refusal)) or not reached(operation, variable, dtype):
+            refusal = raised(with_arrays_of(result, [variable], dtype))
+            if not (refusal is not None and raises(refusal)) or not reached(operation, variable, dtype):
                 continue
-            wide = with_arrays_of(result, [variable], CONTRACT_WIDE[dtype])
-            if wide_runs and not (isinstance(wide, Array) and wide.dtypes):
+            if wide_runs and not _runs(with_arrays_of(result, [variable], CONTRACT_WIDE[dtype])):
                 continue
             return Breach(variable.name, dtype, refusal)
     return None
+
+
+def raised(value: object) -> Refusal | None:
+    """What an operation raises given its result: the refusal it is, or a lax loop's or
+    conditional's that one leaf of its result is (JAX compares the carry, or the branches' outputs,
+    as a whole: one leaf that differs raises for all, whatever the other leaves are)."""
+    if isinstance(value, Refusal):
+        return value
+    found = _leaf_values(value)
+    return next((leaf for leaf in found if isinstance(leaf, Refusal) and leaf.reason in (CARRY, BRANCHES)), None)
+
+
+def _runs(value: object) -> bool:
+    """Whether a result is what an operation gives where it runs: a known array, or a loop's or
+    conditional's result with no refusal in it and some leaf known."""
+    if isinstance(value, Array):
+        return bool(value.dtypes)
+    found = _leaf_values(value)
+    return bool(found) and not any(isinstance(leaf, Refusal) for leaf in found) and \
+        any(isinstance(leaf, Array) and leaf.dtypes for leaf in found)
+
+
+def _leaf_values(value: object) -> list[object]:
+    """A result's leaves, refusals and unknown ones among them, through its tuples, lists and dicts."""
+    if isinstance(value, Items):
+        return [leaf for item in value.items for leaf in _leaf_values(item)]
+    if isinstance(value, Keyed):
+        return [leaf for _, member in value.entries for leaf in _leaf_values(member)]
+    return [value]
 
 
 def reached(operation: Operation, variable: Variable, dtype: str) -> bool:
@@ -159,6 +193,24 @@ def wide_operands(operation: Operation, dtype: str) -> list[str]:
         return []
     return [_traced(operation, node, value) for node, value in zip(nodes, operation.operands)
             if isinstance(value, Array) and value.weak is False and value.dtypes == {dtype}]  # fmt: skip
+
+
+def branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, tuple[str, ...]] | None:
+    """With x64 on, a lax conditional or loop that raises where the arrays it depends on are
+    int32 (float32) because its branches (its body) do not agree, but runs where they are int64
+    (float64): a branch returns a Python scalar, or JAX's default dtype, beside them (jumanji's
+    `lax.cond(mask[a], lambda: a, lambda: 0)`).  The reason (branches or carry), the kind, the
+    narrow dtype and the names of the variables."""
+    result = operation.symbolic_result
+    if operation.kind != OperationKind.CONTROL or not operation.ctx.x64 or result is None:
+        return None
+    for wide, (kind, narrow) in NARROW.items():
+        narrow_result = with_arrays_of(result, None, narrow)
+        ran = with_arrays_of(result, None, wide)
+        if (isinstance(narrow_result, Refusal) and narrow_result.reason in (CARRY, BRANCHES) and narrow_result.error == "TypeError"
+                and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
+            return narrow_result.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
+    return None
 
 
 def defaults_in_bodies(operation: Operation, operations: Iterable[Operation]) -> list[str]:
