@@ -28,7 +28,7 @@ from promolint.engine.context import Context
 from promolint.engine.flow import carries
 from promolint.engine.flow.carries import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import leaves, rebuild
-from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on
+from promolint.engine.symbolic import Symbolic, apply, is_attribute_of, lifted, passed_on, raised_in
 from promolint.engine.symbolic import outcomes as outcomes_of
 from promolint.engine.values import (NONE, UNKNOWN, Array, Instance, Items, Keyed, Library, Reference, Refusal, Value,
                                      is_none)
@@ -175,7 +175,11 @@ def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tupl
                 returned: tuple[Value, ...], carry_again: tuple[Value, ...], returned_again: tuple[Value, ...],
                 result: tuple[Value, ...]) -> Value:  # fmt: skip
     """Leaf ``index`` of what the loop gives at one member: ``result``'s, unless the body
-    changes the carry's dtype there (the loop raises) or the engine cannot tell."""
+    changes the carry's dtype there (the loop raises), the body raises there (passed on: the
+    loop never gets to its carry), or the engine cannot tell."""
+    body_raised = raised_in(returned + returned_again)
+    if body_raised is not None:
+        return body_raised
     trees = _trees(skeletons, (carry, returned, carry_again, returned_again))
     if trees is None:
         return UNKNOWN
