@@ -17,7 +17,7 @@ queries rules ask of the engine:
   scalar (``PREDICATE``), ranks rather than dtypes (``SHAPE``);
 - values computed from variables and their members (``Symbolic``, ``Variable``, ``is_symbolic``,
   ``summary``, ``without_inputs``, ``passed_on``, ``variables_in``, ``with_arrays_of``, ``uniform_instances``,
-  ``instances_with``);
+  ``instances_with``, ``with_arrays_of_by_members``);
 - a dict's entries in JAX's order (``sorted_entries``) and a value as messages spell it
   (``spelled``).
 
@@ -43,7 +43,8 @@ from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, 
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
 from promolint.engine.symbolic import (Symbolic, Variable, instances_with, is_symbolic, passed_on, summary,
-                                       uniform_instances, variables_in, with_arrays_of, without_inputs)
+                                       uniform_instances, variables_in, with_arrays_of, with_arrays_of_by_members,
+                                       without_inputs)
 
 __all__ = [
     "ARITHMETIC",
@@ -87,5 +88,6 @@ __all__ = [
     "update_promotion",
     "variables_in",
     "with_arrays_of",
+    "with_arrays_of_by_members",
     "without_inputs",
 ]

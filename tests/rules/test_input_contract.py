@@ -113,6 +113,31 @@ SOURCE = textwrap.dedent("""\
 
     def accumulate(y, n):
         return lax.fori_loop(0, n, lambda i, acc: acc + y, jnp.zeros(3))
+
+
+    def langevin(key, x0, dt):
+        def step(carry, i):
+            k, x = carry
+            k, sub = jax.random.split(k)
+            x = x + dt * jax.random.normal(sub, x.shape)
+            return (k, x), x
+        return lax.scan(step, (key, x0), jnp.arange(4))
+
+
+    def drift(key, x0):
+        def step(x, i):
+            x = x + jax.random.normal(jax.random.fold_in(key, i), x.shape)
+            return x, x
+        return lax.scan(step, x0, jnp.arange(4))
+
+
+    def langevin_cast(key, x0, dt):
+        def step(carry, i):
+            k, x = carry
+            k, sub = jax.random.split(k)
+            x = x + dt * jax.random.normal(sub, x.shape, x.dtype)
+            return (k, x), x
+        return lax.scan(step, (key, x0), jnp.arange(4))
 """)
 
 # name: (mode, the arguments it is called with: float32 data first)
@@ -134,13 +159,16 @@ CALLS = {
     "while_default": ("x64", "{x}"),
     "cond_cast": ("x64", "True, {x}"),
     "accumulate": ("x64", "{x}, 3"),
+    "langevin": ("x64", "jax.random.PRNGKey(0), {x}, 0.1"),
+    "drift": ("x64", "jax.random.PRNGKey(0), {x}"),
+    "langevin_cast": ("x64", "jax.random.PRNGKey(0), {x}, 0.1"),
 }
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
             "wavelet": ("PRM028", "data"),
             "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
             "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
-            "while_default": ("PRM027", "y0")}  # fmt: skip
+            "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -148,7 +176,7 @@ ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROM
 def _line_of(name: str) -> int:
     lines = SOURCE.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"def {name}("))
-    return next(i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("return")) + 1
+    return next(i for i in range(start + 1, len(lines)) if lines[i].startswith("    return")) + 1  # the function's own
 
 
 @pytest.mark.parametrize("mode", ["x64", "strict"])

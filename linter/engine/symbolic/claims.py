@@ -108,6 +108,14 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
     return substitute(value, Partial((var, _member_like(var, array) or UNKNOWN) for var in variables))
 
 
+def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, other: Variable) -> list[Value]:
+    """``value`` where ``variable`` holds a strong JAX array of ``dtype`` (``with_arrays_of``)
+    and ``other`` each member of its domain in turn, every other variable unknown: what one more
+    input decides where leaving it unknown decides nothing (``y + dt * random.normal(k, s)``)."""
+    member = _member_like(variable, Array(frozenset([dtype]), Library.JAX, False)) or UNKNOWN
+    return [substitute(value, Partial(((variable, member), (other, each)))) for each in other.domain]
+
+
 def without_inputs(value: Value) -> Value:
     """``value`` with every array variable unknown and every variable annotated as a Python
     scalar at a Python float of its domain (its first Python member where it holds no float):

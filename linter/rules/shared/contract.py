@@ -25,8 +25,10 @@ from promolint.engine.model import (
     Syntax,
     Variable,
     is_symbolic,
+    passed_on,
     variables_in,
     with_arrays_of,
+    with_arrays_of_by_members,
 )
 from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Refusal
 from promolint.rules.base import Finding, Rule
@@ -116,12 +118,42 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             continue  # every input of this dtype is a case of one: none alone raises so
         for variable in variables:
             refusal = raised(with_arrays_of(result, [variable], dtype))
+            if refusal is None and wide_runs:  # the others unknown decide nothing: weigh each of their members
+                refusal = _raised_at_every_member(operation, variable, dtype, raises)
             if not (refusal is not None and raises(refusal)) or not reached(operation, variable, dtype):
                 continue
-            if wide_runs and not _runs(with_arrays_of(result, [variable], CONTRACT_WIDE[dtype])):
+            if wide_runs and not _runs_for(operation, variable, CONTRACT_WIDE[dtype]):
                 continue
             return Breach(variable.name, dtype, refusal)
     return None
+
+
+def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str,
+                            raises: Callable[[Refusal], bool]) -> Refusal | None:  # fmt: skip
+    """What ``operation`` raises where ``variable`` holds a strong JAX array of ``dtype``, at
+    every member of one other variable (the rest unknown) where the program gets that far:
+    ``y + dt * random.normal(k, y.shape)`` in a scan body raises for a float32 ``y`` whatever
+    ``dt`` is, though ``dt`` unknown leaves the sum unknown."""
+    for other in _others(operation, variable):
+        outcomes = [value for value in with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)
+                    if not any(passed_on(leaf) for leaf in _leaf_values(value))]  # fmt: skip
+        refusals = [raised(value) for value in outcomes]
+        if outcomes and all(refusal is not None and raises(refusal) for refusal in refusals):
+            return refusals[0]
+    return None
+
+
+def _runs_for(operation: Operation, variable: Variable, dtype: str) -> bool:
+    """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: with
+    the others unknown, else at some member of one of them."""
+    result = operation.symbolic_result
+    return _runs(with_arrays_of(result, [variable], dtype)) or any(
+        _runs(value) for other in _others(operation, variable)
+        for value in with_arrays_of_by_members(result, variable, dtype, other))  # fmt: skip
+
+
+def _others(operation: Operation, variable: Variable) -> list[Variable]:
+    return sorted((v for v in variables_in(operation.symbolic_result) if v != variable), key=lambda v: v.name)
 
 
 def raised(value: object) -> Refusal | None:
