@@ -166,6 +166,11 @@ class Syntax(Protocol):
         (None: it must run for ``node`` to) each enclosing ``for`` loop's iterable and the value
         of each statement before it in its blocks."""
 
+    def public(self, node: object) -> bool:
+        """Whether ``node`` is in a function a module's users call: a ``def`` (or a function
+        nested in one) at the module's top level or in a class there, no name on the way
+        private (``_helper``, ``_Impl.run``); dunder methods are public."""
+
     def reads_fields_of(self, node: object, parameter: str) -> bool:
         """Whether the expression ``node`` reads a field of its function's ``parameter`` (not a
         ``shape``, ``ndim``, ``size`` or ``dtype``), itself or through the names it reads that

@@ -23,7 +23,8 @@ class InputContract(ContractRule):
     summary = (
         "Opt-in: flags operations that raise for a float32 array input (`input-dtypes`) of a function "
         "whose parameters have no dtype in the code: with x64 on, `jax.lax` calls that run for a "
-        "float64 input and raise for a float32 one because another operand follows x64's defaults; "
+        "float64 input and raise for a float32 one because another operand follows x64's defaults, "
+        "and lax loops and conditionals whose body or branches meet the input with such a value; "
         "under strict promotion, promotions that raise for a float32 parameter annotated as a float "
         "array whatever the other parameters are. The message names the input."
     )
@@ -31,7 +32,9 @@ class InputContract(ContractRule):
         A library's functions are called with float32 arrays as well as 64-bit ones, whatever its
         own tests pass. `jax.lax` never promotes: `lax.select(mask, y, jnp.zeros(3))` runs for a
         float64 `y` with x64 on and raises TypeError for a float32 one, since `jnp.zeros(3)`
-        follows x64's default. Code tested with x64 off, or with x64's own defaults throughout,
+        follows x64's default. A loop is alike: `lax.scan` raises where its body returns a
+        float32 carry as float64 (`x + dt * random.normal(key, x.shape)`: the draw follows x64's
+        default), and so does `lax.cond` where its branches disagree. Code tested with x64 off, or with x64's own defaults throughout,
         passes until a user with float32 data switches x64 on (jax-gcm, optax and interpax
         users reported such crashes). Under strict promotion, `q * jnp.array([1, -1])` raises for
         every float `q`; where `q` is annotated as a float array (jaxtyping's `Float[Array, "2"]`),
@@ -39,8 +42,8 @@ class InputContract(ContractRule):
 
         Each parameter is weighed alone, as a strong JAX array of each dtype of `input-dtypes`
         (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
-        raise whatever they are. A function the module calls itself is judged by what its calls
-        pass (the other rules report those). A parameter annotated with a Python scalar type is
+        raise whatever they are. A private function the module calls itself is judged by what its
+        calls pass (the other rules report those); a public one is its users' too. A parameter annotated with a Python scalar type is
         no array input; under strict promotion only parameters annotated as float arrays are,
         since an unannotated or `jax.Array` one may be an integer count the code meant.
 
@@ -53,6 +56,27 @@ class InputContract(ContractRule):
         (`jnp.zeros(n, x.dtype)`, `jnp.asarray(c, x.dtype)`), or cast where the dtypes meet.
     """
     invalid = (
+        # Public, though the module calls it too: its users pass float32 arrays (numpyro's
+        # vec_to_tril_matrix).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def place(x, n):
+                return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
+            def placed_twice(x, n):
+                return place(place(x, n), n)
+        """, x64="on"),
+        # A scan whose body adds a float64 draw to a float32 carry (sgmcmcjax's samplers).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def langevin(key, x0, dt):
+                def step(carry, i):
+                    k, x = carry
+                    k, sub = jax.random.split(k)
+                    return (k, x + dt * jax.random.normal(sub, x.shape)), x
+                return jax.lax.scan(step, (key, x0), jnp.arange(4))
+        """, x64="on"),
         # x64 switched on by the code itself.
         Example("""
             import jax
@@ -86,6 +110,16 @@ class InputContract(ContractRule):
         Example("""
             import jax
             import jax.numpy as jnp
+            def langevin(key, x0, dt):
+                def step(carry, i):
+                    k, x = carry
+                    k, sub = jax.random.split(k)
+                    return (k, x + dt * jax.random.normal(sub, x.shape, x.dtype)), x
+                return jax.lax.scan(step, (key, x0), jnp.arange(4))
+        """, x64="on"),
+        Example("""
+            import jax
+            import jax.numpy as jnp
             jax.config.update("jax_enable_x64", True)
             def pick(mask, y: jax.Array):
                 return jax.lax.select(mask, y, jnp.zeros(3, y.dtype))
@@ -96,13 +130,13 @@ class InputContract(ContractRule):
             def place(x: jax.Array, n: int):
                 return jax.lax.dynamic_update_slice(jnp.zeros(n, x.dtype), x, (0,))
         """, x64="on"),
-        # Called in the module with what its calls pass: the calls decide.
+        # A private function called in the module with what its calls pass: the calls decide.
         Example("""
             import jax
             import jax.numpy as jnp
-            def place(x, n):
+            def _place(x, n):
                 return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
-            out = place(jnp.ones(2), 3)
+            out = _place(jnp.ones(2), 3)
         """, x64="on"),
         # A count the code meant as an integer: it runs for int32.
         Example("""

@@ -83,10 +83,25 @@ class AstSyntax:
         arguments = [*node.args, *(k.value for k in node.keywords)]
         return tuple(f for argument in arguments for f in self._function_at(argument))
 
-    def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
+    def _parent_map(self) -> dict[int, ast.AST]:
         if self._parents is None:
             self._parents = {id(child): parent for parent in ast.walk(self._source.tree)
                              for child in ast.iter_child_nodes(parent)}  # fmt: skip
+        return self._parents
+
+    def public(self, node: object) -> bool:
+        parents = self._parent_map()
+        in_function = False
+        parent = parents.get(id(node))
+        while parent is not None:
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and _private(parent.name):
+                return False
+            in_function = in_function or isinstance(parent, _FUNCTIONS)
+            parent = parents.get(id(parent))
+        return in_function
+
+    def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
+        self._parent_map()
         found = []
         child, parent = node, self._parents.get(id(node))
         while parent is not None:
@@ -181,6 +196,10 @@ _BLOCKS = {ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.With
            ast.Try: ("body", "orelse", "finalbody")}  # fmt: skip
 _VALUED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # statements that evaluate one expression
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:

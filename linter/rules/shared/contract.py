@@ -6,8 +6,9 @@ another (``x * jnp.array([1, -1])`` under strict promotion; ``lax.select(p, x, j
 with x64 on) breaks that contract, though no member of the parameter's domain decides it for
 every member.  ``breach`` finds the input that breaks it: one parameter, a strong JAX array of a
 contract dtype, with every other parameter left unknown, so that the operation raises whatever
-the others are; the finding names it as its witness.  A function the module calls itself gets
-its inputs from those calls (``Inputs``): rules report what raises there at the calls.
+the others are; the finding names it as its witness.  A private function the module calls
+itself gets its inputs from those calls (``Inputs``): rules report what raises there at the
+calls; a public one is called by the module's users as well.
 """
 
 from __future__ import annotations
@@ -34,16 +35,16 @@ from promolint.engine.values import UNKNOWN, Array, Items, Keyed, Library, Refus
 from promolint.rules.base import Finding, Rule
 from promolint.rules.shared.through_calls import settled
 
-NOT_INPUTS = frozenset({"self", "cls"})
+NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
 # A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
 # off gives its data.
-NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}  # the object a method belongs to is no data (its fields may be)
+NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
 
 
 class ContractRule(Rule, abstract=True):
     """A rule whose findings hold under the input contract (``message``: what an operation breaks
-    of it, None where nothing), reported only in the functions the module does not call itself
-    (those get their inputs from the calls) and in modules that use JAX (the contract's inputs
+    of it, None where nothing), reported in public functions and in the private ones the module
+    does not call itself (those get their inputs from the calls) and in modules that use JAX (the contract's inputs
     are JAX arrays)."""
 
     def message(self, operation: Operation, operations: Sequence[Operation]) -> str | None:
@@ -74,8 +75,11 @@ class Inputs:
         self._called: set[int] | None = None
 
     def by_contract(self, operation: Operation) -> bool:
-        """Whether ``operation`` is in no function the module calls itself (worked out on the
-        first question: most modules have no breach to ask about)."""
+        """Whether ``operation`` is in a public function (its users call it, whatever the module
+        passes it) or in no function the module calls itself (worked out on the first question:
+        most modules have no breach to ask about)."""
+        if operation.syntax is not None and operation.syntax.public(operation.node):
+            return True
         if self._called is None:
             module = self._module
             self._called = {id(op.node) for invocation in module.invocations if invocation.evaluate is not None
