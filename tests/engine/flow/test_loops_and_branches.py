@@ -14,7 +14,7 @@ from promolint.engine import operations
 from promolint.engine.context import Context
 from promolint.engine.flow import control
 from promolint.engine.flow.carries import BRANCHES, CARRY
-from promolint.engine.values import Array, Library, Reference, Refusal, Value, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Items, Library, Reference, Refusal, Value, python_scalar
 
 X64_OFF = Context(x64=False)
 FLOAT32 = Array(frozenset({"float32"}), Library.JAX, False)
@@ -91,3 +91,16 @@ def test_branches_must_return_one_dtype(first: Array, second: Array) -> None:
         assert isinstance(result, Refusal) and result.reason == BRANCHES
     else:
         assert _is(result, real)
+
+
+def test_a_carry_leaf_that_changes_dtype_raises_whatever_an_unknown_leaf_beside_it_is() -> None:
+    def body(i: Value, carry: Value) -> Value:
+        unknown, x = carry.items
+        return Items((unknown, operations.binary("*", x, python_scalar("complex", 1j), X64_OFF)), True)
+
+    result = _fori_loop(body, Items((UNKNOWN, FLOAT32), True))
+    for unknown in (jax.ShapeDtypeStruct((2,), jnp.uint32), (jax.ShapeDtypeStruct((), jnp.float16),) * 2):
+        real = _jax(lambda k, x: jax.lax.fori_loop(0, 3, lambda i, c: (c[0], c[1] * 1j), (k, x)),
+                    unknown, jax.ShapeDtypeStruct((), jnp.float32))  # fmt: skip
+        assert real is None
+    assert isinstance(result, Refusal) and result.reason == CARRY
