@@ -11,7 +11,7 @@ given; ``kept_dtype`` names the variable whose dtype a value keeps at every memb
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from promolint.engine.symbolic.members import Partial, fold, folded, outcomes
 from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, substitute, variable_order,
@@ -108,12 +108,13 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
     return substitute(value, Partial((var, _member_like(var, array) or UNKNOWN) for var in variables))
 
 
-def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, other: Variable) -> list[Value]:
+def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, other: Variable) -> Iterator[Value]:
     """``value`` where ``variable`` holds a strong JAX array of ``dtype`` (``with_arrays_of``)
     and ``other`` each member of its domain in turn, every other variable unknown: what one more
-    input decides where leaving it unknown decides nothing (``y + dt * random.normal(k, s)``)."""
+    input decides where leaving it unknown decides nothing (``y + dt * random.normal(k, s)``),
+    evaluated as asked: a question answered at the first member stops there."""
     member = _member_like(variable, Array(frozenset([dtype]), Library.JAX, False)) or UNKNOWN
-    return [substitute(value, Partial(((variable, member), (other, each)))) for each in other.domain]
+    return (substitute(value, Partial(((variable, member), (other, each)))) for each in other.domain)
 
 
 def without_inputs(value: Value) -> Value:

@@ -36,6 +36,13 @@ from promolint.rules.base import Finding, Rule
 from promolint.rules.shared.through_calls import settled
 
 NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no data (its fields may be)
+# The members of another input tried before one it does not stop the program at (a PRNG key, a
+# function: no number is one) is taken for no case: the domains interleave libraries, so these
+# are a Python, a NumPy and a JAX value of each of the first dtypes.
+_NO_CASE_AFTER = 8
+# The most other inputs weighed member by member: each costs evaluations of the whole operation
+# (a loop's body), and a function of many inputs (fields, items) is left to what unknown decides.
+_MAX_OTHERS = 6
 # A Python scalar's dtype with x64 on: its kind, and the 32-bit dtype that code written for x64
 # off gives its data.
 NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
@@ -138,12 +145,23 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
     every member of one other variable (the rest unknown) where the program gets that far:
     ``y + dt * random.normal(k, y.shape)`` in a scan body raises for a float32 ``y`` whatever
     ``dt`` is, though ``dt`` unknown leaves the sum unknown."""
-    for other in _others(operation, variable):
-        outcomes = [value for value in with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)
-                    if not any(passed_on(leaf) for leaf in _leaf_values(value))]  # fmt: skip
-        refusals = [raised(value) for value in outcomes]
-        if outcomes and all(refusal is not None and raises(refusal) for refusal in refusals):
-            return refusals[0]
+    others = _others(operation, variable)
+    if len(others) > _MAX_OTHERS:
+        return None
+    for other in others:
+        found = None
+        for index, value in enumerate(with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)):
+            if any(passed_on(leaf) for leaf in _leaf_values(value)):
+                if found is None and index + 1 >= _NO_CASE_AFTER:
+                    break  # no number the program goes on with (a key, a function): weighed no further
+                continue  # the program stops before: no case of the operation
+            refusal = raised(value)
+            if refusal is None or not raises(refusal):
+                found = None
+                break
+            found = found or refusal
+        if found is not None:
+            return found
     return None
 
 
@@ -151,9 +169,9 @@ def _runs_for(operation: Operation, variable: Variable, dtype: str) -> bool:
     """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: with
     the others unknown, else at some member of one of them."""
     result = operation.symbolic_result
-    return _runs(with_arrays_of(result, [variable], dtype)) or any(
-        _runs(value) for other in _others(operation, variable)
-        for value in with_arrays_of_by_members(result, variable, dtype, other))  # fmt: skip
+    others = _others(operation, variable)
+    return _runs(with_arrays_of(result, [variable], dtype)) or len(others) <= _MAX_OTHERS and any(
+        _runs(value) for other in others for value in with_arrays_of_by_members(result, variable, dtype, other))
 
 
 def _others(operation: Operation, variable: Variable) -> list[Variable]:
