@@ -42,8 +42,8 @@ class InputWidening(ContractRule):
         others are, where the input reaches the operation. The 64-bit operand is one of x64's
         defaults or the package's own state: a dtype the code names (`dtype=float`) widens on
         purpose, and where the input is a field of an object (`state.x`), the object's other
-        fields are float32 with it in a caller's object. A private function the
-        module calls itself is judged by what its calls pass; a module that does not use JAX is not
+        fields are float32 with it in a caller's object. A function the module
+        calls itself is judged by what its calls pass; a module that does not use JAX is not
         weighed (NumPy widens its float32 inputs whatever x64 is).
 
         It is opt-in until its precision is measured: a package that computes in float64 on
@@ -133,6 +133,10 @@ class InputWidening(ContractRule):
             out = pad(jnp.zeros(3), 2)
         """, x64="on"),
     )
+
+    # Its precision is measured where the module's own calls do not reach (the primer's ledger);
+    # public functions the module calls too add a hundred findings on the primer not yet judged.
+    public_called = False
 
     def message(self, operation, operations=()):
         return _widened(operation)

@@ -50,9 +50,11 @@ NARROW = {"int64": ("int", "int32"), "float64": ("float", "float32")}
 
 class ContractRule(Rule, abstract=True):
     """A rule whose findings hold under the input contract (``message``: what an operation breaks
-    of it, None where nothing), reported in public functions and in the private ones the module
-    does not call itself (those get their inputs from the calls) and in modules that use JAX (the contract's inputs
-    are JAX arrays)."""
+    of it, None where nothing), reported in the functions the module does not call itself (those
+    get their inputs from the calls), in public ones also where it does (``public_called``: their
+    users call them too), and in modules that use JAX (the contract's inputs are JAX arrays)."""
+
+    public_called = True
 
     def message(self, operation: Operation, operations: Sequence[Operation]) -> str | None:
         """``operations``: the module's, among which the bodies of a lax loop or conditional are."""
@@ -66,7 +68,7 @@ class ContractRule(Rule, abstract=True):
     def check_module(self, module: Module) -> Iterator[Finding]:
         if not module.uses_jax:
             return  # a NumPy module's callers pass NumPy arrays, whose promotion no x64 switch changes
-        inputs = Inputs(module)
+        inputs = Inputs(module, self.public_called)
         for operation in module.operations:
             for finding in self.check(operation, module.operations):
                 if inputs.by_contract(operation):
@@ -77,15 +79,16 @@ class Inputs:
     """Where a module's operations get their inputs from: the calls the module makes of its own
     functions (their bodies evaluated again with each call's arguments), or a contract."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, public_called: bool):
         self._module = module
+        self._public_called = public_called
         self._called: set[int] | None = None
 
     def by_contract(self, operation: Operation) -> bool:
-        """Whether ``operation`` is in a public function (its users call it, whatever the module
-        passes it) or in no function the module calls itself (worked out on the first question:
-        most modules have no breach to ask about)."""
-        if operation.syntax is not None and operation.syntax.public(operation.node):
+        """Whether ``operation`` is in no function the module calls itself, or (``public_called``)
+        in a public one, whose users call it whatever the module passes it (worked out on the
+        first question: most modules have no breach to ask about)."""
+        if self._public_called and operation.syntax is not None and operation.syntax.public(operation.node):
             return True
         if self._called is None:
             module = self._module
