@@ -135,7 +135,7 @@ class InputWidening(ContractRule):
     )
 
     # Its precision is measured where the module's own calls do not reach (the primer's ledger);
-    # public functions the module calls too add a hundred findings on the primer not yet judged.
+    # public functions the module calls too add 95 findings on the primer not yet judged.
     public_called = False
 
     def message(self, operation, operations=()):
