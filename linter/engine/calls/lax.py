@@ -118,6 +118,27 @@ def _lax(call: Call) -> Value:
     return Array(frozenset([dtype]), Library.JAX, weak, ndim=ndim)
 
 
+def _lax_pow(call: Call) -> Value:
+    """``lax.pow``: an inexact base, and an exponent of the base's dtype or of any integer dtype
+    (``lax.pow(x, -1)``, ``lax.pow(x, n)`` with an int64 ``n`` keep a float32 ``x``'s dtype); the
+    result is the base's dtype, weak when both are.  Measured, jax 0.10.2, in JAX's words."""
+    inputs = call.arrays()
+    if len(inputs) != 2 or not all(v.dtype for v in inputs):
+        return UNKNOWN
+    base, exponent = (lax_dtype(v, call.ctx) for v in inputs)
+    if DTYPES[base].kind not in "fc":
+        return Refusal("TypeError", f"pow does not accept dtype {base} at position 0. Accepted dtypes at position 0 "
+                       "are subtypes of floating, complexfloating.")  # fmt: skip
+    if DTYPES[exponent].kind == "b":
+        return Refusal("TypeError", "pow does not accept dtype bool at position 1. Accepted dtypes at position 1 are "
+                       "subtypes of integer, floating, complexfloating.")  # fmt: skip
+    if DTYPES[exponent].kind not in "iu" and exponent != base:
+        return Refusal("TypeError", "the first argument to pow must have an inexact dtype (float or complex), and the "
+                       "second argument must have an inexact or integer dtype, and two inexact dtypes must match, "
+                       f"but got {base} and {exponent} respectively.")  # fmt: skip
+    return Array(frozenset([base]), Library.JAX, all_weak(inputs))
+
+
 def _dtypes_refusal(call: Call, dtypes: list[str]) -> Refusal:
     """JAX's TypeError for operands of different dtypes, in its words (measured)."""
     if call.short == "pad":
@@ -154,6 +175,7 @@ def _lax_convert(call: Call) -> Value:
 
 SEMANTICS: dict[str, Callable[[Call], Value]] = {
     "lax": _lax,
+    "lax_pow": _lax_pow,
     "lax_convert": _lax_convert,
     "collective": _collective,
 }

@@ -87,11 +87,13 @@ CATALOG: dict[str, Fn] = {
     # jax.lax: no implicit promotion at all; the result is the operands' dtype, or as ``result``
     # says: bool for comparisons, the complex of that precision for lax.complex.
     **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), arrays=("x", "y"))
-       for k in ("add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "bitwise_and",
+       for k in ("add", "sub", "mul", "div", "rem", "max", "min", "atan2", "nextafter", "bitwise_and",
                  "bitwise_or", "bitwise_xor", "shift_left", "shift_right_logical", "shift_right_arithmetic")},  # fmt: skip
     **{f"jax.lax.{k}": Fn("lax", JNP, ("x", "y"), result="bool", arrays=("x", "y"))
        for k in ("eq", "ne", "lt", "le", "gt", "ge")},
     "jax.lax.complex": Fn("lax", JNP, ("x", "y"), result="complex", arrays=("x", "y")),
+    # pow takes an integer exponent of any width beside its inexact base (lax.pow(x, -1)).
+    "jax.lax.pow": Fn("lax_pow", JNP, ("x", "y"), arrays=("x", "y")),
     # The rest of lax's one-dtype set (measured, jax 0.10.2): the ``arrays`` must share a dtype;
     # the result is weak when they all are, or as ``weak`` says (``AS_OPERAND``: the operand's
     # flag, ``STRONG``: never).  The start indices are integers of one type.

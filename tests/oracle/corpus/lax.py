@@ -10,6 +10,20 @@ y = jax.lax.div(f32, f32)
 y2 = jax.lax.rem(i32, i32)
 y3 = jax.lax.pow(f32, f32)
 # ---
+y = jax.lax.pow(f32, -1)
+# ---
+y = jax.lax.pow(f32, i8)
+y2 = jax.lax.pow(bf16, u8)
+y3 = jax.lax.pow(f16, i32)
+# ---
+y = jax.lax.pow(f32, 2.0)
+# ---
+y = jax.lax.pow(i32, i32)
+# ---
+y = jax.lax.pow(f32, b)
+# ---
+y = jax.lax.pow(f32, f16)
+# ---
 y = jax.lax.max(f32, f32)
 y2 = jax.lax.min(u8, u8)
 y3 = jax.lax.atan2(f32, f32)
