@@ -29,23 +29,24 @@ class InputContract(ContractRule):
         "array whatever the other parameters are. The message names the input."
     )
     why = """
-        A library's functions are called with float32 arrays as well as 64-bit ones, whatever its
-        own tests pass. `jax.lax` never promotes: `lax.select(mask, y, jnp.zeros(3))` runs for a
-        float64 `y` with x64 on and raises TypeError for a float32 one, since `jnp.zeros(3)`
-        follows x64's default. A loop is alike: `lax.scan` raises where its body returns a
-        float32 carry as float64 (`x + dt * random.normal(key, x.shape)`: the draw follows x64's
-        default), and so does `lax.cond` where its branches disagree. Code tested with x64 off, or with x64's own defaults throughout,
-        passes until a user with float32 data switches x64 on (jax-gcm, optax and interpax
-        users reported such crashes). Under strict promotion, `q * jnp.array([1, -1])` raises for
-        every float `q`; where `q` is annotated as a float array (jaxtyping's `Float[Array, "2"]`),
-        the failure is the input's whatever the other parameters are.
+        A library's functions are called with float32 arrays as well as 64-bit ones, whatever its own tests
+        pass. `jax.lax` never promotes: `lax.select(mask, y, jnp.zeros(3))` runs for a float64 `y`
+        with x64 on and raises TypeError for a float32 one, since `jnp.zeros(3)` follows x64's
+        default. A loop is alike: `lax.scan` raises where its body returns a float32 carry as
+        float64 (`x + dt * random.normal(key, x.shape)`: the draw follows x64's default), and so
+        does `lax.cond` where its branches disagree. Code tested with x64 off, or with x64's own
+        defaults throughout, passes until a user with float32 data switches x64 on (jax-gcm, optax
+        and interpax users reported such crashes). Under strict promotion, `q * jnp.array([1, -1])`
+        raises for every float `q`; where `q` is annotated as a float array (jaxtyping's
+        `Float[Array, "2"]`), the failure is the input's whatever the other parameters are.
 
         Each parameter is weighed alone, as a strong JAX array of each dtype of `input-dtypes`
         (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
         raise whatever they are. A private function the module calls itself is judged by what its
-        calls pass (the other rules report those); a public one is its users' too. A parameter annotated with a Python scalar type is
-        no array input; under strict promotion only parameters annotated as float arrays are,
-        since an unannotated or `jax.Array` one may be an integer count the code meant.
+        calls pass (the other rules report those); a public one is its users' too. A parameter
+        annotated with a Python scalar type is no array input; under strict promotion only
+        parameters annotated as float arrays are, since an unannotated or `jax.Array` one may be an
+        integer count the code meant.
 
         It is opt-in until its precision is measured: a package that follows x64's defaults on
         purpose (jumanji's specs say `dtype=float`) is not meant for float32 data with x64 on, and

@@ -167,8 +167,7 @@ def _promoted_leaf(ctx: Context, received: Value, returned: Value) -> Value:
         return UNKNOWN
     if not match.promote:
         return received
-    promoted = carries.promoted(received, returned, match.promote, ctx)
-    return promoted if isinstance(promoted, Refusal) else (leaves(promoted) or [UNKNOWN])[0]
+    return carries.promoted(received, returned, match.promote, ctx)  # one leaf: the leaf itself
 
 
 def _carry_leaf(index: int, what: str, skeletons: tuple[Value, ...], carry: tuple[Value, ...],

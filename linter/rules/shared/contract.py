@@ -148,10 +148,7 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
     every member of one other variable (the rest unknown) where the program gets that far:
     ``y + dt * random.normal(k, y.shape)`` in a scan body raises for a float32 ``y`` whatever
     ``dt`` is, though ``dt`` unknown leaves the sum unknown."""
-    others = _others(operation, variable)
-    if len(others) > _MAX_OTHERS:
-        return None
-    for other in others:
+    for other in _others(operation, variable):
         found = None
         for index, value in enumerate(with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)):
             if any(passed_on(leaf) for leaf in _leaf_values(value)):
@@ -172,13 +169,15 @@ def _runs_for(operation: Operation, variable: Variable, dtype: str) -> bool:
     """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: with
     the others unknown, else at some member of one of them."""
     result = operation.symbolic_result
-    others = _others(operation, variable)
-    return _runs(with_arrays_of(result, [variable], dtype)) or len(others) <= _MAX_OTHERS and any(
-        _runs(value) for other in others for value in with_arrays_of_by_members(result, variable, dtype, other))
+    return _runs(with_arrays_of(result, [variable], dtype)) or any(
+        _runs(value) for other in _others(operation, variable)
+        for value in with_arrays_of_by_members(result, variable, dtype, other))  # fmt: skip
 
 
 def _others(operation: Operation, variable: Variable) -> list[Variable]:
-    return sorted((v for v in variables_in(operation.symbolic_result) if v != variable), key=lambda v: v.name)
+    """The variables besides ``variable`` weighed member by member: none past ``_MAX_OTHERS``."""
+    others = sorted((v for v in variables_in(operation.symbolic_result) if v != variable), key=lambda v: v.name)
+    return others if len(others) <= _MAX_OTHERS else []
 
 
 def raised(value: object) -> Refusal | None:
@@ -262,11 +261,11 @@ def branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, 
     if operation.kind != OperationKind.CONTROL or not operation.ctx.x64 or result is None:
         return None
     for wide, (kind, narrow) in NARROW.items():
-        narrow_result = with_arrays_of(result, None, narrow)
+        refused = with_arrays_of(result, None, narrow)
         ran = with_arrays_of(result, None, wide)
-        if (isinstance(narrow_result, Refusal) and narrow_result.reason in (CARRY, BRANCHES) and narrow_result.error == "TypeError"
+        if (isinstance(refused, Refusal) and refused.reason in (CARRY, BRANCHES) and refused.error == "TypeError"
                 and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
-            return narrow_result.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
+            return refused.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
     return None
 
 
