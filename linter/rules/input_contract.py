@@ -17,6 +17,8 @@ from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
 _FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
+# ... and the others where they fail as the default int too (x64 off, on): whatever number they hold.
+_DEFAULT_INT = {False: "int32", True: "int64"}
 
 
 class InputContract(ContractRule):
@@ -157,7 +159,8 @@ def _strict_breach(operation: Operation) -> str | None:
         return None
     if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM004's
         return None
-    found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS)
+    found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS,
+                   also=_DEFAULT_INT[bool(operation.ctx.x64)])  # fmt: skip
     return None if found is None else _strict_message(found)
 
 
@@ -198,7 +201,8 @@ def _control_message(operation: Operation, found: Breach, defaults: list[str]) -
 
 def _strict_message(found: Breach) -> str:
     said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
-    return (f"Called with a {found.dtype} `{found.name}`, as a library's functions are, this raises "
+    also = f" (or an {found.also} one)" if found.also else ""
+    return (f"Called with a {found.dtype} `{found.name}`{also}, as a library's functions are, this raises "
             f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
             f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
 

@@ -100,15 +100,17 @@ class Inputs:
 @dataclass(frozen=True)
 class Breach:
     """The operation raises ``refusal`` when ``name`` is a strong JAX array of ``dtype``,
-    whatever the other parameters are."""
+    whatever the other parameters are (and the program stops by then where it is one of
+    ``also``)."""
 
     name: str
     dtype: str
     refusal: Refusal
+    also: str | None = None
 
 
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
-           kinds: str | None = None) -> Breach | None:  # fmt: skip
+           kinds: str | None = None, also: str | None = None) -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
     ask where their rule's claim for every member does not hold).
 
@@ -118,12 +120,16 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     every parameter but one annotated with a Python scalar type is weighed.  Else only those
     annotated as arrays whose every dtype is of ``kinds`` (``_holds_arrays``): an `x: jax.Array`
     that fails as a float may be a count the code meant as an integer, and an unannotated one a
-    container (jaxtyping's `Float[Array, "n"]` says it holds floats)."""
+    container (jaxtyping's `Float[Array, "n"]` says it holds floats).
+
+    ``also``: the others too, where the program stops by the operation for a strong JAX array of
+    that dtype as well (an int32 one: ``hand + (hand == 3)`` under strict promotion fails whatever
+    number ``hand`` holds, so it is no count meant otherwise)."""
     result = operation.symbolic_result
     if result is None:
         return None
     variables = sorted((v for v in variables_in(result) if v.name not in NOT_INPUTS and not v.scalar_annotated
-                        and (wide_runs or _holds_arrays(v, kinds or ""))), key=lambda v: v.name)  # fmt: skip
+                        and (wide_runs or also or _holds_arrays(v, kinds or ""))), key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
@@ -138,6 +144,11 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
                 continue
             if wide_runs and not _runs_for(operation, variable, CONTRACT_WIDE[dtype]):
                 continue
+            if also and not _holds_arrays(variable, kinds or ""):
+                other = raised(with_arrays_of(result, [variable], also))
+                if not (other is not None and raises(other)) or not reached(operation, variable, also):
+                    continue
+                return Breach(variable.name, dtype, refusal, also)
             return Breach(variable.name, dtype, refusal)
     return None
 
