@@ -10,6 +10,7 @@ from promolint.driver.config import PARSE_ERROR, UNUSED_NOQA
 from promolint.driver.noqa import directives
 from promolint.engine.records import Module
 from promolint.engine.walker.analysis import Analysis
+from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.syntax import attach_syntax
 from promolint.rules import ALL_RULES
@@ -24,7 +25,14 @@ def rule_findings(analysis: Analysis, codes: frozenset[str]) -> list[Finding]:
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns,
                     flow.uses_jax(), flow.loop_calls)
-    return [finding for rule in rules for finding in rule.check_module(module)]
+
+    def found() -> list[Finding]:
+        return [finding for rule in rules for finding in rule.check_module(module)]
+
+    try:
+        return found()
+    except RecursionError:  # a rule weighed a value built over a chain longer than the stack allows
+        return deeply(found)
 
 
 def reported(analysis: Analysis, data: bytes, path: str, findings: list[Finding], codes: frozenset[str],
