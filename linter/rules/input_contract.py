@@ -27,8 +27,9 @@ class InputContract(ContractRule):
         "whose parameters have no dtype in the code: with x64 on, `jax.lax` calls that run for a "
         "float64 input and raise for a float32 one because another operand follows x64's defaults, "
         "and lax loops and conditionals whose body or branches meet the input with such a value; "
-        "under strict promotion, promotions that raise for a float32 parameter annotated as a float "
-        "array whatever the other parameters are. The message names the input."
+        "under strict promotion, promotions that raise for a float32 parameter whatever the other "
+        "parameters are, where it is annotated as a float array or fails as the default int too. "
+        "The message names the input."
     )
     why = """
         A library's functions are called with float32 arrays as well as 64-bit ones, whatever its own tests
@@ -46,9 +47,10 @@ class InputContract(ContractRule):
         (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
         raise whatever they are. A private function the module calls itself is judged by what its
         calls pass (the other rules report those); a public one is its users' too. A parameter
-        annotated with a Python scalar type is no array input; under strict promotion only
-        parameters annotated as float arrays are, since an unannotated or `jax.Array` one may be an
-        integer count the code meant.
+        annotated with a Python scalar type is no array input. Under strict promotion an
+        unannotated or `jax.Array` parameter may be an integer count the code meant, and is weighed
+        only where the code fails for the default int as well (`hue + (hue < 0.0)` raises for a
+        float32 `hue` and for an int32 one): then it fails whatever number the parameter holds.
 
         It is opt-in until its precision is measured: a package that follows x64's defaults on
         purpose (jumanji's specs say `dtype=float`) is not meant for float32 data with x64 on, and
@@ -108,6 +110,13 @@ class InputContract(ContractRule):
             def rotate(x: Float[Array, "n"]):
                 return x + 0.0j
         """, promotion="strict"),
+        # Fails for a float32 `hue` and an int32 one: whatever number it holds (dm-pix's
+        # rgb_planes_to_hsv_planes).
+        Example("""
+            import jax.numpy as jnp
+            def wrapped(hue, range_):
+                return jnp.where(range_ > 0, hue, 0.0) + (hue < 0.0)
+        """, promotion="strict"),
     )
     valid = (
         Example("""
@@ -141,6 +150,12 @@ class InputContract(ContractRule):
                 return jax.lax.dynamic_update_slice(jnp.zeros(n), x, (0,))
             out = _place(jnp.ones(2), 3)
         """, x64="on"),
+        # Runs for an int32 `a`: an offset the code may mean as an integer.
+        Example("""
+            import jax.numpy as jnp
+            def grid(a, h, n):
+                return a + h * jnp.arange(n)
+        """, promotion="strict"),
         # A count the code meant as an integer: it runs for int32.
         Example("""
             import jax

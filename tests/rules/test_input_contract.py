@@ -3,9 +3,10 @@ alone makes every member raise): a function whose parameters have no dtype in th
 with float32 arrays too (promolint.rules.shared.contract).  Each function below is
 linted uncalled, as a library's public function is, and then called with a float32 input under
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
-counterpart; those not reported run.  An unannotated parameter is no contract input (it is as
-often a count or a container): `conjugate_any` is not reported; nor, under strict promotion, is
-one annotated `jax.Array` only, which may be an integer count the code meant (`conjugate_array`).
+counterpart; those not reported run.  An unannotated parameter is no contract input where it may
+be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
+promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
+that fails for the default int as well fails whatever number it holds, and is (`hue_wrapped`).
 A float32 input never reaches what a test on the way excludes (`update_int`)."""
 
 from __future__ import annotations
@@ -131,6 +132,14 @@ SOURCE = textwrap.dedent("""\
         return lax.scan(step, x0, jnp.arange(4))
 
 
+    def hue_wrapped(hue, range_):
+        return jnp.where(range_ > 0, hue, 0.0) + (hue < 0.0)
+
+
+    def hue_cast(hue, range_):
+        return jnp.where(range_ > 0, hue, 0.0) + (hue < 0.0).astype(hue.dtype)
+
+
     def langevin_cast(key, x0, dt):
         def step(carry, i):
             k, x = carry
@@ -162,13 +171,18 @@ CALLS = {
     "langevin": ("x64", "jax.random.PRNGKey(0), {x}, 0.1"),
     "drift": ("x64", "jax.random.PRNGKey(0), {x}"),
     "langevin_cast": ("x64", "jax.random.PRNGKey(0), {x}, 0.1"),
+    "hue_wrapped": ("strict", "{x}, {x}"),
+    "hue_cast": ("strict", "{x}, {x}"),
 }
+# Unannotated, reported under strict promotion because they fail for the default int too.
+WHATEVER_NUMBER = ("hue_wrapped",)
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
             "wavelet": ("PRM028", "data"),
             "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
             "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
-            "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0")}  # fmt: skip
+            "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0"),
+            "hue_wrapped": ("PRM028", "hue")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -230,3 +244,17 @@ def test_what_is_reported_raises_for_float32_and_the_rest_runs(mode):
     assert all(raised in (None, error) for raised in narrow.values()), narrow
     if mode == "x64":  # bound to x64's defaults: the 64-bit input runs
         assert not any(called("float64").values())
+    else:  # an unannotated input fails whatever number it holds
+        assert all(called("int32")[name] == error for name in WHATEVER_NUMBER)
+
+
+def test_an_input_weighed_through_a_chain_deeper_than_the_stack_is_reported(capsys, tmp_path):
+    """Evaluating a value built over 600 statements at a new member recurses deeper than Python's
+    default limit: the rules run again on a deep stack, as the analysis does (it was an internal
+    error, PRM000, on craftax's renderer)."""
+    path = tmp_path / "chain.py"
+    path.write_text("import jax.numpy as jnp\n\ndef long_chain(x):\n    y = x * 2\n" + "    y = y + 1\n" * 600
+                    + "    return y + (y < 0)\n")  # fmt: skip
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--select", "PRM000,PRM028",
+                       *FLAGS["strict"], str(path))  # fmt: skip
+    assert [(f["code"], f["line"]) for f in json.loads(out)] == [("PRM028", 605)]
