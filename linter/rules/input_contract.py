@@ -17,8 +17,9 @@ from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
 _FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
-# ... and the others where they fail as the default int too (x64 off, on): whatever number they hold.
-_DEFAULT_INT = {False: "int32", True: "int64"}
+# ... and the others where they fail as a bool and a default-int array too (x64 off, on): whatever array
+# they are.
+_EVERY_KIND = {False: ("bool", "int32"), True: ("bool", "int64")}
 
 
 class InputContract(ContractRule):
@@ -28,7 +29,7 @@ class InputContract(ContractRule):
         "float64 input and raise for a float32 one because another operand follows x64's defaults, "
         "and lax loops and conditionals whose body or branches meet the input with such a value; "
         "under strict promotion, promotions that raise for a float32 parameter whatever the other "
-        "parameters are, where it is annotated as a float array or fails as the default int too. "
+        "parameters are, where it is annotated as a float array or fails for bool and int arrays too. "
         "The message names the input."
     )
     why = """
@@ -48,9 +49,10 @@ class InputContract(ContractRule):
         raise whatever they are. A private function the module calls itself is judged by what its
         calls pass (the other rules report those); a public one is its users' too. A parameter
         annotated with a Python scalar type is no array input. Under strict promotion an
-        unannotated or `jax.Array` parameter may be an integer count the code meant, and is weighed
-        only where the code fails for the default int as well (`hue + (hue < 0.0)` raises for a
-        float32 `hue` and for an int32 one): then it fails whatever number the parameter holds.
+        unannotated or `jax.Array` parameter may be an integer count or a mask the code meant, and
+        is weighed only where the code fails for a bool and a default-int array as well
+        (`hue + (hue < 0.0)` raises for a float32, an int32 and a bool `hue`): then it fails
+        whatever array the parameter is.
 
         It is opt-in until its precision is measured: a package that follows x64's defaults on
         purpose (jumanji's specs say `dtype=float`) is not meant for float32 data with x64 on, and
@@ -110,7 +112,7 @@ class InputContract(ContractRule):
             def rotate(x: Float[Array, "n"]):
                 return x + 0.0j
         """, promotion="strict"),
-        # Fails for a float32 `hue` and an int32 one: whatever number it holds (dm-pix's
+        # Fails for a float32, an int32 and a bool `hue`: whatever array it is (dm-pix's
         # rgb_planes_to_hsv_planes).
         Example("""
             import jax.numpy as jnp
@@ -175,7 +177,7 @@ def _strict_breach(operation: Operation) -> str | None:
     if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM004's
         return None
     found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS,
-                   also=_DEFAULT_INT[bool(operation.ctx.x64)])  # fmt: skip
+                   also=_EVERY_KIND[bool(operation.ctx.x64)])  # fmt: skip
     return None if found is None else _strict_message(found)
 
 
@@ -216,8 +218,9 @@ def _control_message(operation: Operation, found: Breach, defaults: list[str]) -
 
 def _strict_message(found: Breach) -> str:
     said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
-    also = f" (or an {found.also} one)" if found.also else ""
-    return (f"Called with a {found.dtype} `{found.name}`{also}, as a library's functions are, this raises "
+    called = f"an array `{found.name}` of any dtype ({', '.join(found.also)} and {found.dtype} alike)" if found.also \
+        else f"a {found.dtype} `{found.name}`"
+    return (f"Called with {called}, as a library's functions are, this raises "
             f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
             f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
 

@@ -6,7 +6,7 @@ real JAX: those reported raise, in the mode they are reported in, and run for th
 counterpart; those not reported run.  An unannotated parameter is no contract input where it may
 be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
 promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
-that fails for the default int as well fails whatever number it holds, and is (`hue_wrapped`).
+that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`).
 A float32 input never reaches what a test on the way excludes (`update_int`)."""
 
 from __future__ import annotations
@@ -174,8 +174,8 @@ CALLS = {
     "hue_wrapped": ("strict", "{x}, {x}"),
     "hue_cast": ("strict", "{x}, {x}"),
 }
-# Unannotated, reported under strict promotion because they fail for the default int too.
-WHATEVER_NUMBER = ("hue_wrapped",)
+# Unannotated, reported under strict promotion because they fail for bool and int32 arrays too.
+WHATEVER_ARRAY = ("hue_wrapped",)
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
             "wavelet": ("PRM028", "data"),
@@ -244,8 +244,9 @@ def test_what_is_reported_raises_for_float32_and_the_rest_runs(mode):
     assert all(raised in (None, error) for raised in narrow.values()), narrow
     if mode == "x64":  # bound to x64's defaults: the 64-bit input runs
         assert not any(called("float64").values())
-    else:  # an unannotated input fails whatever number it holds
-        assert all(called("int32")[name] == error for name in WHATEVER_NUMBER)
+    else:  # an unannotated input fails whatever array it is
+        for dtype in ("int32", "bool"):
+            assert all(called(dtype)[name] == error for name in WHATEVER_ARRAY)
 
 
 def test_an_input_weighed_through_a_chain_deeper_than_the_stack_is_reported(capsys, tmp_path):

@@ -100,17 +100,17 @@ class Inputs:
 @dataclass(frozen=True)
 class Breach:
     """The operation raises ``refusal`` when ``name`` is a strong JAX array of ``dtype``,
-    whatever the other parameters are (and the program stops by then where it is one of
-    ``also``)."""
+    whatever the other parameters are (and the program stops by then where it is one of each
+    dtype of ``also``)."""
 
     name: str
     dtype: str
     refusal: Refusal
-    also: str | None = None
+    also: tuple[str, ...] = ()
 
 
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
-           kinds: str | None = None, also: str | None = None) -> Breach | None:  # fmt: skip
+           kinds: str | None = None, also: tuple[str, ...] = ()) -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
     ask where their rule's claim for every member does not hold).
 
@@ -123,8 +123,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     container (jaxtyping's `Float[Array, "n"]` says it holds floats).
 
     ``also``: the others too, where the program stops by the operation for a strong JAX array of
-    that dtype as well (an int32 one: ``hand + (hand == 3)`` under strict promotion fails whatever
-    number ``hand`` holds, so it is no count meant otherwise)."""
+    each of those dtypes as well (``hue + (hue < 0.0)`` under strict promotion fails for a bool, an
+    int32 and a float32 ``hue``: whatever array it is, so no count or mask meant otherwise)."""
     result = operation.symbolic_result
     if result is None:
         return None
@@ -145,12 +145,19 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             if wide_runs and not _runs_for(operation, variable, CONTRACT_WIDE[dtype]):
                 continue
             if also and not _holds_arrays(variable, kinds or ""):
-                other = raised(with_arrays_of(result, [variable], also))
-                if not (other is not None and raises(other)) or not reached(operation, variable, also):
+                if not all(_stops(operation, variable, other, raises) for other in also):
                     continue
                 return Breach(variable.name, dtype, refusal, also)
             return Breach(variable.name, dtype, refusal)
     return None
+
+
+def _stops(operation: Operation, variable: Variable, dtype: str, raises: Callable[[Refusal], bool]) -> bool:
+    """Whether the program stops by ``operation`` with a refusal ``raises`` accepts where
+    ``variable`` holds a strong JAX array of ``dtype``, the others unknown: there, or before it
+    (a statement on the way raises), but not where a test on the way takes the other branch."""
+    refusal = raised(with_arrays_of(operation.symbolic_result, [variable], dtype))
+    return refusal is not None and raises(refusal) and reached(operation, variable, dtype, tests_only=True)
 
 
 def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str,
@@ -220,10 +227,11 @@ def _leaf_values(value: object) -> list[object]:
     return [value]
 
 
-def reached(operation: Operation, variable: Variable, dtype: str) -> bool:
+def reached(operation: Operation, variable: Variable, dtype: str, tests_only: bool = False) -> bool:
     """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: no
-    test on the way to it decides the other branch (``if isinstance(x, float)``), and no loop's
-    iterable on the way raises (``for i in range(x)``)."""
+    test on the way to it decides the other branch (``if isinstance(x, float)``), and (unless
+    ``tests_only``) nothing on the way raises: a statement before it, a loop's iterable (``for i
+    in range(x)``)."""
     syntax = operation.syntax
     if syntax is None:
         return True
@@ -236,7 +244,7 @@ def reached(operation: Operation, variable: Variable, dtype: str) -> bool:
         if value is None:
             continue
         value = with_arrays_of(value, [variable], dtype)
-        if isinstance(value, Refusal):
+        if isinstance(value, Refusal) and not tests_only:
             return False
         if branch is not None and isinstance(value, Array) and value.literal is (not branch):
             return False
