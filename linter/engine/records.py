@@ -171,6 +171,11 @@ class Syntax(Protocol):
         nested in one) at the module's top level or in a class there, no name on the way
         private (``_helper``, ``_Impl.run``); dunder methods are public."""
 
+    def nested(self, place: object) -> bool:
+        """Whether the function at ``place`` (what its parameters' variables are keyed by: a
+        ``def``'s line, a lambda's line and column) is defined inside another function, which
+        gives it its arguments: no user of the module calls it."""
+
     def reads_fields_of(self, node: object, parameter: str) -> bool:
         """Whether the expression ``node`` reads a field of its function's ``parameter`` (not a
         ``shape``, ``ndim``, ``size`` or ``dtype``), itself or through the names it reads that

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from promolint.engine.records import LoopCall, Operation
 from promolint.engine.values import AT_INDEXED
+from promolint.engine.walker import nodes
 from promolint.engine.walker.source import Source
 
 
@@ -20,6 +21,7 @@ class AstSyntax:
         self._calls = weakref.WeakValueDictionary(calls or {})
         self._functions: dict[int, ast.AST] | None = None
         self._parents: dict[int, ast.AST] | None = None
+        self._nested: set[object] | None = None
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -99,6 +101,12 @@ class AstSyntax:
             in_function = in_function or isinstance(parent, _FUNCTIONS)
             parent = parents.get(id(parent))
         return in_function
+
+    def nested(self, place: object) -> bool:
+        if self._nested is None:
+            self._nested = {nodes.place(f) for f in ast.walk(self._source.tree)
+                            if isinstance(f, _FUNCTIONS) and self.function_of(f) is not None}  # fmt: skip
+        return place in self._nested
 
     def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
         self._parent_map()

@@ -129,7 +129,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     if result is None:
         return None
     variables = sorted((v for v in variables_in(result) if v.name not in NOT_INPUTS and not v.scalar_annotated
-                        and (wide_runs or also or _holds_arrays(v, kinds or ""))), key=lambda v: v.name)  # fmt: skip
+                        and (wide_runs or also or _holds_arrays(v, kinds or "")) and not _nested(operation, v)),
+                       key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
@@ -138,6 +139,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             continue  # every input of this dtype is a case of one: none alone raises so
         for variable in variables:
             refusal = raised(with_arrays_of(result, [variable], dtype))
+            if passed_on(refusal):
+                continue  # raised before, and reported there
             if refusal is None and wide_runs:  # the others unknown decide nothing: weigh each of their members
                 refusal = _raised_at_every_member(operation, variable, dtype, raises)
             if not (refusal is not None and raises(refusal)) or not reached(operation, variable, dtype):
@@ -249,6 +252,13 @@ def reached(operation: Operation, variable: Variable, dtype: str, tests_only: bo
         if branch is not None and isinstance(value, Array) and value.literal is (not branch):
             return False
     return True
+
+
+def _nested(operation: Operation, variable: Variable) -> bool:
+    """Whether ``variable`` is a parameter of a function defined inside another (a loop's body,
+    a branch): the enclosing function gives it its arguments, which are that function's inputs."""
+    key = variable.key
+    return operation.syntax is not None and isinstance(key, tuple) and bool(key) and operation.syntax.nested(key[0])
 
 
 def _holds_arrays(variable: Variable, kinds: str) -> bool:
