@@ -6,7 +6,9 @@ real JAX: those reported raise, in the mode they are reported in, and run for th
 counterpart; those not reported run.  An unannotated parameter is no contract input where it may
 be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
 promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
-that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`).
+that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`),
+once where it raises (`spectrum`); a function defined inside another gets its arguments there
+(`count_down`'s `cond_func` unpacks a tuple).
 A float32 input never reaches what a test on the way excludes (`update_int`)."""
 
 from __future__ import annotations
@@ -140,6 +142,23 @@ SOURCE = textwrap.dedent("""\
         return jnp.where(range_ > 0, hue, 0.0) + (hue < 0.0).astype(hue.dtype)
 
 
+    def spectrum(y):
+        ks = jnp.arange(y.shape[0])
+        return jnp.exp(-1j * jnp.pi * ks / 2)
+
+
+    def count_down(x):
+        def cond_func(state):
+            value, idx, going = state
+            return jnp.logical_and(idx < 3, going)
+
+        def body_func(state):
+            value, idx, going = state
+            return value, idx + 1, idx < 2
+
+        return lax.while_loop(cond_func, body_func, (x, 0, True))
+
+
     def langevin_cast(key, x0, dt):
         def step(carry, i):
             k, x = carry
@@ -173,16 +192,18 @@ CALLS = {
     "langevin_cast": ("x64", "jax.random.PRNGKey(0), {x}, 0.1"),
     "hue_wrapped": ("strict", "{x}, {x}"),
     "hue_cast": ("strict", "{x}, {x}"),
+    "spectrum": ("strict", "{x}"),
+    "count_down": ("strict", "{x}"),
 }
 # Unannotated, reported under strict promotion because they fail for bool and int32 arrays too.
-WHATEVER_ARRAY = ("hue_wrapped",)
+WHATEVER_ARRAY = ("hue_wrapped", "spectrum")
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
             "wavelet": ("PRM028", "data"),
             "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
             "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
             "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0"),
-            "hue_wrapped": ("PRM028", "hue")}  # fmt: skip
+            "hue_wrapped": ("PRM028", "hue"), "spectrum": ("PRM028", "y")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -202,6 +223,7 @@ def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mo
     found = {(f["line"], f["code"]) for f in json.loads(out)}
     expected = {(_line_of(name), code) for name, (code, _) in REPORTED.items() if CALLS[name][0] == mode}
     assert found == expected
+    assert len(json.loads(out)) == len(found)  # once, where it raises: not again where the exception passes
     for finding in json.loads(out):  # the input named; a float annotation alone may raise for every member
         name = next(n for n in REPORTED if _line_of(n) == finding["line"])
         assert f"`{REPORTED[name][1]}`" in finding["message"]
