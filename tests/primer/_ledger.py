@@ -1,6 +1,7 @@
 """The triage ledger (ledger.toml) and the keys the primer produced (produced.toml).
 
-ledger.toml holds a verdict for every finding of the default and x64 modes, keyed as in
+ledger.toml holds a verdict for every finding of the default and x64 modes, and of the strict
+mode for the rules whose strict findings rest on an assumption (``STRICT_LEDGERED``), keyed as in
 ``_keys.Key``; produced.toml is what the last primer run found, written by it.  Both are
 written by the tools here (sorted, one ``[[finding]]`` table each); reasons live in ``reason``,
 comments are not kept.
@@ -25,7 +26,11 @@ LEDGER = HERE / "ledger.toml"
 PRODUCED = HERE / "produced.toml"
 VERDICTS = ("bug", "noise", "wrong")  # what triage decides
 UNTRIAGED = "untriaged"  # what --ledger-update writes for a key nobody has judged yet
-LEDGER_MODES = ("default", "x64")  # the modes whose findings the ledger covers
+LEDGER_MODES = ("default", "x64", "strict")  # the modes whose findings the ledger covers (``ledgered``)
+# Rules whose strict-mode findings the ledger covers: they hold for the arrays an input contract
+# assumes, not for every value the code may see (PRM004's hold for every member: the engine's
+# exact claims, which the oracle checks), so whether they matter is measured.
+STRICT_LEDGERED = frozenset({"PRM028"})
 _KEY_FIELDS = ("project", "file", "rule", "expr")
 
 
@@ -44,6 +49,11 @@ class Produced:
     modes: tuple[str, ...]
     line: int  # where the finding was, for the reader (the projects are pinned)
     message: str
+
+
+def ledgered(mode: str, rule: str) -> bool:
+    """Whether the ledger covers a finding of ``rule`` in ``mode``."""
+    return mode in ("default", "x64") or mode == "strict" and rule in STRICT_LEDGERED
 
 
 def _quote(text: str) -> str:
@@ -94,7 +104,8 @@ def read_ledger(path: Path = LEDGER) -> dict[Key, Verdict]:
 
 
 def write_ledger(entries: Mapping[Key, Verdict], path: Path = LEDGER) -> None:
-    blocks = ["# Triage of every finding the primer reports in the default and x64 modes (docs/primer.md).\n"
+    blocks = ["# Triage of every finding the primer reports in the default and x64 modes, and of PRM028's in the\n"
+              "# strict mode (docs/primer.md).\n"
               "# verdict: bug (a maintainer would want to know), noise (true, not worth acting on),\n"
               "# wrong (the claim about dtypes or behaviour is false), untriaged (nobody has judged it yet).\n"
               "# `python tests/primer/run.py --ledger-update` adds new keys and reports stale ones."]  # fmt: skip
@@ -109,15 +120,16 @@ def read_produced(path: Path = PRODUCED) -> dict[Key, Produced]:
     out = {}
     for key, entry in _read(path):
         modes = entry.get("modes")
-        if not modes or not set(modes) <= set(LEDGER_MODES):
-            raise LedgerError(f"{path.name}: {key.label()} has modes {modes!r}, not some of {LEDGER_MODES}")
+        if not modes or not all(isinstance(m, str) and ledgered(m, key.rule) for m in modes):
+            raise LedgerError(f"{path.name}: {key.label()} has modes {modes!r}, not some the ledger covers")
         out[key] = Produced(tuple(modes), entry.get("line", 0), entry.get("message", ""))
     return out
 
 
 def write_produced(produced: Mapping[Key, Produced], path: Path = PRODUCED) -> None:
-    blocks = ["# Written by tests/primer/run.py: the findings of the default and x64 modes on the pinned\n"
-              "# projects, keyed as in ledger.toml (line and message are for the reader, not the key)."]
+    blocks = ["# Written by tests/primer/run.py: the findings the ledger covers (default and x64 modes, PRM028's\n"
+              "# strict ones) on the pinned projects, keyed as in ledger.toml (line and message are for the\n"
+              "# reader, not the key)."]
     for key in sorted(produced):
         info = produced[key]
         blocks.append("\n".join(["[[finding]]", *_key_lines(key), f"modes = {json.dumps(list(info.modes))}",

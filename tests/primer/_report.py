@@ -36,7 +36,7 @@ def _mode_cell(project: dict, mode: str, what: str) -> str:
 
 
 def summary(result: dict, ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str, ...]]) -> str:
-    """``produced_keys``: the ledger-scoped keys of this run (default and x64), with their modes."""
+    """``produced_keys``: the ledger-scoped keys of this run (``_ledger.ledgered``), with their modes."""
     modes = result["modes"]
     projects = result["projects"]
     ok = [p for p in projects if not p["error"]]
@@ -103,7 +103,7 @@ def triage(ledger: Mapping[Key, Verdict], produced_keys: Mapping[Key, tuple[str,
         counts[key.rule][verdict.verdict if verdict else UNTRIAGED] += 1
         if verdict is None or verdict.verdict == UNTRIAGED:
             untriaged.append(key)
-    lines = ["", "## Triage (tests/primer/ledger.toml, default and x64 findings)", "",
+    lines = ["", "## Triage (tests/primer/ledger.toml: default and x64 findings, PRM028's strict ones)", "",
              "| rule | findings | bug | noise | wrong | untriaged | precision |", "|---|---:|---:|---:|---:|---:|---:|"]
     total: Counter = Counter()
     for rule in sorted(counts):

@@ -6,7 +6,7 @@
 
 Writes primer.json and summary.md to the output folder (gitignored): per project its files,
 lines, wall time and findings per rule in each mode, crashes and internal errors, and static
-coverage; with the default and x64 modes it rewrites tests/primer/produced.toml, the keys the
+coverage; with the default, x64 and strict modes it rewrites tests/primer/produced.toml, the keys the
 triage ledger (tests/primer/ledger.toml) must cover.  ``--base REV`` installs REV in a scratch
 worktree and venv, runs the same there and writes diff.md: findings added and removed per project
 and rule, coverage before and after.  ``--ledger-update`` adds produced keys the ledger lacks as
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (LEDGER_MODES, LedgerError, Produced, read_ledger, read_produced, update,  # noqa: E402
+from _ledger import (LEDGER_MODES, LedgerError, Produced, ledgered, read_ledger, read_produced, update,  # noqa: E402
                      write_ledger, write_produced)
 from _lint import INTERNAL_ERROR, MODES, check, reveal_coverage  # noqa: E402
 from _projects import DEFAULT_CACHE, ROOT, FetchError, Project, fetch, load_projects, python_files  # noqa: E402
@@ -107,8 +107,8 @@ def ledger_keys(result: dict, keys: dict) -> dict[Key, tuple[str, ...]]:
     """The run's keys in the ledger's modes, with the modes that produced each."""
     out: dict[Key, list[str]] = {}
     for (_, mode), found in keys.items():
-        if mode in LEDGER_MODES:
-            for key in found:
+        for key in found:
+            if ledgered(mode, key.rule):
                 out.setdefault(key, []).append(mode)
     return {key: tuple(m for m in LEDGER_MODES if m in modes) for key, modes in out.items()}
 

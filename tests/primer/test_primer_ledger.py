@@ -21,7 +21,7 @@ sys.path.insert(0, str(PRIMER))
 sys.path.insert(0, str(PRIMER.parent / "benchmarks"))
 from _corpus import WHEELS  # noqa: E402
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, precision, read_ledger,  # noqa: E402
+from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, ledgered, precision, read_ledger,  # noqa: E402
                      read_produced, update, write_ledger, write_produced)
 from _lint import SELECTED  # noqa: E402
 from _projects import load_projects  # noqa: E402
@@ -76,6 +76,18 @@ def test_update_adds_new_keys_untriaged_and_reports_stale_ones(tmp_path: Path) -
     assert read_ledger(path) == {**pruned, odd: Verdict("wrong", 'says "x64 off"')}
     write_produced({new: Produced(("default", "x64"), 3, "m")}, tmp_path / "produced.toml")
     assert read_produced(tmp_path / "produced.toml") == {new: Produced(("default", "x64"), 3, "m")}
+
+
+def test_the_ledger_covers_strict_findings_only_of_the_contract_rule(tmp_path: Path) -> None:
+    """PRM028's strict findings hold for the arrays its contract assumes, and are judged; PRM004's
+    hold for every member, and are not ledgered."""
+    assert ledgered("strict", "PRM028") and ledgered("x64", "PRM004") and not ledgered("strict", "PRM004")
+    contract, strict = Key("p", "p/a.py", "PRM028", "x + (x < 0)"), Key("p", "p/a.py", "PRM004", "x + y")
+    write_produced({contract: Produced(("strict",), 3, "m")}, tmp_path / "produced.toml")
+    assert read_produced(tmp_path / "produced.toml") == {contract: Produced(("strict",), 3, "m")}
+    write_produced({strict: Produced(("strict",), 3, "m")}, tmp_path / "produced.toml")
+    with pytest.raises(LedgerError, match="not some the ledger covers"):
+        read_produced(tmp_path / "produced.toml")
 
 
 @pytest.mark.parametrize("entry, problem", [
