@@ -176,6 +176,10 @@ class Syntax(Protocol):
         ``def``'s line, a lambda's line and column) is defined inside another function, which
         gives it its arguments: no user of the module calls it."""
 
+    def assigns(self, node: object, target: str) -> bool:
+        """Whether the function holding ``node`` assigns ``target`` (a name, or a field such as
+        ``self.x``) somewhere in its body: what it holds there the function computes itself."""
+
     def reads_fields_of(self, node: object, parameter: str) -> bool:
         """Whether the expression ``node`` reads a field of its function's ``parameter`` (not a
         ``shape``, ``ndim``, ``size`` or ``dtype``), itself or through the names it reads that

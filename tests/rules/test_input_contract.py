@@ -8,7 +8,8 @@ be a count the code meant (it runs as one): `conjugate_any` is not reported; nor
 promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
 that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`),
 once where it raises (`spectrum`); a function defined inside another gets its arguments there
-(`count_down`'s `cond_func` unpacks a tuple).
+(`count_down`'s `cond_func` unpacks a tuple), and a field a method assigns itself is computed
+there, not given (`Adjacency.adj`, numpyro's CAR).
 A float32 input never reaches what a test on the way excludes (`update_int`)."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ SOURCE = textwrap.dedent("""\
 
     import jax
     import jax.numpy as jnp
+    import numpy as np
     from jax import lax
     from jaxtyping import Array, Float
 
@@ -159,6 +161,20 @@ SOURCE = textwrap.dedent("""\
         return lax.while_loop(cond_func, body_func, (x, 0, True))
 
 
+    def _to_sparse(x):
+        return x
+
+
+    class Adjacency:
+        def __init__(self, adj, is_sparse=False, validate=False):
+            if is_sparse:
+                self.adj = _to_sparse(adj)
+            else:
+                self.adj = jnp.broadcast_to(adj, (3,))
+            if validate and (isinstance(adj, np.ndarray) or is_sparse):
+                assert (self.adj.sum(axis=-1) > 0).all() > 0
+
+
     def langevin_cast(key, x0, dt):
         def step(carry, i):
             k, x = carry
@@ -194,6 +210,7 @@ CALLS = {
     "hue_cast": ("strict", "{x}, {x}"),
     "spectrum": ("strict", "{x}"),
     "count_down": ("strict", "{x}"),
+    "Adjacency": ("strict", "{x}, False, True"),
 }
 # Unannotated, reported under strict promotion because they fail for bool and int32 arrays too.
 WHATEVER_ARRAY = ("hue_wrapped", "spectrum")

@@ -22,6 +22,7 @@ class AstSyntax:
         self._functions: dict[int, ast.AST] | None = None
         self._parents: dict[int, ast.AST] | None = None
         self._nested: set[object] | None = None
+        self._assigned: dict[int, set[str]] = {}
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -107,6 +108,16 @@ class AstSyntax:
             self._nested = {nodes.place(f) for f in ast.walk(self._source.tree)
                             if isinstance(f, _FUNCTIONS) and self.function_of(f) is not None}  # fmt: skip
         return place in self._nested
+
+    def assigns(self, node: object, target: str) -> bool:
+        function = self.function_of(node)
+        if function is None:
+            return False
+        found = self._assigned.get(id(function))
+        if found is None:
+            found = self._assigned[id(function)] = {ast.unparse(t) for n in ast.walk(function)
+                                                     for t in _assigned_targets(n)}  # fmt: skip
+        return target in found
 
     def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
         self._parent_map()
@@ -208,6 +219,22 @@ _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an arr
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _assigned_targets(node: ast.AST) -> list[ast.expr]:
+    """The names and fields a statement assigns, tuples and lists unpacked."""
+    kind = type(node)
+    targets = node.targets if kind is ast.Assign else [node.target] if kind in (ast.AugAssign, ast.AnnAssign) else []
+    found = []
+    while targets:
+        target = targets.pop()
+        if type(target) in (ast.Tuple, ast.List):
+            targets.extend(target.elts)
+        elif type(target) is ast.Starred:
+            targets.append(target.value)
+        else:
+            found.append(target)
+    return found
 
 
 def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:

@@ -129,8 +129,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     if result is None:
         return None
     variables = sorted((v for v in variables_in(result) if v.name not in NOT_INPUTS and not v.scalar_annotated
-                        and (wide_runs or also or _holds_arrays(v, kinds or "")) and not _nested(operation, v)),
-                       key=lambda v: v.name)  # fmt: skip
+                        and (wide_runs or also or _holds_arrays(v, kinds or "")) and not _nested(operation, v)
+                        and not _computed_here(operation, v)), key=lambda v: v.name)  # fmt: skip
     if not variables:
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
@@ -259,6 +259,13 @@ def _nested(operation: Operation, variable: Variable) -> bool:
     a branch): the enclosing function gives it its arguments, which are that function's inputs."""
     key = variable.key
     return operation.syntax is not None and isinstance(key, tuple) and bool(key) and operation.syntax.nested(key[0])
+
+
+def _computed_here(operation: Operation, variable: Variable) -> bool:
+    """Whether ``variable`` is a field the function holding ``operation`` assigns itself
+    (``self.adj = promote(adj)`` in ``__init__``): its value there is computed, not given."""
+    return "." in variable.name and operation.syntax is not None and operation.syntax.assigns(operation.node,
+                                                                                                variable.name)
 
 
 def _holds_arrays(variable: Variable, kinds: str) -> bool:
