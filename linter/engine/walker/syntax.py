@@ -22,7 +22,7 @@ class AstSyntax:
         self._functions: dict[int, ast.AST] | None = None
         self._parents: dict[int, ast.AST] | None = None
         self._nested: set[object] | None = None
-        self._assigned: dict[int, set[str]] = {}
+        self._targets: dict[int, set[str]] = {}
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -113,10 +113,10 @@ class AstSyntax:
         function = self.function_of(node)
         if function is None:
             return False
-        found = self._assigned.get(id(function))
+        found = self._targets.get(id(function))
         if found is None:
-            found = self._assigned[id(function)] = {ast.unparse(t) for n in ast.walk(function)
-                                                     for t in _assigned_targets(n)}  # fmt: skip
+            found = self._targets[id(function)] = {ast.unparse(t) for n in ast.walk(function)
+                                                    for t in _assigned_targets(n)}  # fmt: skip
         return target in found
 
     def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
