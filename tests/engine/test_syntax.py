@@ -54,6 +54,9 @@ def test_functions_defined_inside_another_are_nested_by_the_place_their_paramete
 def test_a_function_assigns_the_fields_its_statements_set_unpacked_too() -> None:
     syntax, nodes = _syntax()
     inside_init = nodes["self.adj.sum() > 0"]
+    tree = ast.dump(syntax._source.tree)
+    assert syntax.assigns(inside_init, "self.adj")
+    assert ast.dump(syntax._source.tree) == tree  # asking changes no statement: every later reader sees them
     assert syntax.assigns(inside_init, "self.adj") and syntax.assigns(inside_init, "self.size")
     assert not syntax.assigns(nodes["state.x + 1"], "self.adj") and not syntax.assigns(inside_init, "self.other")
 

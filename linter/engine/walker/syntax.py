@@ -224,7 +224,7 @@ def _private(name: str) -> bool:
 def _assigned_targets(node: ast.AST) -> list[ast.expr]:
     """The names and fields a statement assigns, tuples and lists unpacked."""
     kind = type(node)
-    targets = node.targets if kind is ast.Assign else [node.target] if kind in (ast.AugAssign, ast.AnnAssign) else []
+    targets = [*node.targets] if kind is ast.Assign else [node.target] if kind in (ast.AugAssign, ast.AnnAssign) else []
     found = []
     while targets:
         target = targets.pop()
