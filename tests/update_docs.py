@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "primer"), str(ROOT / "tests" / "benchmarks")]
 from _census_recall import DEPENDS, UNKNOWN_OPERAND  # noqa: E402
 from _corpus import WHEELS  # noqa: E402
-from _ledger import UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
+from _ledger import LEDGER_MODES, UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
 from _projects import load_projects  # noqa: E402
 
 from promolint.report import rule_docs as rules_docs  # noqa: E402
@@ -135,16 +135,16 @@ def primer_triage() -> str:
     per_mode: dict[str, Counter] = defaultdict(Counter)
     for key, produced in read_produced().items():
         per_mode[key.rule].update(produced.modes)
-    rows = ["| rule | on by default | default findings | x64 findings | bug | noise | wrong | untriaged | precision |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    rows = ["| rule | on by default | default findings | x64 findings | strict findings | bug | noise | wrong | "
+            "untriaged | precision |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     total: Counter = Counter()
     for rule in sorted(set(counts) | set(per_mode)):
         total.update(counts[rule])
-        rows.append(f"| {rule} | {'no' if BY_CODE[rule].opt_in else 'yes'} | {per_mode[rule]['default']} | "
-                    f"{per_mode[rule]['x64']} | " + " | ".join(str(counts[rule][v]) for v in (*VERDICTS, UNTRIAGED))
+        rows.append(f"| {rule} | {'no' if BY_CODE[rule].opt_in else 'yes'} | "
+                    + " | ".join(str(per_mode[rule][m]) for m in LEDGER_MODES) + " | "
+                    + " | ".join(str(counts[rule][v]) for v in (*VERDICTS, UNTRIAGED))
                     + f" | {_percent(precision(counts[rule]))} |")  # fmt: skip
-    rows.append(f"| **all** | | {sum(c['default'] for c in per_mode.values())} | "
-                f"{sum(c['x64'] for c in per_mode.values())} | "
+    rows.append("| **all** | | " + " | ".join(str(sum(c[m] for c in per_mode.values())) for m in LEDGER_MODES) + " | "
                 + " | ".join(str(total[v]) for v in (*VERDICTS, UNTRIAGED)) + f" | {_percent(precision(total))} |")
     return "\n".join(rows) + "\n"  # fmt: skip
 
