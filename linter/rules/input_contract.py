@@ -17,8 +17,8 @@ from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
 _FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
-# ... and the others where they fail as a bool and a default-int array too (x64 off, on): whatever array
-# they are.
+# The other parameters a strict-mode contract weighs where the code fails for these arrays too, with
+# x64 off and on (a bool and the default int): then it fails whatever array they are.
 _EVERY_KIND = {False: ("bool", "int32"), True: ("bool", "int64")}
 
 
