@@ -17,9 +17,6 @@ from promolint.systems.base import Reason
 
 _STRICT = Reason.STRICT.value
 _FLOATS = "fc"  # the parameters a strict-mode contract weighs: annotated as float (or complex) arrays
-# The other parameters a strict-mode contract weighs where the code fails for these arrays too, with
-# x64 off and on (a bool and the default int): then it fails whatever array they are.
-_EVERY_KIND = {False: ("bool", "int32"), True: ("bool", "int64")}
 
 
 class InputContract(ContractRule):
@@ -176,8 +173,9 @@ def _strict_breach(operation: Operation) -> str | None:
         return None
     if isinstance(settled(operation.result), Refusal):  # raises for every member: PRM004's
         return None
+    # The other parameters where the code fails for a bool and a default-int array too: whatever array they are.
     found = breach(operation, lambda refusal: refusal.reason == _STRICT, kinds=_FLOATS,
-                   also=_EVERY_KIND[bool(operation.ctx.x64)])  # fmt: skip
+                   also=("bool", operation.ctx.jax.default_dtype("i")))  # fmt: skip
     return None if found is None else _strict_message(found)
 
 

@@ -22,7 +22,7 @@ class AstSyntax:
         self._functions: dict[int, ast.AST] | None = None
         self._parents: dict[int, ast.AST] | None = None
         self._nested: set[object] | None = None
-        self._targets: dict[int, set[str]] = {}
+        self._assignments: dict[int, dict[str, list[ast.AST]]] = {}
 
     def operand_nodes(self, operation: Operation) -> tuple[ast.AST, ...]:
         node = operation.node
@@ -111,13 +111,7 @@ class AstSyntax:
 
     def assigns(self, node: object, target: str) -> bool:
         function = self.function_of(node)
-        if function is None:
-            return False
-        found = self._targets.get(id(function))
-        if found is None:
-            found = self._targets[id(function)] = {ast.unparse(t) for n in ast.walk(function)
-                                                    for t in _assigned_targets(n)}  # fmt: skip
-        return target in found
+        return function is not None and target in self._assigned(function)
 
     def guards(self, node: object) -> tuple[tuple[ast.AST, bool | None], ...]:
         self._parent_map()
@@ -168,8 +162,13 @@ class AstSyntax:
         return False
 
     def _assigned(self, function: ast.AST) -> dict[str, list[ast.AST]]:
-        """The values the function's own statements assign to each local name."""
-        found: dict[str, list[ast.AST]] = {}
+        """The values the function's own statements assign to each local name, and those its
+        statements (a nested function's too: the same object) assign to each field (``self.x``,
+        tuples unpacked), by the field's text."""
+        found = self._assignments.get(id(function))
+        if found is not None:
+            return found
+        found = self._assignments[id(function)] = {}
         for statement in ast.walk(function):
             kind = type(statement)
             if kind is ast.Assign:
@@ -178,6 +177,9 @@ class AstSyntax:
                 targets, value = [statement.target], statement.value
             else:
                 continue
+            for target in _unpacked(targets):
+                if type(target) is ast.Attribute:
+                    found.setdefault(ast.unparse(target), []).append(value)
             if self.function_of(statement) is not function:
                 continue
             for target in targets:
@@ -221,17 +223,15 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def _assigned_targets(node: ast.AST) -> list[ast.expr]:
-    """The names and fields a statement assigns, tuples and lists unpacked."""
-    kind = type(node)
-    targets = [*node.targets] if kind is ast.Assign else [node.target] if kind in (ast.AugAssign, ast.AnnAssign) else []
-    found = []
-    while targets:
-        target = targets.pop()
+def _unpacked(targets: list[ast.expr]) -> list[ast.expr]:
+    """Assignment targets with tuples, lists and starred targets unpacked (the tree untouched)."""
+    pending, found = [*targets], []
+    while pending:
+        target = pending.pop()
         if type(target) in (ast.Tuple, ast.List):
-            targets.extend(target.elts)
+            pending.extend(target.elts)
         elif type(target) is ast.Starred:
-            targets.append(target.value)
+            pending.append(target.value)
         else:
             found.append(target)
     return found
