@@ -111,6 +111,18 @@ class X64Truncation(Rule):
             if jax.config.jax_enable_x64:
                 z = jnp.zeros(3, dtype=jnp.float64)
         """, x64="off"),
+        # ... also where the test holds only with x64 on (a flag and the mode).
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            from settings import PRECISE
+            if PRECISE and jax.config.jax_enable_x64:
+                z = jnp.zeros(3, dtype=jnp.float64)
+            if not PRECISE or not jax.config.read("jax_enable_x64"):
+                w = jnp.zeros(3, dtype=jnp.float32)
+            else:
+                w = jnp.zeros(3, dtype=jnp.float64)
+        """, x64="off"),
         Example("""
             import jax
             import jax.numpy as jnp

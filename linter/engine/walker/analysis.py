@@ -34,6 +34,11 @@ from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 
+# What a test says of the x64 mode where it holds and where it fails (None: nothing).
+X64Said = tuple[bool | None, bool | None]
+_READS_X64: X64Said = (True, False)
+_SAYS_NOTHING: X64Said = (None, None)
+
 __all__ = ["Analysis", "Settings", "analyze"]
 
 # What handles each kind of statement, by exact type (a dict lookup beats isinstance chains on the
@@ -324,7 +329,7 @@ class Analysis(ExpressionWalker):
             return
         runs = []
         leaving: list[str | None] = []  # "raise" or "return" where a branch always ends in one
-        said: list[bool | None] = []  # what each test says of x64 when it holds, in order
+        said: list[X64Said] = []  # what each test says of x64 where it holds and where it fails, in order
         not_none: list[str] = []  # names an earlier test found None: later branches run where they are not
         current: ast.If | None = node
         first_test = None
@@ -336,7 +341,7 @@ class Analysis(ExpressionWalker):
             body = self._guarded(current.test, self._runner(current.body))
             if compared is not None and not none_when_true:
                 body = _without_none([compared], body)
-            runs.append(_assuming(_without_none(list(not_none), body), said[:-1], said[-1]))
+            runs.append(self._assuming(_without_none(list(not_none), body), said[:-1], said[-1][0]))
             leaving.append(_leaves(current.body))
             if compared is not None and none_when_true:
                 not_none.append(compared)
@@ -344,10 +349,31 @@ class Analysis(ExpressionWalker):
             if len(orelse) == 1 and type(orelse[0]) is ast.If:
                 current = orelse[0]
             else:
-                runs.append(_assuming(_without_none(list(not_none), self._runner(orelse)), said, None))
+                runs.append(self._assuming(_without_none(list(not_none), self._runner(orelse)), said, None))
                 leaving.append(_leaves(orelse))
                 current = None
         self.flow.branches(frame, runs, leaving=leaving, split=self._split(node, first_test, frame, len(runs)))
+
+    def _assuming(self, run, earlier: list[X64Said], holds: bool | None):
+        """``run`` (a branch of an ``if`` ladder) in the x64 mode its tests imply: each earlier test
+        failed, and its own (``holds``, None for an ``else``) held.  A function's branch that runs
+        only with x64 on, met in a run with x64 off, is walked unrecorded: its parameters range
+        over what JAX has with x64 off (no float64 arrays), so nothing found there would hold for
+        the arrays it really gets."""
+        implied = [fails for _, fails in earlier if fails is not None] + ([holds] if holds is not None else [])
+        if not implied:
+            return run
+
+        def assuming(frame: Frame) -> None:
+            narrower = frame.in_function and not frame.ctx.x64 and True in implied
+            for on in implied:
+                frame.ctx = modes.assume_x64(frame.ctx, on)
+            if narrower:
+                self.flow.unrecorded(lambda: run(frame))
+            else:
+                run(frame)
+
+        return assuming
 
     def _type_checking_test(self, test: ast.expr) -> bool | None:
         """True where ``test`` is ``TYPE_CHECKING`` (``typing``'s or ``typing_extensions``'s),
@@ -394,25 +420,37 @@ class Analysis(ExpressionWalker):
 
         return guarded
 
-    def _x64_test(self, test: ast.expr) -> bool | None:
-        """True where ``test`` holds exactly when x64 is on (``jax.config.jax_enable_x64``,
-        ``jax.config.read("jax_enable_x64")``), False where exactly when it is off (``not ...``),
-        None for any other test."""
+    def _x64_test(self, test: ast.expr) -> X64Said:
+        """What ``test`` says of the x64 mode where it holds and where it fails: (True, False) for
+        a read of it (``jax.config.jax_enable_x64``, ``jax.config.read("jax_enable_x64")``),
+        (False, True) for ``not ...``; through ``and`` and ``or`` what every way to hold (or to
+        fail) implies: ``force and jax.config.read("jax_enable_x64")`` holds only with x64 on,
+        and may fail in either mode."""
         kind = type(test)
         if kind is ast.UnaryOp and type(test.op) is ast.Not:
-            inner = self._x64_test(test.operand)
-            return None if inner is None else not inner
+            holds, fails = self._x64_test(test.operand)
+            return fails, holds
+        if kind is ast.BoolOp:
+            parts = [self._x64_test(value) for value in test.values]
+            every, some = (0, 1) if type(test.op) is ast.And else (1, 0)
+            said: list[bool | None] = [None, None]
+            # All operands hold where an `and` holds (each says something); one of them fails
+            # where it fails (only what they all say holds).
+            said[every] = next((part[every] for part in parts if part[every] is not None), None)
+            agreed = {part[some] for part in parts}
+            said[some] = agreed.pop() if len(agreed) == 1 else None
+            return said[0], said[1]
         if kind is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.Eq):
             right = test.comparators[0]
-            inner = self._x64_test(test.left)
-            if inner is not None and type(right) is ast.Constant and type(right.value) is bool:
-                return inner if right.value else not inner
-            return None
+            holds, fails = self._x64_test(test.left)
+            if type(right) is ast.Constant and type(right.value) is bool:
+                return (holds, fails) if right.value else (fails, holds)
+            return _SAYS_NOTHING
         if kind is ast.Call:
             named = test.args[0] if len(test.args) == 1 and not test.keywords else None
             reads = self._reference_of(test.func) in modes.CONFIG_READS
-            return True if reads and named is not None and literal(named) == "jax_enable_x64" else None
-        return True if self._reference_of(test) in modes.X64_ATTRIBUTES else None
+            return _READS_X64 if reads and named is not None and literal(named) == "jax_enable_x64" else _SAYS_NOTHING
+        return _READS_X64 if self._reference_of(test) in modes.X64_ATTRIBUTES else _SAYS_NOTHING
 
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While, frame: Frame) -> None:
         def step(current: Frame) -> None:
@@ -509,16 +547,3 @@ def _without_none(names: list[str], run):
     return narrowed
 
 
-def _assuming(run, earlier: list[bool | None], holds: bool | None):
-    """``run`` (a branch of an ``if`` ladder) in the x64 mode its tests imply: each earlier test
-    failed, and its own (``holds``, None for an ``else``) held."""
-    implied = [not said for said in earlier if said is not None] + ([holds] if holds is not None else [])
-    if not implied:
-        return run
-
-    def assuming(frame: Frame) -> None:
-        for on in implied:
-            frame.ctx = modes.assume_x64(frame.ctx, on)
-        run(frame)
-
-    return assuming

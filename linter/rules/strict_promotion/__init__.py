@@ -120,6 +120,17 @@ class StrictPromotion(Rule):
             obs = jnp.zeros(3, dtype=jnp.float32)
             obs = obs.at[0].set(jnp.ones((), jnp.int32).astype(obs.dtype))
         """, promotion="strict"),
+        # The branch runs only with x64 on, where `a` may be float64 (fmmax's `solve`): with x64
+        # off it never runs, and with x64 on a float64 `a` passes.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+
+            def solve(a: jax.Array, b: jax.Array, force_x64: bool) -> jax.Array:
+                if force_x64 and jax.config.read("jax_enable_x64"):
+                    a = a.astype(jnp.promote_types(a.dtype, jnp.float64))
+                return jnp.linalg.solve(a, b)
+        """, x64="off", promotion="strict"),
     )
 
     def check(self, operation):
