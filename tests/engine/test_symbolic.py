@@ -25,6 +25,7 @@ from promolint.engine.symbolic import (
     summary,
     variable,
 )
+from promolint.engine.symbolic.variables import ITSELF
 from promolint.engine.values import Array, Instance, Items, Library, Refusal, python_scalar
 
 X64_OFF = Context(x64=False)
@@ -214,3 +215,49 @@ def test_a_value_read_for_another_parameters_object_is_keyed_by_it_and_keeps_its
 
 def _member(value: Symbolic, dtype: str) -> Array:
     return next(m for m in value.variable.domain if m.dtypes == frozenset({dtype}))
+
+
+def test_a_value_over_many_variables_whose_members_differ_is_settled_without_weighing_them() -> None:
+    """Two members of different kinds show that ``x + y + z + w`` has no one value: its outcomes
+    (too many assignments to weigh, then cut down) are not computed to find that out."""
+    state = EvaluationState()
+    dtypes = FLOATS | {"int8", "int32", "uint8"}
+    names = "xyzw"
+    variables = [_jax_variable(state, name, dtypes) for name in names]
+    total = variables[0]
+    for other in variables[1:]:
+        total = operations.binary("+", total, other, X64_OFF)
+    assert total.assignments() is None
+    assert settled(total) is total
+    assert total._outcomes is ITSELF  # not weighed
+    members = [next(iter(v.variables)).domain for v in variables]
+    first = [domain[0] for domain in members]
+    other = [next(m for m in domain if m.dtypes != domain[0].dtypes) for domain in members]
+    assert _jax_result(_add4, *first).dtype != _jax_result(_add4, *other).dtype
+
+
+def test_a_value_over_many_variables_of_one_dtype_wherever_it_goes_on_settles_on_it() -> None:
+    """``(x < 1) * f32 + ...`` over four variables is float32 at every member where it runs (a
+    complex member raises at `<`), as JAX says at each member tried."""
+    state = EvaluationState()
+    float32 = Array(frozenset({"float32"}), Library.JAX, False)
+    variables = [_jax_variable(state, name, FLOATS | {"int8", "int32", "complex64"}) for name in "xyzw"]
+    terms = [operations.binary("*", operations.compare("<", v, python_scalar("int", 1), X64_OFF), float32, X64_OFF)
+             for v in variables]  # fmt: skip
+    total = terms[0]
+    for term in terms[1:]:
+        total = operations.binary("+", total, term, X64_OFF)
+    assert total.assignments() is None
+    assert settled(total) == float32
+    for member in next(iter(variables[0].variables)).domain:
+        others = [next(iter(v.variables)).domain[0] for v in variables[1:]]
+        assert _agrees(total.at({next(iter(v.variables)): m for v, m in zip(variables, [member, *others])}),
+                       _jax_result(_mask_sum, member, *others))  # fmt: skip
+
+
+def _add4(a, b, c, d):
+    return a + b + c + d
+
+
+def _mask_sum(a, b, c, d):
+    return sum((v < 1) * jnp.ones((), jnp.float32) for v in (a, b, c, d))

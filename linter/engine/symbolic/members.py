@@ -87,7 +87,7 @@ def _spread(domain: tuple[Value, ...]) -> list[int]:
     seen: dict[tuple, int] = {}
     ranked = []
     for index, member in enumerate(domain):
-        kind = (member.dtypes, member.library) if isinstance(member, Array) else (type(member),)
+        kind = _kind(member)
         ranked.append((seen.get(kind, 0), index))
         seen[kind] = seen.get(kind, 0) + 1
     return [index for _, index in sorted(ranked)]
@@ -188,7 +188,7 @@ def _settled_over_needed(value: Symbolic) -> Value:
     assignment of the fewest variables it needs (``outcomes``): the refusal at every one of
     them, else ``_alike``.  jaxmarl's SMAX observation raises whatever its three parameters
     are; folding, which reveal and the loops read, stays with ``_settled``."""
-    if value.assignments() is not None:
+    if value.assignments() is not None or _members_differ(value):
         return value
     found = outcomes(value)
     if not found:
@@ -199,10 +199,46 @@ def _settled_over_needed(value: Symbolic) -> Value:
     return _alike(value, values)
 
 
+def _members_differ(value: Symbolic, weak: bool = True) -> bool:
+    """Whether ``value`` has no one outcome that rules read, as two assignments of its variables
+    show: one gives what is no known array and no refusal, or two give arrays that differ (dtype,
+    library or, with ``weak``, weak flag).  Its outcomes, however they are cut down, hold those
+    values (each outcome is the value at an assignment that extends it), so they neither all
+    refuse nor are all one array.  Two evaluations where the outcomes would cost hundreds: most
+    values over many variables differ at their first members of two kinds."""
+    variables = value.ordered
+    found = None
+    for assignment in ({v: v.domain[0] for v in variables}, {v: v.domain[_second_kind(v.domain)] for v in variables}):
+        outcome = value.at(assignment)
+        if isinstance(outcome, Refusal):
+            continue
+        if not (isinstance(outcome, Array) and outcome.dtypes):
+            return True
+        kind = (outcome.dtypes, outcome.library, outcome.weak if weak else None)
+        if found is not None and kind != found:
+            return True
+        found = kind
+    return False
+
+
+def _second_kind(domain: tuple[Value, ...]) -> int:
+    """The position of ``domain``'s first member of another kind (dtype, library) than its first,
+    the second that ``_spread`` orders first (0 where there is none): domains take libraries in
+    turn, so it is mostly the second."""
+    first = _kind(domain[0])
+    return next((index for index, member in enumerate(domain) if _kind(member) != first), 0)
+
+
+def _kind(member: Value) -> tuple:
+    return (member.dtypes, member.library) if isinstance(member, Array) else (type(member),)
+
+
 def alike_but_weak(value: Symbolic) -> Value:
     """The array of one dtype and library ``value`` is at every member where the program goes
     on, weak or strong as the members make it (their weak flags joined): ``lax.select(p, action,
     c)`` of an int64 ``c`` is int64, weak as ``action`` is.  ``value`` where it has none."""
+    if _members_differ(value, weak=False):
+        return value
     found = outcomes(value)
     return _alike(value, (outcome for _, outcome in found), weak=False) if found else value
 
