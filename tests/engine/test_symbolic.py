@@ -26,7 +26,7 @@ from promolint.engine.symbolic import (
     variable,
 )
 from promolint.engine.symbolic.variables import ITSELF
-from promolint.engine.values import Array, Instance, Items, Library, Refusal, python_scalar
+from promolint.engine.values import UNKNOWN, Array, Instance, Items, Library, Refusal, python_scalar
 
 X64_OFF = Context(x64=False)
 
@@ -261,3 +261,20 @@ def _add4(a, b, c, d):
 
 def _mask_sum(a, b, c, d):
     return sum((v < 1) * jnp.ones((), jnp.float32) for v in (a, b, c, d))
+
+
+def test_a_value_unknown_at_some_members_keeps_what_holds_with_its_variables_unknown() -> None:
+    """The engine may know less with every variable given than with some left unknown (jaxmarl
+    0.2.0's maze observation, `obs.astype(jnp.uint8) / 10.0`, refuses under strict promotion
+    over the one variable it needs and is unknown at some members of its four): an unknown at a
+    member shows no difference between members, and the refusal stays what rules read."""
+    state = EvaluationState()
+    variables = [_jax_variable(state, name, FLOATS | {"int8", "int32", "uint8"}) for name in "xyzw"]
+    refusal = Refusal("TypePromotionError", "Input dtypes ('uint8', <class 'float'>)")
+
+    def divided(*members):
+        return refusal if all(m is UNKNOWN for m in members) else UNKNOWN
+
+    value = Symbolic("divided", divided, tuple(variables))
+    assert value.assignments() is None
+    assert settled(value) == refusal

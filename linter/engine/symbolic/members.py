@@ -200,20 +200,21 @@ def _settled_over_needed(value: Symbolic) -> Value:
 
 
 def _members_differ(value: Symbolic, weak: bool = True) -> bool:
-    """Whether ``value`` has no one outcome that rules read, as two assignments of its variables
-    show: one gives what is no known array and no refusal, or two give arrays that differ (dtype,
-    library or, with ``weak``, weak flag).  Its outcomes, however they are cut down, hold those
-    values (each outcome is the value at an assignment that extends it), so they neither all
-    refuse nor are all one array.  Two evaluations where the outcomes would cost hundreds: most
-    values over many variables differ at their first members of two kinds."""
+    """Whether two assignments of ``value``'s variables give it known arrays that differ (dtype,
+    library or, with ``weak``, weak flag): then its outcomes, however they are cut down, hold
+    both (each outcome is the value at an assignment that these extend, and what is known with
+    some variables unknown holds whatever they are), so they neither all refuse nor are all one
+    array.  Two evaluations where the outcomes would cost hundreds: most values over many
+    variables differ at their first members of two kinds.  An unknown at an assignment shows
+    nothing: the engine may know less with every variable given than with some left unknown
+    (jaxmarl's maze observation, `obs.astype(jnp.uint8) / 10.0`, refuses over the one variable it
+    needs, and is unknown at some members of the four)."""
     variables = value.ordered
     found = None
     for assignment in ({v: v.domain[0] for v in variables}, {v: v.domain[_second_kind(v.domain)] for v in variables}):
         outcome = value.at(assignment)
-        if isinstance(outcome, Refusal):
-            continue
         if not (isinstance(outcome, Array) and outcome.dtypes):
-            return True
+            continue
         kind = (outcome.dtypes, outcome.library, outcome.weak if weak else None)
         if found is not None and kind != found:
             return True
