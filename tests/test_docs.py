@@ -68,7 +68,9 @@ def test_a_ledger_change_makes_the_generated_figures_stale(monkeypatch) -> None:
     ledger = update_docs.read_ledger()
     noise = next(key for key, verdict in ledger.items() if key.rule == "PRM027" and verdict.verdict == "noise")
     judged_again = {**ledger, noise: Verdict("bug", "judged again")}
-    monkeypatch.setattr(update_docs, "read_ledger", lambda: judged_again)
+    original = update_docs.read_ledger
+    monkeypatch.setattr(update_docs, "read_ledger",
+                        lambda path=update_docs.LEDGER: judged_again if path == update_docs.LEDGER else original(path))
     stale = {path.name for path, _ in update_docs.stale_documents()}
     assert {"README.md", "primer.md"} <= stale
 

@@ -10,7 +10,8 @@ Two kinds of part:
   ``fixtures/`` (so no cache of the checkout is read or written);
 - the lines between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``: what
   ``FIGURES[NAME]`` makes of the primer's ledger (tests/primer/ledger.toml), the keys the last
-  primer run produced (tests/primer/produced.toml), the pinned projects, or the bench's last run
+  primer run produced (tests/primer/produced.toml), the pinned projects, the held-out projects'
+  ledger (tests/primer/held_out_ledger.toml), or the bench's last run
   (tests/benchmarks/last_run.json, written by ``tests/benchmarks/bench.py``).
 
 tests/test_docs.py fails while any part differs from what this makes now.
@@ -37,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "primer"), str(ROOT / "tests" / "benchmarks")]
 from _census_recall import DEPENDS, UNKNOWN_OPERAND  # noqa: E402
 from _corpus import WHEELS  # noqa: E402
-from _ledger import LEDGER_MODES, UNTRIAGED, VERDICTS, precision, read_ledger, read_produced  # noqa: E402
-from _projects import load_projects  # noqa: E402
+from _ledger import (HELD_OUT_LEDGER, HELD_OUT_PRODUCED, LEDGER, LEDGER_MODES, PRODUCED, UNTRIAGED,  # noqa: E402
+                     VERDICTS, precision, read_ledger, read_produced)
+from _projects import HELD_OUT, load_projects  # noqa: E402
 
 from promolint.report import rule_docs as rules_docs  # noqa: E402
 from promolint.cli.main import main as promolint_main  # noqa: E402
@@ -100,9 +102,9 @@ def _prose(text: str) -> str:
     return textwrap.fill(text, WIDTH, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
-def _verdicts_per_rule() -> dict[str, Counter]:
+def _verdicts_per_rule(ledger: Path = LEDGER) -> dict[str, Counter]:
     counts: dict[str, Counter] = defaultdict(Counter)
-    for key, verdict in read_ledger().items():
+    for key, verdict in read_ledger(ledger).items():
         counts[key.rule][verdict.verdict] += 1
     return counts
 
@@ -129,11 +131,11 @@ def primer_precision() -> str:
                   f"opt-in, {', '.join(map(said, opt_in))}.")  # fmt: skip
 
 
-def primer_triage() -> str:
+def primer_triage(ledger: Path = LEDGER, produced_keys: Path = PRODUCED) -> str:
     """The ledger's verdicts per rule, with the findings per mode of the last primer run."""
-    counts = _verdicts_per_rule()
+    counts = _verdicts_per_rule(ledger)
     per_mode: dict[str, Counter] = defaultdict(Counter)
-    for key, produced in read_produced().items():
+    for key, produced in read_produced(produced_keys).items():
         per_mode[key.rule].update(produced.modes)
     rows = [("| rule | on by default | default findings | x64 findings | strict findings | bug | noise | wrong | "
              "untriaged | precision |"), "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
@@ -147,6 +149,13 @@ def primer_triage() -> str:
     rows.append("| **all** | | " + " | ".join(str(sum(c[m] for c in per_mode.values())) for m in LEDGER_MODES) + " | "
                 + " | ".join(str(total[v]) for v in (*VERDICTS, UNTRIAGED)) + f" | {_percent(precision(total))} |")
     return "\n".join(rows) + "\n"  # fmt: skip
+
+
+def held_out_triage() -> str:
+    """The held-out projects, and the verdicts per rule on their findings (tests/primer/held_out_ledger.toml)."""
+    projects = ", ".join(f"{p.name} {p.version}" for p in load_projects(HELD_OUT))
+    return (_prose(f"Projects kept out of development ({projects}):")
+            + "\n" + primer_triage(HELD_OUT_LEDGER, HELD_OUT_PRODUCED))  # fmt: skip
 
 
 def bench_speed() -> str:
@@ -219,6 +228,7 @@ def reports_summary() -> str:
 FIGURES: dict[str, Callable[[], str]] = {
     "primer-precision": primer_precision,
     "primer-triage": primer_triage,
+    "held-out-triage": held_out_triage,
     "bench-speed": bench_speed,
     "census-recall": census_recall,
     "census-summary": census_summary,

@@ -24,6 +24,9 @@ except ModuleNotFoundError:  # Python 3.10
 HERE = Path(__file__).resolve().parent
 LEDGER = HERE / "ledger.toml"
 PRODUCED = HERE / "produced.toml"
+# The same for the held-out projects (_projects.HELD_OUT).
+HELD_OUT_LEDGER = HERE / "held_out_ledger.toml"
+HELD_OUT_PRODUCED = HERE / "held_out_produced.toml"
 VERDICTS = ("bug", "noise", "wrong")  # what triage decides
 UNTRIAGED = "untriaged"  # what --ledger-update writes for a key nobody has judged yet
 LEDGER_MODES = ("default", "x64", "strict")  # the modes whose findings the ledger covers (``ledgered``)

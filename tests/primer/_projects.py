@@ -21,6 +21,8 @@ except ModuleNotFoundError:  # Python 3.10
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PROJECTS = HERE / "projects.toml"
+# Projects kept out of development: linted and judged, never read to change a rule (docs/primer.md).
+HELD_OUT = HERE / "held_out.toml"
 DEFAULT_CACHE = ROOT / ".primer_cache"
 
 

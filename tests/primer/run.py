@@ -3,6 +3,8 @@
     python tests/primer/run.py [--modes default,x64,strict] [--project NAME[,NAME]] [--base REV]
                                [--jobs N] [--output DIR] [--no-coverage]
     python tests/primer/run.py --ledger-update [--prune]
+    python tests/primer/run.py --held-out [...]
+
 
 Writes primer.json and summary.md to the output folder (gitignored): per project its files,
 lines, wall time and findings per rule in each mode, crashes and internal errors, and static
@@ -10,7 +12,9 @@ coverage; with the default, x64 and strict modes it rewrites tests/primer/produc
 triage ledger (tests/primer/ledger.toml) must cover.  ``--base REV`` installs REV in a scratch
 worktree and venv, runs the same there and writes diff.md: findings added and removed per project
 and rule, coverage before and after.  ``--ledger-update`` adds produced keys the ledger lacks as
-untriaged entries and lists stale ones (``--prune`` removes them).  See docs/primer.md.
+untriaged entries and lists stale ones (``--prune`` removes them).  ``--held-out`` does the same
+for the projects kept out of development (held_out.toml, held_out_ledger.toml,
+held_out_produced.toml).  See docs/primer.md.
 """
 
 from __future__ import annotations
@@ -21,18 +25,33 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (LEDGER_MODES, LedgerError, Produced, ledgered, read_ledger, read_produced, update,  # noqa: E402
-                     write_ledger, write_produced)
+from _ledger import (HELD_OUT_LEDGER, HELD_OUT_PRODUCED, LEDGER, LEDGER_MODES, PRODUCED, LedgerError,  # noqa: E402
+                     Produced, ledgered, read_ledger, read_produced, update, write_ledger, write_produced)
 from _lint import INTERNAL_ERROR, MODES, check, reveal_coverage  # noqa: E402
-from _projects import DEFAULT_CACHE, ROOT, FetchError, Project, fetch, load_projects, python_files  # noqa: E402
+from _projects import (DEFAULT_CACHE, HELD_OUT, PROJECTS, ROOT, FetchError, Project, fetch,  # noqa: E402
+                       load_projects, python_files)
 from _report import diff, summary  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "primer_output"
 PARSE_ERROR = "PRM000"
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Pinned projects, the ledger of their judged findings and the keys the last run produced."""
+
+    projects: Path
+    ledger: Path
+    produced: Path
+
+
+PRIMER = Suite(PROJECTS, LEDGER, PRODUCED)
+HELD_OUT_SUITE = Suite(HELD_OUT, HELD_OUT_LEDGER, HELD_OUT_PRODUCED)
 
 
 def _git(*args: str, cwd: Path = ROOT) -> str:
@@ -113,7 +132,7 @@ def ledger_keys(result: dict, keys: dict) -> dict[Key, tuple[str, ...]]:
     return {key: tuple(m for m in LEDGER_MODES if m in modes) for key, modes in out.items()}
 
 
-def update_produced(result: dict, keys: dict, names: set[str]) -> None:
+def update_produced(result: dict, keys: dict, names: set[str], suite: Suite = PRIMER) -> None:
     """Replace the keys of every project this run linted cleanly in both ledger modes; keep the
     others' (a failed download says nothing about its findings) and drop unlisted projects'."""
     clean = {p["name"] for p in result["projects"]
@@ -121,12 +140,12 @@ def update_produced(result: dict, keys: dict, names: set[str]) -> None:
     for p in result["projects"]:
         if p["name"] not in clean:
             print(f"produced.toml keeps the old keys of {p['name']}: it did not lint cleanly", file=sys.stderr)
-    kept = {k: v for k, v in read_produced().items() if k.project in names and k.project not in clean}
+    kept = {k: v for k, v in read_produced(suite.produced).items() if k.project in names and k.project not in clean}
     for key, modes in ledger_keys(result, keys).items():
         if key.project in clean:
             finding = keys[(key.project, modes[0])][key]
             kept[key] = Produced(modes, finding["line"], finding["message"])
-    write_produced(kept)
+    write_produced(kept, suite.produced)
 
 
 def prepare_base(rev: str, cache: Path) -> tuple[list[str], str]:
@@ -154,14 +173,14 @@ def _write(output: Path, name: str, text: str) -> Path:
     return output / name
 
 
-def ledger_update(prune: bool) -> int:
+def ledger_update(prune: bool, suite: Suite = PRIMER) -> int:
     try:
-        entries, added, stale = update(read_ledger(), read_produced(), prune)
+        entries, added, stale = update(read_ledger(suite.ledger), read_produced(suite.produced), prune)
     except LedgerError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    write_ledger(entries)
-    print(f"ledger.toml: {len(added)} new keys added as untriaged, {len(stale)} stale"
+    write_ledger(entries, suite.ledger)
+    print(f"{suite.ledger.name}: {len(added)} new keys added as untriaged, {len(stale)} stale"
           + (" (removed)" if prune and stale else ""))  # fmt: skip
     for key in added:
         print(f"  + {key.label()}")
@@ -183,6 +202,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ledger-update", action="store_true",
                         help="add the produced keys the ledger lacks as untriaged, list stale ones")
     parser.add_argument("--prune", action="store_true", help="with --ledger-update: remove stale entries")
+    parser.add_argument("--held-out", action="store_true",
+                        help="the projects kept out of development (held_out.toml) and their ledger")
     args = parser.parse_args(argv)
     args.modes = [m for m in args.modes.split(",") if m]
     unknown = [m for m in args.modes if m not in MODES]
@@ -194,17 +215,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    suite = HELD_OUT_SUITE if args.held_out else PRIMER
     if args.ledger_update:
-        return ledger_update(args.prune)
-    projects = load_projects()
+        return ledger_update(args.prune, suite)
+    projects = load_projects(suite.projects)
     names = {p.name for p in projects}
     missing = [n for n in args.project if n not in names]
     if missing:
-        print(f"error: no project {', '.join(missing)} in projects.toml", file=sys.stderr)
+        print(f"error: no project {', '.join(missing)} in {suite.projects.name}", file=sys.stderr)
         return 2
     projects = [p for p in projects if not args.project or p.name in args.project]
     try:
-        ledger = read_ledger()
+        ledger = read_ledger(suite.ledger)
     except LedgerError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -216,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     path = _write(args.output, "summary.md", summary(head, ledger, produced))
     print(f"wrote {path} and primer.json", file=sys.stderr)
     if set(LEDGER_MODES) <= set(args.modes):
-        update_produced(head, head_keys, names)
+        update_produced(head, head_keys, names, suite)
     status = 1 if any(p["error"] or any(r["crash"] or r["internal_errors"] for r in p["modes"].values())
                       for p in head["projects"]) else 0  # fmt: skip
 

@@ -21,18 +21,30 @@ sys.path.insert(0, str(PRIMER))
 sys.path.insert(0, str(PRIMER.parent / "benchmarks"))
 from _corpus import WHEELS  # noqa: E402
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (UNTRIAGED, VERDICTS, LedgerError, Produced, Verdict, ledgered, precision, read_ledger,  # noqa: E402
-                     read_produced, update, write_ledger, write_produced)
+from _ledger import (HELD_OUT_LEDGER, HELD_OUT_PRODUCED, UNTRIAGED, VERDICTS, LedgerError, Produced,  # noqa: E402
+                     Verdict, ledgered, precision, read_ledger, read_produced, update, write_ledger, write_produced)
 from _lint import SELECTED  # noqa: E402
-from _projects import load_projects  # noqa: E402
+from _projects import HELD_OUT, load_projects  # noqa: E402
 
 from promolint.rules.registry import BY_CODE, MEASURED_OPT_IN  # noqa: E402
 
 
 def test_projects_are_pinned_and_beyond_the_speed_corpus() -> None:
     projects = load_projects()
+    assert len(projects) >= 15
+    _assert_pinned(projects)
+
+
+def test_held_out_projects_are_pinned_and_none_is_a_primer_project() -> None:
+    held_out = load_projects(HELD_OUT)
+    assert len(held_out) >= 5
+    _assert_pinned(held_out)
+    assert not {p.name for p in held_out} & {p.name for p in load_projects()}
+
+
+def _assert_pinned(projects) -> None:
     names = [p.name for p in projects]
-    assert len(projects) >= 15 and len(set(names)) == len(names)
+    assert len(set(names)) == len(names)
     assert not set(names) & set(WHEELS), "the primer's projects are not the speed benchmark's"
     for p in projects:
         assert re.fullmatch(r"[0-9a-f]{64}", p.sha256), p.name
@@ -125,21 +137,32 @@ def test_keys_ignore_formatting_and_number_repeated_expressions_by_their_place_i
     assert [k for k, _ in keyed("p", {"m.py": moved}, [_finding(6, 5, 6, 24)])] == [keys[2]]
 
 
-def _verdicts_per_rule() -> dict[str, Counter]:
+def _verdicts_per_rule(ledger_path: Path | None = None) -> dict[str, Counter]:
     """How many of each rule's ledger findings got each verdict."""
     counts: dict[str, Counter] = defaultdict(Counter)
-    for key, verdict in read_ledger().items():
+    for key, verdict in (read_ledger(ledger_path) if ledger_path else read_ledger()).items():
         counts[key.rule][verdict.verdict] += 1
     return counts
 
 
-def test_every_default_rule_is_precise_on_the_primer() -> None:
-    """A rule is on by default only if at least 90% of its judged primer findings are bugs; the
-    others are opt-in, and the primer still measures them (_lint.SELECTED)."""
-    counts = _verdicts_per_rule()
+@pytest.mark.parametrize("ledger_path", [None, HELD_OUT_LEDGER], ids=["primer", "held-out"])
+def test_every_default_rule_is_precise_on_the_primer_and_the_held_out_projects(ledger_path: Path | None) -> None:
+    """A rule is on by default only if at least 90% of its judged findings are bugs, on the primer
+    and on the projects kept out of development; the others are opt-in, and the primer still
+    measures them (_lint.SELECTED)."""
+    counts = _verdicts_per_rule(ledger_path)
     for rule, counted in counts.items():
         value = precision(counted)
         if value is not None and not BY_CODE[rule].opt_in:
-            assert value >= 0.9, f"{rule} is on by default at {value:.0%} primer precision: make it opt-in"
+            assert value >= 0.9, f"{rule} is on by default at {value:.0%} precision: make it opt-in"
     assert set(MEASURED_OPT_IN) <= set(SELECTED) and all(BY_CODE[code].opt_in for code in MEASURED_OPT_IN)
+
+
+def test_every_held_out_finding_is_judged_and_no_entry_is_stale() -> None:
+    """The held-out projects' findings (`run.py --held-out`) are all judged, by running their code
+    where it runs: a finding there is what a new user meets first."""
+    ledger, produced = read_ledger(HELD_OUT_LEDGER), read_produced(HELD_OUT_PRODUCED)
+    assert produced and {k.project for k in produced} <= {p.name for p in load_projects(HELD_OUT)}
+    assert sorted(set(produced) ^ set(ledger)) == [], "run `run.py --held-out --ledger-update --prune` and judge"
+    assert all(verdict.verdict in VERDICTS for verdict in ledger.values()), "every held-out finding is judged"
 
