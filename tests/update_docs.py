@@ -119,16 +119,25 @@ def _percent(value: float | None) -> str:
 
 def primer_precision() -> str:
     """One sentence per rule group: how many of each measured rule's judged primer findings are bugs."""
-    counts = _verdicts_per_rule()
+    return _precision_said(f"the judged primer findings ({len(load_projects())} pinned projects, "
+                           "tests/primer/ledger.toml)", _verdicts_per_rule())  # fmt: skip
+
+
+def held_out_precision() -> str:
+    """The same of the held-out projects' findings (tests/primer/held_out_ledger.toml)."""
+    return _precision_said(f"the findings on {len(load_projects(HELD_OUT))} projects kept out of development "
+                           "(tests/primer/held_out_ledger.toml)", _verdicts_per_rule(HELD_OUT_LEDGER))  # fmt: skip
+
+
+def _precision_said(where: str, counts: dict[str, Counter]) -> str:
     opt_in = [rule for rule in sorted(counts) if BY_CODE[rule].opt_in]
     default = [rule for rule in sorted(counts) if not BY_CODE[rule].opt_in]
 
     def said(rule: str) -> str:
         return f"{rule} {counts[rule]['bug']} of {_judged(counts[rule])} ({_percent(precision(counts[rule]))})"
 
-    return _prose(f"Bugs among the judged primer findings ({len(load_projects())} pinned projects, "
-                  f"tests/primer/ledger.toml): on by default, {', '.join(map(said, default))}; "
-                  f"opt-in, {', '.join(map(said, opt_in))}.")  # fmt: skip
+    return _prose(f"Bugs among {where}: on by default, {', '.join(map(said, default))}; "
+                  f"opt-in, {', '.join(map(said, opt_in))}.")
 
 
 def primer_triage(ledger: Path = LEDGER, produced_keys: Path = PRODUCED) -> str:
@@ -229,6 +238,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "primer-precision": primer_precision,
     "primer-triage": primer_triage,
     "held-out-triage": held_out_triage,
+    "held-out-precision": held_out_precision,
     "bench-speed": bench_speed,
     "census-recall": census_recall,
     "census-summary": census_summary,
