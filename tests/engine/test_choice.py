@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from promolint.engine import calls
 from promolint.engine.context import Context
-from promolint.engine.symbolic import Symbolic
-from promolint.engine.symbolic.choice import FAILS, HOLDS
-from promolint.engine.values import Items, Library, Reference, array, python_scalar
+from promolint.engine.symbolic import EvaluationState, Symbolic, variable
+from promolint.engine.symbolic.choice import FAILS, HOLDS, chosen
+from promolint.engine.values import Array, Items, Library, Reference, Refusal, array, python_scalar
 from promolint.engine.walker.analysis import analyze
 from promolint.engine.walker.source import parse_bytes
 
@@ -234,3 +234,21 @@ def test_a_field_the_program_makes_with_none_or_an_array_is_a_variable_of_a_para
             got = state.start
     """)
     assert values["got"].variable.key[1] == "state.start"
+
+
+def test_a_branch_that_raises_leaves_the_other_branch_s_value_where_the_test_is_not_known():
+    """Either branch may run where a test's truth is unknown (`if not self.params.see_agent:`):
+    where one raised, the program goes on only from the other, so the value after the `if` is
+    that branch's (jaxmarl 0.2.0's maze observation: a bool grid's `.at[].set(uint8)` refuses
+    under strict promotion, the other branch keeps the grid). It was unknown there, while with
+    the variables unknown it was known: the engine knew less with every member given."""
+    state = EvaluationState()
+    unknown_bool = Array(frozenset({"bool"}), Library.PYTHON, False)  # a bool of unknown truth
+    numpy_bool = Array(frozenset({"bool"}), Library.NUMPY_SCALAR, False, ndim=0)
+    test = variable("see_agent", (1, "see_agent"), (unknown_bool, numpy_bool), state=state)
+    grid = array("bool", Library.JAX, ndim=2)
+    refused = Refusal("TypePromotionError", "Input dtypes ('bool', 'uint8') ...")
+    value = chosen(test, refused, grid)
+    (var,) = value.variables
+    assert value.at({var: unknown_bool}) == grid
+    assert chosen(test, grid, refused).at({var: unknown_bool}) == grid

@@ -72,6 +72,11 @@ def _chosen(test: Value, when_true: Value, when_false: Value) -> Value:
         return when_true
     if truth is False:
         return when_false
+    # Either branch may run: where one raised, the program goes on only from the other.
+    if type(when_true) is Refusal and type(when_false) is not Refusal:
+        return when_false
+    if type(when_false) is Refusal and type(when_true) is not Refusal:
+        return when_true
     return join([when_true, when_false])
 
 
