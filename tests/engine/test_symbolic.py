@@ -264,10 +264,10 @@ def _mask_sum(a, b, c, d):
 
 
 def test_a_value_unknown_at_some_members_keeps_what_holds_with_its_variables_unknown() -> None:
-    """The engine may know less with every variable given than with some left unknown (jaxmarl
-    0.2.0's maze observation, `obs.astype(jnp.uint8) / 10.0`, refuses under strict promotion
-    over the one variable it needs and is unknown at some members of its four): an unknown at a
-    member shows no difference between members, and the refusal stays what rules read."""
+    """The engine may know less with every variable given than with some left unknown (a merge
+    of a branch that raises at a member with one that does not; jaxmarl 0.2.0's maze observation
+    lost its strict PRM004 so): an unknown at a member shows no difference between members, and
+    the refusal stays what rules read."""
     state = EvaluationState()
     variables = [_jax_variable(state, name, FLOATS | {"int8", "int32", "uint8"}) for name in "xyzw"]
     refusal = Refusal("TypePromotionError", "Input dtypes ('uint8', <class 'float'>)")

@@ -21,7 +21,7 @@ sys.path.insert(0, str(PRIMER))
 sys.path.insert(0, str(PRIMER.parent / "benchmarks"))
 from _corpus import WHEELS  # noqa: E402
 from _keys import Key, keyed  # noqa: E402
-from _ledger import (HELD_OUT_LEDGER, HELD_OUT_PRODUCED, UNTRIAGED, VERDICTS, LedgerError, Produced,  # noqa: E402
+from _ledger import (HELD_OUT_LEDGER, HELD_OUT_PRODUCED, LEDGER, UNTRIAGED, VERDICTS, LedgerError, Produced,  # noqa: E402
                      Verdict, ledgered, precision, read_ledger, read_produced, update, write_ledger, write_produced)
 from _lint import SELECTED  # noqa: E402
 from _projects import HELD_OUT, load_projects  # noqa: E402
@@ -137,16 +137,16 @@ def test_keys_ignore_formatting_and_number_repeated_expressions_by_their_place_i
     assert [k for k, _ in keyed("p", {"m.py": moved}, [_finding(6, 5, 6, 24)])] == [keys[2]]
 
 
-def _verdicts_per_rule(ledger_path: Path | None = None) -> dict[str, Counter]:
+def _verdicts_per_rule(ledger_path: Path = LEDGER) -> dict[str, Counter]:
     """How many of each rule's ledger findings got each verdict."""
     counts: dict[str, Counter] = defaultdict(Counter)
-    for key, verdict in (read_ledger(ledger_path) if ledger_path else read_ledger()).items():
+    for key, verdict in read_ledger(ledger_path).items():
         counts[key.rule][verdict.verdict] += 1
     return counts
 
 
-@pytest.mark.parametrize("ledger_path", [None, HELD_OUT_LEDGER], ids=["primer", "held-out"])
-def test_every_default_rule_is_precise_on_the_primer_and_the_held_out_projects(ledger_path: Path | None) -> None:
+@pytest.mark.parametrize("ledger_path", [LEDGER, HELD_OUT_LEDGER], ids=["primer", "held-out"])
+def test_every_default_rule_is_precise_on_the_primer_and_the_held_out_projects(ledger_path: Path) -> None:
     """A rule is on by default only if at least 90% of its judged findings are bugs, on the primer
     and on the projects kept out of development; the others are opt-in, and the primer still
     measures them (_lint.SELECTED)."""

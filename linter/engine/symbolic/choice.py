@@ -73,11 +73,8 @@ def _chosen(test: Value, when_true: Value, when_false: Value) -> Value:
     if truth is False:
         return when_false
     # Either branch may run: where one raised, the program goes on only from the other.
-    if type(when_true) is Refusal and type(when_false) is not Refusal:
-        return when_false
-    if type(when_false) is Refusal and type(when_true) is not Refusal:
-        return when_true
-    return join([when_true, when_false])
+    going_on = [v for v in (when_true, when_false) if type(v) is not Refusal]
+    return going_on[0] if len(going_on) == 1 else join([when_true, when_false])
 
 
 @dataclass(frozen=True)

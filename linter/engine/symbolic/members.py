@@ -206,9 +206,8 @@ def _members_differ(value: Symbolic, weak: bool = True) -> bool:
     some variables unknown holds whatever they are), so they neither all refuse nor are all one
     array.  Two evaluations where the outcomes would cost hundreds: most values over many
     variables differ at their first members of two kinds.  An unknown at an assignment shows
-    nothing: the engine may know less with every variable given than with some left unknown
-    (jaxmarl's maze observation, `obs.astype(jnp.uint8) / 10.0`, refuses over the one variable it
-    needs, and is unknown at some members of the four)."""
+    nothing: the engine may know less with every variable given than with some left unknown (a
+    merge of a branch that raises at that member with one that does not is unknown there)."""
     variables = value.ordered
     found = None
     for assignment in ({v: v.domain[0] for v in variables}, {v: v.domain[_second_kind(v.domain)] for v in variables}):

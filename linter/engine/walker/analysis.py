@@ -431,15 +431,12 @@ class Analysis(ExpressionWalker):
             holds, fails = self._x64_test(test.operand)
             return fails, holds
         if kind is ast.BoolOp:
-            parts = [self._x64_test(value) for value in test.values]
-            every, some = (0, 1) if type(test.op) is ast.And else (1, 0)
-            said: list[bool | None] = [None, None]
-            # All operands hold where an `and` holds (each says something); one of them fails
-            # where it fails (only what they all say holds).
-            said[every] = next((part[every] for part in parts if part[every] is not None), None)
-            agreed = {part[some] for part in parts}
-            said[some] = agreed.pop() if len(agreed) == 1 else None
-            return said[0], said[1]
+            holds, fails = zip(*(self._x64_test(value) for value in test.values))
+            # Every operand holds where an `and` holds, and one of them fails where it fails (an
+            # `or` the other way round).
+            if type(test.op) is ast.And:
+                return _any_says(holds), _all_say(fails)
+            return _all_say(holds), _any_says(fails)
         if kind is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.Eq):
             right = test.comparators[0]
             holds, fails = self._x64_test(test.left)
@@ -525,6 +522,16 @@ def _leaves(body: list[ast.stmt]) -> str | None:
     """``"raise"`` or ``"return"`` where a block always ends in one (its last statement is)."""
     last = type(body[-1]) if body else None
     return "raise" if last is ast.Raise else "return" if last is ast.Return else None
+
+
+def _any_says(said: tuple[bool | None, ...]) -> bool | None:
+    """What one of several tests that all hold says of x64."""
+    return next((one for one in said if one is not None), None)
+
+
+def _all_say(said: tuple[bool | None, ...]) -> bool | None:
+    """What each of several tests, one of which holds, says alike of x64."""
+    return said[0] if len(set(said)) == 1 else None
 
 
 def _without_none(names: list[str], run):
