@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 from promolint.engine import calls
 from promolint.engine.context import Context
-from promolint.engine.symbolic import EvaluationState, Symbolic, variable
+from promolint.engine.symbolic import EvaluationState, Symbolic, passed_on, variable
 from promolint.engine.symbolic.choice import FAILS, HOLDS, chosen
 from promolint.engine.values import Array, Items, Library, Reference, Refusal, array, python_scalar
+from promolint.engine.flow.modes import Settings
 from promolint.engine.walker.analysis import analyze
 from promolint.engine.walker.source import parse_bytes
 
@@ -252,3 +253,60 @@ def test_a_branch_that_raises_leaves_the_other_branch_s_value_where_the_test_is_
     (var,) = value.variables
     assert value.at({var: unknown_bool}) == grid
     assert chosen(test, grid, refused).at({var: unknown_bool}) == grid
+
+
+def _run_strict(function, *args):
+    """What ``function(*args)`` gives under strict promotion: its dtype, or the error's name."""
+    try:
+        with jax.numpy_dtype_promotion("strict"):
+            return str(function(*args).dtype)
+    except Exception as error:  # what the branch that raises raises
+        return type(error).__name__
+
+
+def _strict_values(text: str) -> dict[str, object]:
+    source = parse_bytes(textwrap.dedent(text).encode(), None)
+    analysis = analyze(source, Settings(promotion="strict"))
+    sites = sorted((s for s in analysis.sites.values() if s.target), key=lambda s: (s.node.lineno, s.node.col_offset))
+    return {source.code(s.node): s.value for s in sites}
+
+
+def test_after_an_if_of_unknown_truth_a_name_holds_what_the_branch_that_did_not_raise_left():
+    """Where one branch raised, the program goes on after the `if` only from the other: the name
+    holds that branch's value, not the unknown join of a value and a refusal."""
+    assert _run_strict(lambda: jnp.zeros(3, jnp.uint8) / 10.0) == "TypePromotionError"  # jax 0.10.2
+    assert _run_strict(lambda: jnp.ones(3, jnp.float32)) == "float32"
+    values = _strict_values("""
+        import jax.numpy as jnp
+        from settings import PRECISE  # a flag of unknown truth, no parameter's
+        def scale(x):
+            if PRECISE:
+                y = jnp.zeros(3, jnp.uint8) / 10.0
+            else:
+                y = jnp.ones(3, jnp.float32)
+            z = y
+    """)
+    assert values["z"] == array("float32", Library.JAX, ndim=1)
+
+
+def test_and_or_hold_the_first_operand_where_only_the_second_raises_and_raise_where_the_first_does():
+    """`a and b` (`a or b`) raises where `a` raises, `b` never runs; where only `b` raises, the
+    program goes on only with `a` (a falsy one): a parameter that is a Python scalar has no
+    `.shape`, so `loc is not None and loc.shape[-1] == 3` is the Python bool `loc is not None`
+    wherever it does not raise."""
+    def check(loc):
+        return loc is not None and loc.shape[-1] == 3
+    assert check(None) is False
+    with pytest.raises(AttributeError):
+        check(2.0)
+    values = _strict_values("""
+        import jax.numpy as jnp
+        def check(loc):
+            ok = loc is not None and loc.shape[-1] == 3
+            first = (jnp.zeros(3, jnp.uint8) / 10.0) and loc
+    """)
+    ok = values["ok"]
+    for assignment in ok.assignments():
+        assert ok.at(assignment) in (python_scalar("bool"), Array(frozenset({"bool"}), Library.JAX, False, ndim=0),
+                                     Array(frozenset({"bool"}), Library.NUMPY_SCALAR, False, ndim=0)), assignment
+    assert isinstance(values["first"], Refusal) and passed_on(values["first"])  # reported where it raised

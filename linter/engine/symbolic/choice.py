@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import EvaluationState
-from promolint.engine.symbolic.variables import Symbolic, apply, extended_key, join, variable
+from promolint.engine.symbolic.variables import Symbolic, apply, extended_key, join, join_going_on, variable
 from promolint.engine.values import UNKNOWN, Array, Library, OrNone, Refusal, Unknown, Value, is_none, python_scalar
 
 IS_NONE = " is None"  # what a presence variable's key adds to its variable's
@@ -100,11 +101,26 @@ class Split:
 
 
 def join_or_none(values: list[Value]) -> Value:
-    """The join of what branches leave in a name, where some leave None and the others one
-    value (an array, or one computed from variables): that value or None (``OrNone``), which a
-    test that it is not None narrows; else the join."""
+    """The join of what branches leave in a name where the program goes on (``join_going_on``),
+    where some leave None and the others one value (an array, or one computed from variables):
+    that value or None (``OrNone``), which a test that it is not None narrows; else the join."""
     if not any(is_none(v) or type(v) is OrNone for v in values):
-        return join(values)
+        return join_going_on(values)
     given = [v.value if type(v) is OrNone else v for v in values if not is_none(v)]
-    inner = join(given) if given else UNKNOWN
-    return OrNone(value=inner) if type(inner) in (Array, Symbolic) else join(values)
+    inner = join_going_on(given) if given else UNKNOWN
+    return OrNone(value=inner) if type(inner) in (Array, Symbolic) else join_going_on(values)
+
+
+def short_circuit(first: Value, second: Value) -> Value:
+    """``first and second``, ``first or second``: either operand where the program goes on.
+    Where the first raises, so does the expression (the second never runs); where only the
+    second raises, the program goes on only with the first."""
+    if type(first) is not Refusal and (type(first) is Symbolic or type(second) is Symbolic):
+        return first if first == second else apply("short_circuit", _short_circuit, (first, second))
+    return _short_circuit(first, second)
+
+
+def _short_circuit(first: Value, second: Value) -> Value:
+    if type(first) is Refusal:
+        return raised("short_circuit", (first, second))
+    return first if type(second) is Refusal else join([first, second])

@@ -14,16 +14,19 @@ from promolint.engine.values import Refusal
 # The provenance of an exception an operand raised, passed on by the operations after it: rules
 # report it where it is raised, not at each of those.
 _RAISED_BEFORE = "raised by an operand"
+_DECIDING = frozenset({"join", "join_going_on"})  # merges: what a branch raised is theirs to weigh
+_FIRST_PASSED_ON = frozenset({"chosen", "short_circuit"})
 
 
 def raised(name: str, arguments: tuple) -> Refusal | None:
     """An operand (or a call's argument) that raised: the program stops there, so what follows
     is that exception.  A join merges branches, one of which may have raised, and decides; a
     value chosen by a test (``promolint.engine.symbolic.choice``) is that of the branch the test
-    takes, so only the test's exception is passed on."""
-    if name == "join":
+    takes, and ``a and b`` runs ``b`` only after ``a``, so only the first one's exception is
+    passed on."""
+    if name in _DECIDING:
         return None
-    if name == "chosen":
+    if name in _FIRST_PASSED_ON:
         arguments = arguments[:1]
     for argument in arguments:
         kind = type(argument)

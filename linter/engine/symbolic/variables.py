@@ -20,7 +20,8 @@ from promolint.engine.context import Context
 from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import MEMO_LIMIT, EvaluationState
-from promolint.engine.values import UNKNOWN, Array, Bound, Elements, Instance, Items, Library, Value, join as join_exact
+from promolint.engine.values import (UNKNOWN, Array, Bound, Elements, Instance, Items, Library, Refusal, Value,
+                                     join as join_exact)
 
 # Assignments a claim "for every member" weighs at most: beyond, the value is symbolic but no
 # claim is made about all of its members (a run-time check still evaluates it at one member).
@@ -566,4 +567,21 @@ def join(values: Iterable[Value]) -> Value:
 
 def _join_all(*values: Value) -> Value:
     return join_exact(values)
+
+
+def join_going_on(values: Iterable[Value]) -> Value:
+    """``join`` of what the program goes on with after branches: a value that raised (a refusal,
+    at each assignment of the variables) is left out, unless every one raised.  A merge keeps
+    what the branches that did not raise leave; their join with a refusal would be unknown."""
+    values = list(values)
+    if any(type(v) is Symbolic for v in values):
+        if all(v == values[0] for v in values[1:]):
+            return values[0]
+        return apply("join_going_on", _join_going_on, values)
+    return _join_going_on(*values)
+
+
+def _join_going_on(*values: Value) -> Value:
+    going_on = [v for v in values if type(v) is not Refusal]
+    return join(going_on if going_on else values)
 

@@ -11,7 +11,7 @@ from promolint.engine.flow import containers, higher_order
 from promolint.engine.flow.frames import Frame
 from promolint.engine.records import OperationKind, Site
 from promolint.engine.symbolic import Symbolic, item_variable, join
-from promolint.engine.symbolic.choice import chosen, decides, join_or_none, presence
+from promolint.engine.symbolic.choice import chosen, decides, join_or_none, presence, short_circuit
 from promolint.engine.values import (UNKNOWN, Array, Bound, Class, DTypeRef, Elements, Function, Imported, Instance, Items,
                                      Keyed, Library, NONE, OrNone, Reference, Value, is_none, python_scalar)
 from promolint.engine.walker.nodes import index_elements, key_literal, none_test, static_names
@@ -95,7 +95,7 @@ class ExpressionWalker:
         values = iter(node.values)
         result = self._expr(next(values), frame)
         for value in values:  # `a or b or c` is (a or b) or c
-            result = join([result, self._expr(value, frame)])
+            result = short_circuit(result, self._expr(value, frame))
         return result
 
     def _conditional(self, node: ast.IfExp, frame: Frame) -> Value:
