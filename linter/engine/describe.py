@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Outcome, Symbolic, Variable, each_outcome, kept_dtype,
-                                       lowered, outcomes as outcomes_of, spread_outcomes)
+from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Outcome, Symbolic, Variable, each_outcome, folded,
+                                       kept_dtype, lowered, outcomes as outcomes_of, probes, spread_outcomes)
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Unknown, Value, join
 
 
@@ -111,7 +111,8 @@ def _told_early(value: Symbolic, whatever: Array | None, depends: list[str], unk
     show it: a value whose one dtype, flag and library hold whatever the variables are, an
     unknown of one library, or an unknown of no one library (reveal's most common records)."""
     if value.assignments() is None:  # too many to weigh one by one: ``outcomes`` cuts them down
-        return None
+        reduced = folded(value)  # what ``outcomes`` weighs: operands where the program goes on
+        return _unknown_by_probes(list(probes(reduced)), whatever, unknown) if type(reduced) is Symbolic else None
     if whatever is not None and whatever.dtype is not None and whatever.weak is not None:
         return _of_one_array(value, whatever, each_outcome(value), depends)
     spread = ((a, _refined(v, whatever)) for a, v in spread_outcomes(value))
@@ -143,6 +144,25 @@ def _of_one_array(value: Symbolic, whatever: Array, outcomes: Iterable[Outcome],
     if first is None and refused is not None:
         return {**describe(refused), "depends": depends}
     return None
+
+
+def _unknown_by_probes(probed: list[Outcome], whatever: Array | None, unknown: dict) -> dict | None:
+    """The record ``_symbolic`` surely finds for a value with too many assignments to weigh one
+    by one, where two of its outcomes (``probes``) show it unknown: one where the program goes on
+    that is no array (an object, or unknown where ``whatever`` does not refine it), or known
+    arrays of two libraries that differ in dtype or weak flag (their join is unknown), neither
+    keeping a variable's dtype (what ``kept_dtype`` reads).  None where they do not show it."""
+    if any(not isinstance(_refined(outcome, whatever), (Array, Refusal, Symbolic)) for _, outcome in probed):
+        return unknown
+    known = [(assignment, outcome) for assignment, outcome in probed if isinstance(outcome, Array) and outcome.dtypes]
+    if len(known) < 2:
+        return None
+    (at_first, first), (at_second, second) = known
+    if first.library is second.library or (first.dtypes, first.weak) == (second.dtypes, second.weak):
+        return None
+    kept = (v for v in at_first if first.dtypes == getattr(at_first[v], "dtypes", None)
+            and second.dtypes == getattr(at_second[v], "dtypes", None))  # fmt: skip
+    return None if any(kept) else unknown
 
 
 def _unknown_of(value: Symbolic, outcomes: Iterable[Outcome], library: Library | None) -> bool:

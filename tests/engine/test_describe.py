@@ -17,6 +17,7 @@ SOURCE = textwrap.dedent("""\
     import jax
     import jax.numpy as jnp
     import numpy as np
+    from elsewhere import helper  # a function nothing is known of
 
 
     def kinds(x, w, dtype, flag: bool, scale: float, arr: jax.Array):
@@ -38,7 +39,10 @@ SOURCE = textwrap.dedent("""\
         q = jax.nn.sigmoid(x) if x.shape[-1] == 1 else jax.nn.softmax(x)  # unknown at bool x
         r = np.sum(x)                         # a NumPy array or scalar
         s = jax.lax.add(arr, jnp.float32(1.0))  # float32 where it runs, so arr's dtype
-        return a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s
+        t = helper(x, w, dtype)               # unknown at every member of three variables
+        u = (x * w).astype                    # no array at any member of two variables
+        v = x * w + np.float32(1.0)           # two libraries, and two dtypes of each
+        return a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v
 """)
 
 
@@ -87,3 +91,23 @@ def test_records_of_each_kind(x64):
     chosen = records["jax.nn.sigmoid(x) if x.shape[-1] == 1 else jax.nn.softmax(x)"]
     assert (chosen["dtype"], chosen["library"]) == (None, "jax")
     assert records["np.sum(x)"]["library"] is None
+    for unknown in ("helper(x, w, dtype)", "(x * w).astype", "x * w + np.float32(1.0)"):
+        assert (records[unknown]["dtype"], records[unknown]["library"]) == (None, None), unknown
+
+
+@pytest.mark.parametrize("x64", ["off", "on"])
+def test_a_value_of_many_variables_two_members_show_unknown_is_told_without_weighing_the_others(x64):
+    """Where a value has too many assignments to weigh one by one, its outcomes cost hundreds of
+    evaluations (folding, the variables it needs, outcome classes); two members that show the
+    record (``probes``: an object there, or arrays of two libraries and dtypes) tell it first."""
+    source = parse_bytes(SOURCE.encode(), None)
+    analysis = analyze(source, Settings(x64=x64))
+    values = {source.code(s.node): s.value for s in analysis.sites.values() if type(s.value) is Symbolic}
+    def weighed(value, limit):
+        raise AssertionError("outcomes weighed")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(describing, "outcomes_of", weighed)
+        for text in ("helper(x, w, dtype)", "(x * w).astype", "x * w"):
+            assert values[text].assignments() is None, text
+            assert describing.describe(values[text])["library"] is None, text

@@ -200,18 +200,12 @@ def _settled_over_needed(value: Symbolic) -> Value:
 
 
 def _members_differ(value: Symbolic, weak: bool = True) -> bool:
-    """Whether two assignments of ``value``'s variables give it known arrays that differ (dtype,
-    library or, with ``weak``, weak flag): then its outcomes, however they are cut down, hold
-    both (each outcome is the value at an assignment that these extend, and what is known with
-    some variables unknown holds whatever they are), so they neither all refuse nor are all one
-    array.  Two evaluations where the outcomes would cost hundreds: most values over many
-    variables differ at their first members of two kinds.  An unknown at an assignment shows
-    nothing: the engine may know less with every variable given than with some left unknown (a
-    merge of a branch that raises at that member with one that does not is unknown there)."""
-    variables = value.ordered
+    """Whether two assignments of ``value``'s variables (``probes``) give it known arrays that
+    differ (dtype, library or, with ``weak``, weak flag): then its outcomes, however they are cut
+    down, hold both, so they neither all refuse nor are all one array.  Two evaluations where the
+    outcomes would cost hundreds."""
     found = None
-    for assignment in ({v: v.domain[0] for v in variables}, {v: v.domain[_second_kind(v.domain)] for v in variables}):
-        outcome = value.at(assignment)
+    for _, outcome in probes(value):
         if not (isinstance(outcome, Array) and outcome.dtypes):
             continue
         kind = (outcome.dtypes, outcome.library, outcome.weak if weak else None)
@@ -219,6 +213,19 @@ def _members_differ(value: Symbolic, weak: bool = True) -> bool:
             return True
         found = kind
     return False
+
+
+def probes(value: Symbolic) -> Iterator[Outcome]:
+    """``value`` at two assignments of its variables: each variable's first member, then its
+    first member of another kind; most values over many variables differ there.  A known array
+    at one of them is among ``outcomes`` however they are cut down: each outcome is the value at
+    an assignment that the probe extends, and what is known with some variables unknown holds
+    whatever they are.  An unknown shows nothing: the engine may know less with every variable
+    given than with some left unknown (a merge of a branch that raises at that member with one
+    that does not is unknown there)."""
+    variables = value.ordered
+    for assignment in ({v: v.domain[0] for v in variables}, {v: v.domain[_second_kind(v.domain)] for v in variables}):
+        yield assignment, value.at(assignment)
 
 
 def _second_kind(domain: tuple[Value, ...]) -> int:
