@@ -21,7 +21,7 @@ def rule_findings(analysis: Analysis, codes: frozenset[str]) -> list[Finding]:
     """What the rules enabled in ``codes`` find in the operations of ``analysis``."""
     source = analysis.source
     flow = analysis.flow
-    attach_syntax(source, analysis.operations, [*flow.invocations.values(), *flow.loop_calls])
+    attach_syntax(source, analysis.operations, [*flow.invocations.values(), *flow.loop_calls], analysis.sites)
     rules = [rule for rule in ALL_RULES if rule.code in codes]
     module = Module(list(analysis.operations.values()), list(flow.invocations.values()), flow.returns,
                     flow.uses_jax(), flow.loop_calls)

@@ -25,7 +25,7 @@ def confirmed_in_other_modes(analysis: Analysis, findings: list[Finding]) -> lis
         if x64 not in others:
             other = others[x64] = analyze(analysis.source, replace(analysis.settings, x64="on" if x64 else "off"),
                                           analysis.flow.seeds)  # fmt: skip
-            attach_syntax(analysis.source, other.operations, other.flow.invocations.values())
+            attach_syntax(analysis.source, other.operations, other.flow.invocations.values(), other.sites)
         flow = others[x64].flow
         return flow.operations.get(id(node)) or flow.invocations.get(id(node))
 

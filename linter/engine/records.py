@@ -145,6 +145,10 @@ class Syntax(Protocol):
     def call_at(self, node: object) -> Operation | None:
         """The call of the program's own function made at ``node`` (kind ``invoke``)."""
 
+    def value_at(self, node: object) -> Value | None:
+        """The value the expression at ``node`` has, symbolic where it depends on variables;
+        None where none is recorded."""
+
     def text(self, node: object) -> str:
         """The source code of ``node``."""
 
@@ -164,7 +168,8 @@ class Syntax(Protocol):
         """What its function evaluates on the way to ``node``: each enclosing ``if``, ``while``
         or conditional expression's test with the branch ``node`` is in (True: the body), and
         (None: it must run for ``node`` to) each enclosing ``for`` loop's iterable and the value
-        of each statement before it in its blocks."""
+        of each statement before it in its blocks; the test of each ``assert`` before it (True)
+        and of each ``if`` before it that raises (False)."""
 
     def public(self, node: object) -> bool:
         """Whether ``node`` is in a function a module's users call: a ``def`` (or a function

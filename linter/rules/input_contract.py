@@ -116,6 +116,11 @@ class InputContract(ContractRule):
             def wrapped(hue, range_):
                 return jnp.where(range_ > 0, hue, 0.0) + (hue < 0.0)
         """, promotion="strict"),
+        Example("""
+            import jax.numpy as jnp
+            def constant(scale):
+                return scale + jnp.zeros(3, jnp.int8)
+        """, promotion="strict"),
     )
     valid = (
         Example("""
@@ -161,6 +166,20 @@ class InputContract(ContractRule):
             import jax.numpy as jnp
             def halves(n: jax.Array):
                 return jnp.arange(4) < n // 2
+        """, promotion="strict"),
+        # No array gets past the assert (praxis's init_var), nor past an `if` that raises.
+        Example("""
+            import jax.numpy as jnp
+            def constant(scale):
+                assert isinstance(scale, (int, float))
+                return scale + jnp.zeros(3, jnp.int8)
+        """, promotion="strict"),
+        Example("""
+            import jax.numpy as jnp
+            def constant(scale):
+                if not isinstance(scale, int):
+                    raise ValueError("an integer scale")
+                return scale + jnp.zeros(3, jnp.int8)
         """, promotion="strict"),
     )
 

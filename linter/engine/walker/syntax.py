@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from promolint.engine.records import LoopCall, Operation
-from promolint.engine.values import AT_INDEXED
+from promolint.engine.records import LoopCall, Operation, Site
+from promolint.engine.values import AT_INDEXED, Value
 from promolint.engine.walker import nodes
 from promolint.engine.walker.source import Source
 
 
 class AstSyntax:
-    def __init__(self, source: Source, operations: dict[int, Operation], calls: dict[int, Operation] | None = None):
+    def __init__(self, source: Source, operations: dict[int, Operation], calls: dict[int, Operation] | None = None,
+                 sites: Mapping[int, Site] | None = None):  # fmt: skip
         self._source = source
+        self._sites = sites or {}
         # Weakly: the operations hold this syntax, and a reference back would make a cycle.
         self._operations = weakref.WeakValueDictionary(operations)
         self._calls = weakref.WeakValueDictionary(calls or {})
@@ -67,6 +69,10 @@ class AstSyntax:
 
     def call_at(self, node: object) -> Operation | None:
         return self._calls.get(id(node))
+
+    def value_at(self, node: object) -> Value | None:
+        site = self._sites.get(id(node))
+        return site.value if site is not None and not site.target else None
 
     def text(self, node: ast.AST) -> str:
         return self._source.code(node)
@@ -121,8 +127,8 @@ class AstSyntax:
             for statements in _BLOCKS.get(type(parent), ()):  # the statements before, in its block
                 block = getattr(parent, statements)
                 if any(child is s for s in block):
-                    found.extend((s.value, None) for s in block[:next(i for i, s in enumerate(block) if s is child)]
-                                 if type(s) in _VALUED and s.value is not None)  # fmt: skip
+                    found.extend(_passed(s) for s in block[:next(i for i, s in enumerate(block) if s is child)]
+                                 if _passed(s) is not None)  # fmt: skip
             if isinstance(parent, _FUNCTIONS):
                 break
             kind = type(parent)
@@ -216,6 +222,20 @@ _BLOCKS = {ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.With
            ast.AsyncFor: ("body", "orelse"), ast.While: ("body", "orelse"),
            ast.Try: ("body", "orelse", "finalbody")}  # fmt: skip
 _VALUED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # statements that evaluate one expression
+
+
+def _passed(statement: ast.stmt) -> tuple[ast.expr, bool | None] | None:
+    """What a statement before a node says of the way to it: the expression it evaluates (None:
+    it must run), an ``assert``'s test (True: it held), an ``if`` whose body always raises and
+    that has no ``else``, its test (False: it failed)."""
+    kind = type(statement)
+    if kind in _VALUED:
+        return (statement.value, None) if statement.value is not None else None
+    if kind is ast.Assert:
+        return statement.test, True
+    if kind is ast.If and not statement.orelse and statement.body and type(statement.body[-1]) is ast.Raise:
+        return statement.test, False
+    return None
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
 
 
@@ -251,10 +271,11 @@ def _enclosing_functions(tree: ast.Module) -> dict[int, ast.AST]:
 
 
 def attach_syntax(source: Source, operations: dict[int, Operation],
-                  others: Iterable[Operation | LoopCall] = ()) -> None:  # fmt: skip
+                  others: Iterable[Operation | LoopCall] = (), sites: Mapping[int, Site] | None = None) -> None:
     """Give ``operations`` (which ``operation_at`` finds) and ``others`` (calls of the module's
-    own functions, and of its jitted functions in loops) the syntax that answers for them."""
+    own functions, and of its jitted functions in loops) the syntax that answers for them, with
+    the values of the analysis's ``sites`` (which ``value_at`` finds)."""
     others = tuple(others)
-    syntax = AstSyntax(source, operations, {id(o.node): o for o in others if isinstance(o, Operation)})
+    syntax = AstSyntax(source, operations, {id(o.node): o for o in others if isinstance(o, Operation)}, sites)
     for operation in (*operations.values(), *others):
         operation.syntax = syntax

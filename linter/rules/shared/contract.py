@@ -244,6 +244,9 @@ def reached(operation: Operation, variable: Variable, dtype: str, tests_only: bo
         if value is None:  # a call of the program's own function: what its body gives
             call = syntax.call_at(node)
             value = call.result if call is not None and is_symbolic(call.result) else None
+        if value is None:  # a test no operation computes (`isinstance(x, float)`): its value there
+            value = syntax.value_at(node)
+            value = value if is_symbolic(value) else None
         if value is None:
             continue
         value = with_arrays_of(value, [variable], dtype)
