@@ -139,12 +139,15 @@ def _origins(source: Source, sites: Iterable[Site]) -> dict[int, str]:
 
 def _records(source: Source, sites, origins: dict[int, str] | None = None) -> list[dict]:
     records = []
-    described: dict[int, dict] = {}  # by the value's identity: a name's reads share its value
+    # By the value's identity (a name's reads share its value), a symbolic value's by its
+    # structure: each pass of a loop, each copy of a body builds its own, equal ones.
+    described: dict[object, dict] = {}
     for site in sites:
         span = source.span(site.node)
-        description = described.get(id(site.value))
+        key = site.value if type(site.value) is Symbolic else id(site.value)
+        description = described.get(key)
         if description is None:
-            description = described[id(site.value)] = describe(site.value)
+            description = described[key] = describe(site.value)
         records.append({
             "line": span.line,
             "column": span.column,
