@@ -71,8 +71,9 @@ def spread_outcomes(value: Symbolic) -> Iterator[Outcome] | None:
 
 def _spread_each(value: Symbolic) -> Iterator[Outcome]:
     variables = value.ordered
+    state = value.state
     found = {}
-    for positions in itertools.product(*(_spread(v.domain) for v in variables)):
+    for positions in itertools.product(*(state.spread(v.domain, _spread) for v in variables)):
         assignment = {v: v.domain[i] for v, i in zip(variables, positions)}
         outcome = found[positions] = value.at(assignment)
         yield assignment, outcome

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import fields
 
 from promolint.engine.context import Context
@@ -38,7 +38,8 @@ class EvaluationState:
     codes of values' shapes (``Symbolic.shape``); ``classes``: the outcome classes found for a
     shape (``outcomes.representatives``), as members in the order of its variables, and
     ``outcome_values`` the values there; ``costly``: what the values whose classes took long to
-    find look like at a glance (``outcomes._glance``), with the walks left to values alike."""
+    find look like at a glance (``outcomes._glance``), with the walks left to values alike;
+    ``spreads``: each domain's positions in the order ``spread`` gives, by the domain's identity."""
 
     def __init__(self) -> None:
         self.memo: dict[tuple, Value] = {}
@@ -57,6 +58,7 @@ class EvaluationState:
         self.classes: dict[tuple[int, int], list[tuple[Value, ...]] | None] = {}
         self.outcome_values: dict[tuple[int, int], list[Value]] = {}
         self.costly: dict[tuple, int] = {}
+        self.spreads: dict[int, tuple[tuple[Value, ...], list[int]]] = {}
 
     def shape_code(self, key: Hashable) -> int:
         """The code of one operation's shape (``Symbolic.shape``): equal shapes have one."""
@@ -119,6 +121,13 @@ class EvaluationState:
                 names = self._field_names[kind] = tuple(f.name for f in fields(value))
             return (kind, *[self._whole(getattr(value, name)) for name in names])
         return (kind, id(value))  # anything else: itself (kept alive by the value that holds it)
+
+    def spread(self, domain: tuple[Value, ...], order: Callable[[tuple[Value, ...]], list[int]]) -> list[int]:
+        """``order(domain)``, computed once per domain: every value over a variable asks it."""
+        found = self.spreads.get(id(domain))
+        if found is None or found[0] is not domain:
+            found = self.spreads[id(domain)] = (domain, order(domain))  # the domain held: no other takes its id
+        return found[1]
 
     def domain(self, libraries: tuple[Library, ...], ctx: Context,
                dtypes: frozenset[str] | None = None) -> tuple[Array, ...]:  # fmt: skip
