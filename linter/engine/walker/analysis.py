@@ -30,7 +30,8 @@ from promolint.engine.values import (NONE, UNKNOWN, Alternatives, Class, Functio
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
-                                           literal, none_test, parameters, place, static_names, target_names)
+                                           leaves, literal, none_test, parameters, place, static_names,
+                                           target_names)
 from promolint.engine.walker.source import Source
 from promolint.engine.walker.top_level import TopLevel, top_level
 
@@ -342,7 +343,7 @@ class Analysis(ExpressionWalker):
             if compared is not None and not none_when_true:
                 body = _without_none([compared], body)
             runs.append(self._assuming(_without_none(list(not_none), body), said[:-1], said[-1][0]))
-            leaving.append(_leaves(current.body))
+            leaving.append(leaves(current.body))
             if compared is not None and none_when_true:
                 not_none.append(compared)
             orelse = current.orelse
@@ -350,7 +351,7 @@ class Analysis(ExpressionWalker):
                 current = orelse[0]
             else:
                 runs.append(self._assuming(_without_none(list(not_none), self._runner(orelse)), said, None))
-                leaving.append(_leaves(orelse))
+                leaving.append(leaves(orelse))
                 current = None
         self.flow.branches(frame, runs, leaving=leaving, split=self._split(node, first_test, frame, len(runs)))
 
@@ -516,12 +517,6 @@ def analyze(source: Source, settings: Settings = Settings(), seeds: Seeds = Seed
     if analysis.failures:
         analysis = deeply(lambda: Analysis(source, settings, seeds).run())
     return analysis
-
-
-def _leaves(body: list[ast.stmt]) -> str | None:
-    """``"raise"`` or ``"return"`` where a block always ends in one (its last statement is)."""
-    last = type(body[-1]) if body else None
-    return "raise" if last is ast.Raise else "return" if last is ast.Return else None
 
 
 def _any_says(said: tuple[bool | None, ...]) -> bool | None:

@@ -105,3 +105,9 @@ def none_test(test: ast.expr) -> tuple[str | None, bool]:
             and test.comparators[0].value is None):  # fmt: skip
         return test.left.id, type(test.ops[0]) is ast.Is
     return None, False
+
+
+def leaves(body: list[ast.stmt]) -> str | None:
+    """``"raise"`` or ``"return"`` where a block always ends in one (its last statement is)."""
+    last = type(body[-1]) if body else None
+    return "raise" if last is ast.Raise else "return" if last is ast.Return else None

@@ -233,7 +233,7 @@ def _passed(statement: ast.stmt) -> tuple[ast.expr, bool | None] | None:
         return (statement.value, None) if statement.value is not None else None
     if kind is ast.Assert:
         return statement.test, True
-    if kind is ast.If and not statement.orelse and statement.body and type(statement.body[-1]) is ast.Raise:
+    if kind is ast.If and not statement.orelse and nodes.leaves(statement.body) == "raise":
         return statement.test, False
     return None
 _NO_DATA = frozenset({"shape", "ndim", "size", "dtype"})  # attributes of an array that hold no data of it
