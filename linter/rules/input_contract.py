@@ -43,7 +43,9 @@ class InputContract(ContractRule):
 
         Each parameter is weighed alone, as a strong JAX array of each dtype of `input-dtypes`
         (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
-        raise whatever they are. A private function the module calls itself is judged by what its
+        raise whatever they are. Where no parameter alone decides it (`jnp.maximum(red, green)`),
+        they are weighed all at once, as a call with float32 data passes them, else all but one
+        (a mask, a count), under the same conditions; the message names them. A private function the module calls itself is judged by what its
         calls pass (the other rules report those); a public one is its users' too. A parameter
         annotated with a Python scalar type is no array input. Under strict promotion an
         unannotated or `jax.Array` parameter may be an integer count or a mask the code meant, and
@@ -121,6 +123,21 @@ class InputContract(ContractRule):
             def constant(scale):
                 return scale + jnp.zeros(3, jnp.int8)
         """, promotion="strict"),
+        # No plane alone decides `value`; all of them float32 at once, as a call passes them,
+        # do (dm-pix's rgb_planes_to_hsv_planes). Bool and int32 planes raise too.
+        Example("""
+            import jax.numpy as jnp
+            def planes(red, green, blue):
+                value = jnp.maximum(jnp.maximum(red, green), blue)
+                return jnp.where(value > 0, value, 0.0) + (value < 0.0)
+        """, promotion="strict"),
+        # The data float32 at once, the mask left as it is.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def pick(mask, a, b):
+                return jax.lax.select(mask, a * b, jnp.zeros(3))
+        """, x64="on"),
     )
     valid = (
         Example("""
@@ -159,6 +176,12 @@ class InputContract(ContractRule):
             import jax.numpy as jnp
             def grid(a, h, n):
                 return a + h * jnp.arange(n)
+        """, promotion="strict"),
+        # Runs where both inputs are int32: offsets the code may mean as integers.
+        Example("""
+            import jax.numpy as jnp
+            def offsets(a, b):
+                return jnp.arange(4) * (a + b)
         """, promotion="strict"),
         # A count the code meant as an integer: it runs for int32.
         Example("""
@@ -227,16 +250,21 @@ def _x64_control_breach(operation: Operation, operations: Sequence[Operation]) -
 def _control_message(operation: Operation, found: Breach, defaults: list[str]) -> str:
     name = operation.op.removeprefix("jax.")
     said = found.refusal.message.split(": JAX requires")[0].rstrip(".")
-    return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
+    return (f"Called with {_arrays(found)} under x64, as a library's functions are, `{name}` raises "
             f"TypeError ({said}): {', '.join(defaults)} is {CONTRACT_WIDE[found.dtype]} under x64 whatever "
-            f"`{found.name}` is, and lax does not promote. Give it `{found.name}`'s dtype (e.g. "
+            f"{_whatever(found)}, and lax does not promote. Give it `{found.name}`'s dtype (e.g. "
             f"`jnp.zeros(n, {found.name}.dtype)`, `random.normal(key, shape, {found.name}.dtype)`).")
 
 
 def _strict_message(found: Breach) -> str:
     said = found.refusal.message.split(" have no available")[0].split(" when ")[0]
-    called = f"an array `{found.name}` of any dtype ({', '.join(found.also)} and {found.dtype} alike)" if found.also \
-        else f"a {found.dtype} `{found.name}`"
+    alike = f"({', '.join(found.also)} and {found.dtype} alike)"
+    if not found.also:
+        called = _arrays(found)
+    elif len(found.names) == 1:
+        called = f"an array {found.inputs()} of any dtype {alike}"
+    else:
+        called = f"arrays {found.inputs()} all of any one dtype {alike}"
     return (f"Called with {called}, as a library's functions are, this raises "
             f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
             f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")
@@ -245,6 +273,16 @@ def _strict_message(found: Breach) -> str:
 def _x64_message(operation: Operation, found: Breach, wide: list[str]) -> str:
     name = operation.op.removeprefix("jax.")
     said = found.refusal.message.split(". (Tip")[0].rstrip(".")
-    return (f"Called with a {found.dtype} `{found.name}` under x64, as a library's functions are, `{name}` raises "
-            f"TypeError ({said}): {', '.join(wide)} is {CONTRACT_WIDE[found.dtype]} under x64 whatever `{found.name}` is, and "
-            f"lax does not promote. Give it `{found.name}`'s dtype (e.g. `jnp.zeros(n, {found.name}.dtype)`).")
+    return (f"Called with {_arrays(found)} under x64, as a library's functions are, `{name}` raises "
+            f"TypeError ({said}): {', '.join(wide)} is {CONTRACT_WIDE[found.dtype]} under x64 whatever "
+            f"{_whatever(found)}, and lax does not promote. Give it `{found.name}`'s dtype (e.g. "
+            f"`jnp.zeros(n, {found.name}.dtype)`).")
+
+
+def _arrays(found: Breach) -> str:
+    """The contract's inputs: "a float32 `x`", "float32 arrays `x` and `y`"."""
+    return f"a {found.dtype} {found.inputs()}" if len(found.names) == 1 else f"{found.dtype} arrays {found.inputs()}"
+
+
+def _whatever(found: Breach) -> str:
+    return f"{found.inputs()} is" if len(found.names) == 1 else "they are"

@@ -7,7 +7,9 @@ counterpart; those not reported run.  An unannotated parameter is no contract in
 be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
 promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
 that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`),
-once where it raises (`spectrum`); a function defined inside another gets its arguments there
+once where it raises (`spectrum`); where no one input decides the operation, the inputs are
+weighed all at once, as one call with float32 data passes them (`planes`), else all but one (the
+mask of `pick_product`); a function defined inside another gets its arguments there
 (`count_down`'s `cond_func` unpacks a tuple), and a field a method assigns itself is computed
 there, not given (`Adjacency.adj`, numpyro's CAR).
 A float32 input never reaches what a test on the way excludes (`update_int`)."""
@@ -175,6 +177,20 @@ SOURCE = textwrap.dedent("""\
                 assert (self.adj.sum(axis=-1) > 0).all() > 0
 
 
+    def planes(red, green):
+        value = jnp.maximum(red, green)
+        return jnp.where(value > 0, value, 0.0) + (value < 0.0)
+
+
+    def pick_product(mask, a, b):
+        return lax.select(mask, a * b, jnp.zeros(3))
+
+
+    def place_slope(x, xp):
+        slope = (x[1:] - x[:-1]) / (xp[1:] - xp[:-1])
+        return lax.dynamic_update_slice(jnp.zeros(3), slope, (0,))
+
+
     def langevin_cast(key, x0, dt):
         def step(carry, i):
             k, x = carry
@@ -211,16 +227,21 @@ CALLS = {
     "spectrum": ("strict", "{x}"),
     "count_down": ("strict", "{x}"),
     "Adjacency": ("strict", "{x}, False, True"),
+    "planes": ("strict", "{x}, {x}"),
+    "pick_product": ("x64", "jnp.ones(3, bool), {x}, {x}"),
+    "place_slope": ("x64", "{x}, {x}"),
 }
 # Unannotated, reported under strict promotion because they fail for bool and int32 arrays too.
-WHATEVER_ARRAY = ("hue_wrapped", "spectrum")
+WHATEVER_ARRAY = ("hue_wrapped", "spectrum", "planes")
 REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
             "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
             "wavelet": ("PRM028", "data"),
             "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
             "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
             "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0"),
-            "hue_wrapped": ("PRM028", "hue"), "spectrum": ("PRM028", "y")}  # fmt: skip
+            "hue_wrapped": ("PRM028", "hue"), "spectrum": ("PRM028", "y"),
+            # No input alone decides these: the inputs all float32 at once do (all but the mask).
+            "planes": ("PRM028", "green"), "pick_product": ("PRM028", "a"), "place_slope": ("PRM028", "x")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 

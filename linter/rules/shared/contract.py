@@ -6,7 +6,9 @@ another (``x * jnp.array([1, -1])`` under strict promotion; ``lax.select(p, x, j
 with x64 on) breaks that contract, though no member of the parameter's domain decides it for
 every member.  ``breach`` finds the input that breaks it: one parameter, a strong JAX array of a
 contract dtype, with every other parameter left unknown, so that the operation raises whatever
-the others are; the finding names it as its witness.  A private function the module calls
+the others are; else every parameter such an array at once (a call with float32 data throughout,
+as the run-time shim makes one), where no parameter alone decides.  The finding names the inputs
+as its witness.  A private function the module calls
 itself gets its inputs from those calls (``Inputs``): rules report what raises there at the
 calls; a public one is called by the module's users as well.
 """
@@ -99,14 +101,26 @@ class Inputs:
 
 @dataclass(frozen=True)
 class Breach:
-    """The operation raises ``refusal`` when ``name`` is a strong JAX array of ``dtype``,
-    whatever the other parameters are (and the program stops by then where it is one of each
-    dtype of ``also``)."""
+    """The operation raises ``refusal`` when the inputs ``names`` are strong JAX arrays of
+    ``dtype``, whatever the other parameters are (and the program stops by then where they are
+    arrays of each dtype of ``also``)."""
 
-    name: str
+    names: tuple[str, ...]
     dtype: str
     refusal: Refusal
     also: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The input a fix casts to (the first named)."""
+        return self.names[0]
+
+    def inputs(self) -> str:
+        """The inputs as a message names them: "`x`", "`x` and `y`", "`x`, `y` and 2 more"."""
+        quoted = [f"`{n}`" for n in self.names]
+        if len(quoted) > 3:
+            quoted = quoted[:2] + [f"{len(quoted) - 2} more"]
+        return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
@@ -143,24 +157,55 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
                 continue  # raised before, and reported there
             if refusal is None and wide_runs:  # the others unknown decide nothing: weigh each of their members
                 refusal = _raised_at_every_member(operation, variable, dtype, raises)
-            if not (refusal is not None and raises(refusal)) or not reached(operation, variable, dtype):
+            if not (refusal is not None and raises(refusal)) or not reached(operation, [variable], dtype):
                 continue
             if wide_runs and not _runs_for(operation, variable, CONTRACT_WIDE[dtype]):
                 continue
             if also and not _holds_arrays(variable, kinds or ""):
-                if not all(_stops(operation, variable, other, raises) for other in also):
+                if not all(_stops(operation, [variable], other) for other in also):
                     continue
-                return Breach(variable.name, dtype, refusal, also)
-            return Breach(variable.name, dtype, refusal)
+                return Breach((variable.name,), dtype, refusal, also)
+            return Breach((variable.name,), dtype, refusal)
+        # Several inputs at once: all of them, else all but one (a mask, a count, a key the
+        # contract's dtype does not fit).
+        together = [variables] + [[v for v in variables if v is not left] for left in variables if len(variables) > 2]
+        for inputs in together:
+            found = _together(operation, inputs, dtype, raises, wide_runs, kinds, also)
+            if found is not None:
+                return found
     return None
 
 
-def _stops(operation: Operation, variable: Variable, dtype: str, raises: Callable[[Refusal], bool]) -> bool:
-    """Whether the program stops by ``operation`` with a refusal ``raises`` accepts where
-    ``variable`` holds a strong JAX array of ``dtype``, the others unknown: there, or before it
-    (a statement on the way raises), but not where a test on the way takes the other branch."""
-    refusal = raised(with_arrays_of(operation.symbolic_result, [variable], dtype))
-    return refusal is not None and raises(refusal) and reached(operation, variable, dtype, tests_only=True)
+def _together(operation: Operation, variables: list[Variable], dtype: str, raises: Callable[[Refusal], bool],
+              wide_runs: bool, kinds: str | None, also: tuple[str, ...]) -> Breach | None:
+    """The breach where ``variables`` are all strong JAX arrays of ``dtype`` at once, the others
+    unknown, though none alone decides it: ``jnp.maximum(red, green)`` is float32 for float32
+    planes, and unknown for a float32 ``red`` alone.  With the same conditions as one input's:
+    runs where they are all the 64-bit counterpart (``wide_runs``), or the program stops by the
+    operation where they are all arrays of each dtype of ``also`` (unless each holds arrays of
+    ``kinds``)."""
+    refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
+    if len(variables) < 2 or refusal is None or passed_on(refusal) or not raises(refusal):
+        return None
+    if not reached(operation, variables, dtype):
+        return None
+    if wide_runs and not _runs(with_arrays_of(operation.symbolic_result, variables, CONTRACT_WIDE[dtype])):
+        return None
+    names = tuple(v.name for v in variables)
+    if also and not all(_holds_arrays(v, kinds or "") for v in variables):
+        if not all(_stops(operation, variables, other) for other in also):
+            return None
+        return Breach(names, dtype, refusal, also)
+    return Breach(names, dtype, refusal)
+
+
+def _stops(operation: Operation, variables: Sequence[Variable], dtype: str) -> bool:
+    """Whether the program stops by ``operation`` where ``variables`` hold strong JAX arrays of
+    ``dtype``, the others unknown: there, or before it (a statement on the way raises, whatever
+    it raises: ``red - green`` for bool planes), but not where a test on the way takes the other
+    branch."""
+    refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
+    return refusal is not None and reached(operation, variables, dtype, tests_only=True)
 
 
 def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str,
@@ -168,10 +213,14 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
     """What ``operation`` raises where ``variable`` holds a strong JAX array of ``dtype``, at
     every member of one other variable (the rest unknown) where the program gets that far:
     ``y + dt * random.normal(k, y.shape)`` in a scan body raises for a float32 ``y`` whatever
-    ``dt`` is, though ``dt`` unknown leaves the sum unknown."""
+    ``dt`` is, though ``dt`` unknown leaves the sum unknown.  The refusal told is the one where
+    the other holds such an array too, where it raises there: what a call with that dtype
+    throughout meets."""
+    alike = Array(frozenset([dtype]), Library.JAX, False)
     for other in _others(operation, variable):
-        found = None
-        for index, value in enumerate(with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)):
+        found = told = None
+        values = with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)
+        for index, (member, value) in enumerate(zip(other.domain, values)):
             if any(passed_on(leaf) for leaf in _leaf_values(value)):
                 if found is None and index + 1 >= _NO_CASE_AFTER:
                     break  # no number the program goes on with (a key, a function): weighed no further
@@ -181,8 +230,9 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
                 found = None
                 break
             found = found or refusal
+            told = refusal if member == alike else told
         if found is not None:
-            return found
+            return told or found
     return None
 
 
@@ -230,8 +280,8 @@ def _leaf_values(value: object) -> list[object]:
     return [value]
 
 
-def reached(operation: Operation, variable: Variable, dtype: str, tests_only: bool = False) -> bool:
-    """Whether ``operation`` runs where ``variable`` holds a strong JAX array of ``dtype``: no
+def reached(operation: Operation, variables: Sequence[Variable], dtype: str, tests_only: bool = False) -> bool:
+    """Whether ``operation`` runs where ``variables`` hold strong JAX arrays of ``dtype``: no
     test on the way to it decides the other branch (``if isinstance(x, float)``), and (unless
     ``tests_only``) nothing on the way raises: a statement before it, a loop's iterable (``for i
     in range(x)``)."""
@@ -249,7 +299,7 @@ def reached(operation: Operation, variable: Variable, dtype: str, tests_only: bo
             value = value if is_symbolic(value) else None
         if value is None:
             continue
-        value = with_arrays_of(value, [variable], dtype)
+        value = with_arrays_of(value, variables, dtype)
         if isinstance(value, Refusal) and not tests_only:
             return False
         if branch is not None and isinstance(value, Array) and value.literal is (not branch):
