@@ -43,8 +43,8 @@ from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, 
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
 from promolint.engine.symbolic import (Symbolic, Variable, instances_with, is_symbolic, passed_on, summary,
-                                       uniform_instances, variables_in, with_arrays_of, with_arrays_of_by_members,
-                                       without_inputs)
+                                       uniform_instances, variables_in, with_arrays, with_arrays_of,
+                                       with_arrays_of_by_members, without_inputs)
 
 __all__ = [
     "ARITHMETIC",
@@ -87,6 +87,7 @@ __all__ = [
     "uniform_instances",
     "update_promotion",
     "variables_in",
+    "with_arrays",
     "with_arrays_of",
     "with_arrays_of_by_members",
     "without_inputs",

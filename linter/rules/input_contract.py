@@ -45,9 +45,11 @@ class InputContract(ContractRule):
         (`[tool.promolint]`, default `["float32"]`), with the others unknown: the operation must
         raise whatever they are. Where no parameter alone decides it (`jnp.maximum(red, green)`),
         they are weighed all at once, as a call with float32 data passes them, else all but one
-        (a mask, a count), under the same conditions; the message names them. A private function the module calls itself is judged by what its
-        calls pass (the other rules report those); a public one is its users' too. A parameter
-        annotated with a Python scalar type is no array input. Under strict promotion an
+        (a mask, a count), under the same conditions (under strict promotion, every mix of bool,
+        int32 and float32 arrays stops the program by then); the message names them. A private
+        function the module calls itself is judged by what its calls pass (the other rules
+        report those); a public one is its users' too. A parameter annotated with a Python
+        scalar type is no array input. Under strict promotion an
         unannotated or `jax.Array` parameter may be an integer count or a mask the code meant, and
         is weighed only where the code fails for a bool and a default-int array as well
         (`hue + (hue < 0.0)` raises for a float32, an int32 and a bool `hue`): then it fails
@@ -124,7 +126,7 @@ class InputContract(ContractRule):
                 return scale + jnp.zeros(3, jnp.int8)
         """, promotion="strict"),
         # No plane alone decides `value`; all of them float32 at once, as a call passes them,
-        # do (dm-pix's rgb_planes_to_hsv_planes). Bool and int32 planes raise too.
+        # do (dm-pix's rgb_planes_to_hsv_planes). Every mix of bool, int32 and float32 planes raises too.
         Example("""
             import jax.numpy as jnp
             def planes(red, green, blue):
@@ -176,6 +178,12 @@ class InputContract(ContractRule):
             import jax.numpy as jnp
             def grid(a, h, n):
                 return a + h * jnp.arange(n)
+        """, promotion="strict"),
+        # Runs for a bool `enabled` and an int32 `count`: a mix of dtypes the code may mean.
+        Example("""
+            import jax.numpy as jnp
+            def active(enabled, count):
+                return jnp.logical_and(enabled, count < 5)
         """, promotion="strict"),
         # Runs where both inputs are int32: offsets the code may mean as integers.
         Example("""
@@ -264,7 +272,7 @@ def _strict_message(found: Breach) -> str:
     elif len(found.names) == 1:
         called = f"an array {found.inputs()} of any dtype {alike}"
     else:
-        called = f"arrays {found.inputs()} all of any one dtype {alike}"
+        called = f"arrays {found.inputs()} of any dtypes ({', '.join(found.also)} and {found.dtype}, in every mix)"
     return (f"Called with {called}, as a library's functions are, this raises "
             f"TypePromotionError under strict promotion: {said} have no implicit promotion path. Cast explicitly "
             f"where the dtypes meet, e.g. `.astype({found.name}.dtype)`.")

@@ -156,7 +156,7 @@ def _widened(operation: Operation) -> str | None:
             continue
         for variable in variables:
             wide_at = _wide_operands(operation, variable, dtype)
-            if wide_at and reached(operation, [variable], dtype):  # the guards last: most operations widen nothing
+            if wide_at and reached(operation, {variable: dtype}):  # the guards last: most operations widen nothing
                 return _message(operation, variable.name, dtype, wide_at)
     return None
 

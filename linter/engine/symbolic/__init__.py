@@ -15,7 +15,7 @@ an operation for every member (``claims``).  Its names are re-exported here.
 """
 
 from promolint.engine.symbolic.claims import (instances, instances_with, kept_dtype, uniform_instances, weighed,
-                                              with_arrays_of, with_arrays_of_by_members, without_inputs)
+                                              with_arrays, with_arrays_of, with_arrays_of_by_members, without_inputs)
 from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.members import (Outcome, alike_but_weak, each_outcome, folded, lowered, outcomes,
                                                probes, settled, spread_outcomes, summary)
@@ -30,5 +30,5 @@ __all__ = [
     "attribute_variable", "each_outcome",
     "extended_key", "folded", "instances", "instances_with", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
     "lowered", "outcomes", "passed_on", "probes", "raised_in", "rekeyed", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
-    "variables_in", "weighed", "with_arrays_of", "with_arrays_of_by_members", "without_inputs",
+    "variables_in", "weighed", "with_arrays", "with_arrays_of", "with_arrays_of_by_members", "without_inputs",
 ]

@@ -102,10 +102,16 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
     """``value`` where ``variables`` (None: all it depends on) hold strong JAX arrays of
     ``dtype`` (each the member of its domain that is one) and every other variable is unknown:
     what an operation gives arrays of that dtype, whatever the rest is."""
-    array = Array(frozenset([dtype]), Library.JAX, False)
     if variables is None:
         variables = variables_in(value)
-    return substitute(value, Partial((var, _member_like(var, array) or UNKNOWN) for var in variables))
+    return with_arrays(value, {var: dtype for var in variables})
+
+
+def with_arrays(value: Value, dtypes: Mapping[Variable, str]) -> Value:
+    """``value`` where each variable of ``dtypes`` holds a strong JAX array of its dtype there,
+    and every other variable is unknown (``with_arrays_of`` with a dtype for each)."""
+    return substitute(value, Partial((var, _member_like(var, Array(frozenset([dtype]), Library.JAX, False)) or UNKNOWN)
+                                     for var, dtype in dtypes.items()))  # fmt: skip
 
 
 def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, other: Variable) -> Iterator[Value]:

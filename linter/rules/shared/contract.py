@@ -15,7 +15,8 @@ calls; a public one is called by the module's users as well.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from promolint.core.dtypes import CONTRACT_WIDE, DTYPES, is_64bit
@@ -30,6 +31,7 @@ from promolint.engine.model import (
     is_symbolic,
     passed_on,
     variables_in,
+    with_arrays,
     with_arrays_of,
     with_arrays_of_by_members,
 )
@@ -42,6 +44,8 @@ NOT_INPUTS = frozenset({"self", "cls"})  # the object a method belongs to is no 
 # function: no number is one) is taken for no case: the domains interleave libraries, so these
 # are a Python, a NumPy and a JAX value of each of the first dtypes.
 _NO_CASE_AFTER = 8
+# The most inputs weighed together whose every mix of dtypes is tried (3 dtypes: 81 mixes).
+_MAX_MIXED = 4
 # The most other inputs weighed member by member: each costs evaluations of the whole operation
 # (a loop's body), and a function of many inputs (fields, items) is left to what unknown decides.
 _MAX_OTHERS = 6
@@ -157,12 +161,12 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
                 continue  # raised before, and reported there
             if refusal is None and wide_runs:  # the others unknown decide nothing: weigh each of their members
                 refusal = _raised_at_every_member(operation, variable, dtype, raises)
-            if not (refusal is not None and raises(refusal)) or not reached(operation, [variable], dtype):
+            if not (refusal is not None and raises(refusal)) or not reached(operation, {variable: dtype}):
                 continue
             if wide_runs and not _runs_for(operation, variable, CONTRACT_WIDE[dtype]):
                 continue
             if also and not _holds_arrays(variable, kinds or ""):
-                if not all(_stops(operation, [variable], other) for other in also):
+                if not all(_stops(operation, {variable: other}) for other in also):
                     continue
                 return Breach((variable.name,), dtype, refusal, also)
             return Breach((variable.name,), dtype, refusal)
@@ -187,25 +191,30 @@ def _together(operation: Operation, variables: list[Variable], dtype: str, raise
     refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
     if len(variables) < 2 or refusal is None or passed_on(refusal) or not raises(refusal):
         return None
-    if not reached(operation, variables, dtype):
+    if not reached(operation, dict.fromkeys(variables, dtype)):
         return None
     if wide_runs and not _runs(with_arrays_of(operation.symbolic_result, variables, CONTRACT_WIDE[dtype])):
         return None
     names = tuple(v.name for v in variables)
     if also and not all(_holds_arrays(v, kinds or "") for v in variables):
-        if not all(_stops(operation, variables, other) for other in also):
+        # Whatever arrays they are: every mix of the dtypes stops the program (a mask and a
+        # count beside float data is a mix the code may mean).
+        if len(variables) > _MAX_MIXED:
+            return None
+        mixes = itertools.product((dtype, *also), repeat=len(variables))
+        if not all(_stops(operation, dict(zip(variables, mix))) for mix in mixes):
             return None
         return Breach(names, dtype, refusal, also)
     return Breach(names, dtype, refusal)
 
 
-def _stops(operation: Operation, variables: Sequence[Variable], dtype: str) -> bool:
-    """Whether the program stops by ``operation`` where ``variables`` hold strong JAX arrays of
-    ``dtype``, the others unknown: there, or before it (a statement on the way raises, whatever
-    it raises: ``red - green`` for bool planes), but not where a test on the way takes the other
-    branch."""
-    refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
-    return refusal is not None and reached(operation, variables, dtype, tests_only=True)
+def _stops(operation: Operation, dtypes: Mapping[Variable, str]) -> bool:
+    """Whether the program stops by ``operation`` where each variable of ``dtypes`` holds a
+    strong JAX array of its dtype, the others unknown: there, or before it (a statement on the
+    way raises, whatever it raises: ``red - green`` for bool planes), but not where a test on
+    the way takes the other branch."""
+    refusal = raised(with_arrays(operation.symbolic_result, dtypes))
+    return refusal is not None and reached(operation, dtypes, tests_only=True)
 
 
 def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str,
@@ -280,8 +289,8 @@ def _leaf_values(value: object) -> list[object]:
     return [value]
 
 
-def reached(operation: Operation, variables: Sequence[Variable], dtype: str, tests_only: bool = False) -> bool:
-    """Whether ``operation`` runs where ``variables`` hold strong JAX arrays of ``dtype``: no
+def reached(operation: Operation, dtypes: Mapping[Variable, str], tests_only: bool = False) -> bool:
+    """Whether ``operation`` runs where each variable of ``dtypes`` holds a strong JAX array of its dtype: no
     test on the way to it decides the other branch (``if isinstance(x, float)``), and (unless
     ``tests_only``) nothing on the way raises: a statement before it, a loop's iterable (``for i
     in range(x)``)."""
@@ -299,7 +308,7 @@ def reached(operation: Operation, variables: Sequence[Variable], dtype: str, tes
             value = value if is_symbolic(value) else None
         if value is None:
             continue
-        value = with_arrays_of(value, variables, dtype)
+        value = with_arrays(value, dtypes)
         if isinstance(value, Refusal) and not tests_only:
             return False
         if branch is not None and isinstance(value, Array) and value.literal is (not branch):
