@@ -319,3 +319,38 @@ def test_an_input_weighed_through_a_chain_deeper_than_the_stack_is_reported(caps
     code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--select", "PRM000,PRM028",
                        *FLAGS["strict"], str(path))  # fmt: skip
     assert [(f["code"], f["line"]) for f in json.loads(out)] == [("PRM028", 605)]
+
+
+def test_inputs_weighed_together_are_named_without_what_no_caller_passes(capsys, tmp_path):
+    """`paddings is None` is a branch the engine follows, not an input: the message names the
+    arrays only (praxis's batch_pplx_entropy_from_codes, where `1.0 - paddings` meets the int32
+    that both branches give `paddings`)."""
+    path = tmp_path / "objectives.py"
+    path.write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+
+        JTensor = jnp.ndarray
+
+
+        def entropy(codes: JTensor, num_classes: int, *, paddings: JTensor | None = None):
+            rank = len(codes.shape)
+            assert rank >= 2
+            codes = codes.astype(jnp.int32)
+            if paddings is None:
+                paddings = jnp.zeros_like(codes[..., 0], dtype=codes.dtype)
+            else:
+                paddings = paddings.astype(codes.dtype)
+            num_groups = codes.shape[-1]
+            codes = jnp.reshape(codes, [-1, num_groups])
+            paddings = jnp.reshape(paddings, [-1, 1])
+            paddings = jnp.broadcast_to(paddings, codes.shape)
+            offsets = jnp.arange(start=0, stop=num_groups * num_classes, step=num_classes, dtype=jnp.int32)
+            indices = codes + offsets
+            mask = (1.0 - paddings).astype(jnp.float32)
+            return mask, indices
+    """))
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "json", "--select", "PRM028",
+                       *FLAGS["strict"], str(path))  # fmt: skip
+    (finding,) = json.loads(out)
+    assert "arrays `codes` and `paddings` of any dtypes" in finding["message"]
+    assert "is None" not in finding["message"]

@@ -188,6 +188,8 @@ def _together(operation: Operation, variables: list[Variable], dtype: str, raise
     runs where they are all the 64-bit counterpart (``wide_runs``), or the program stops by the
     operation where they are all arrays of each dtype of ``also`` (unless each holds arrays of
     ``kinds``)."""
+    array = Array(frozenset([dtype]), Library.JAX, False)
+    variables = [v for v in variables if array in v.domain]  # not `x is None`: no array the caller passes
     refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
     if len(variables) < 2 or refusal is None or passed_on(refusal) or not raises(refusal):
         return None
