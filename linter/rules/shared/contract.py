@@ -8,9 +8,9 @@ every member.  ``breach`` finds the input that breaks it: one parameter, a stron
 contract dtype, with every other parameter left unknown, so that the operation raises whatever
 the others are; else every parameter such an array at once (a call with float32 data throughout,
 as the run-time shim makes one), where no parameter alone decides.  The finding names the inputs
-as its witness.  A private function the module calls
-itself gets its inputs from those calls (``Inputs``): rules report what raises there at the
-calls; a public one is called by the module's users as well.
+as its witness.  A private function the module calls itself gets its inputs from those calls
+(``Inputs``): rules report what raises there at the calls; a public one is called by the
+module's users as well.
 """
 
 from __future__ import annotations
@@ -172,8 +172,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
             return Breach((variable.name,), dtype, refusal)
         # Several inputs at once: all of them, else all but one (a mask, a count, a key the
         # contract's dtype does not fit).
-        together = [variables] + [[v for v in variables if v is not left] for left in variables if len(variables) > 2]
-        for inputs in together:
+        all_but_one = [[v for v in variables if v is not left] for left in variables] if len(variables) > 2 else []
+        for inputs in [variables, *all_but_one]:
             found = _together(operation, inputs, dtype, raises, wide_runs, kinds, also)
             if found is not None:
                 return found
