@@ -42,7 +42,7 @@ from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, 
                                          promote, result_library, update_promotion)
 from promolint.engine.records import (Call, Carried, Evaluation, LoopCall, Module, Operation, OperationKind, Returned,
                                       Span, Syntax)
-from promolint.engine.symbolic import (Symbolic, Variable, instances_with, is_symbolic, passed_on, summary,
+from promolint.engine.symbolic import (Symbolic, Variable, instances_with, is_symbolic, jax_member, passed_on, summary,
                                        uniform_instances, variables_in, with_arrays, with_arrays_of,
                                        with_arrays_of_by_members, without_inputs)
 
@@ -78,6 +78,7 @@ __all__ = [
     "instances_with",
     "int_bounds",
     "is_symbolic",
+    "jax_member",
     "passed_on",
     "promote",
     "result_library",

@@ -14,8 +14,9 @@ exceptions passed on (``raised``), what a value is at its members (``members``),
 an operation for every member (``claims``).  Its names are re-exported here.
 """
 
-from promolint.engine.symbolic.claims import (instances, instances_with, kept_dtype, uniform_instances, weighed,
-                                              with_arrays, with_arrays_of, with_arrays_of_by_members, without_inputs)
+from promolint.engine.symbolic.claims import (instances, instances_with, jax_member, kept_dtype, uniform_instances,
+                                              weighed, with_arrays, with_arrays_of, with_arrays_of_by_members,
+                                              without_inputs)
 from promolint.engine.symbolic.domains import NUMERIC
 from promolint.engine.symbolic.members import (Outcome, alike_but_weak, each_outcome, folded, lowered, outcomes,
                                                probes, settled, spread_outcomes, summary)
@@ -28,7 +29,7 @@ from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Vari
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "alike_but_weak", "apply",
     "attribute_variable", "each_outcome",
-    "extended_key", "folded", "instances", "instances_with", "is_attribute_of", "is_symbolic", "item_variable", "join", "kept_dtype", "lifted",
+    "extended_key", "folded", "instances", "instances_with", "is_attribute_of", "is_symbolic", "item_variable", "jax_member", "join", "kept_dtype", "lifted",
     "lowered", "outcomes", "passed_on", "probes", "raised_in", "rekeyed", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays", "with_arrays_of", "with_arrays_of_by_members", "without_inputs",
 ]

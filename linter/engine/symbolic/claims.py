@@ -81,7 +81,7 @@ def instances_with(operands: Sequence[object], result: Value, variable: Variable
     every other variable at each of its members (folded first where there are too many): what an
     operation gives that input whatever the others are.  None when ``variable`` has no such
     member or does not matter there, or there are too many."""
-    member = _member_like(variable, Array(frozenset([dtype]), Library.JAX, False))
+    member = jax_member(variable, dtype)
     if member is None:
         return None
     operands = tuple(operands)
@@ -110,8 +110,7 @@ def with_arrays_of(value: Value, variables: Iterable[Variable] | None, dtype: st
 def with_arrays(value: Value, dtypes: Mapping[Variable, str]) -> Value:
     """``value`` where each variable of ``dtypes`` holds a strong JAX array of its dtype there,
     and every other variable is unknown (``with_arrays_of`` with a dtype for each)."""
-    return substitute(value, Partial((var, _member_like(var, Array(frozenset([dtype]), Library.JAX, False)) or UNKNOWN)
-                                     for var, dtype in dtypes.items()))  # fmt: skip
+    return substitute(value, Partial((var, jax_member(var, dtype) or UNKNOWN) for var, dtype in dtypes.items()))
 
 
 def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, other: Variable) -> Iterator[Value]:
@@ -119,7 +118,7 @@ def with_arrays_of_by_members(value: Value, variable: Variable, dtype: str, othe
     and ``other`` each member of its domain in turn, every other variable unknown: what one more
     input decides where leaving it unknown decides nothing (``y + dt * random.normal(k, s)``),
     evaluated as asked: a question answered at the first member stops there."""
-    member = _member_like(variable, Array(frozenset([dtype]), Library.JAX, False)) or UNKNOWN
+    member = jax_member(variable, dtype) or UNKNOWN
     return (substitute(value, Partial(((variable, member), (other, each)))) for each in other.domain)
 
 
@@ -136,6 +135,12 @@ def without_inputs(value: Value) -> Value:
             if chosen is not None:
                 assignment[var] = chosen
     return substitute(value, assignment)
+
+
+def jax_member(var: Variable, dtype: str) -> Value | None:
+    """The member of ``var``'s domain that is a strong JAX array of ``dtype`` (what a contract
+    input is); None where it has none (``x is None``, a count)."""
+    return _member_like(var, Array(frozenset([dtype]), Library.JAX, False))
 
 
 def _member_like(var: Variable, array: Array) -> Value | None:

@@ -29,6 +29,7 @@ from promolint.engine.model import (
     Syntax,
     Variable,
     is_symbolic,
+    jax_member,
     passed_on,
     variables_in,
     with_arrays,
@@ -188,8 +189,7 @@ def _together(operation: Operation, variables: list[Variable], dtype: str, raise
     runs where they are all the 64-bit counterpart (``wide_runs``), or the program stops by the
     operation where they are all arrays of each dtype of ``also`` (unless each holds arrays of
     ``kinds``)."""
-    array = Array(frozenset([dtype]), Library.JAX, False)
-    variables = [v for v in variables if array in v.domain]  # not `x is None`: no array the caller passes
+    variables = [v for v in variables if jax_member(v, dtype) is not None]  # not `x is None`: no array passed
     refusal = raised(with_arrays_of(operation.symbolic_result, variables, dtype))
     if len(variables) < 2 or refusal is None or passed_on(refusal) or not raises(refusal):
         return None
@@ -227,8 +227,8 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
     ``dt`` is, though ``dt`` unknown leaves the sum unknown.  The refusal told is the one where
     the other holds such an array too, where it raises there: what a call with that dtype
     throughout meets."""
-    alike = Array(frozenset([dtype]), Library.JAX, False)
     for other in _others(operation, variable):
+        alike = jax_member(other, dtype)
         found = told = None
         values = with_arrays_of_by_members(operation.symbolic_result, variable, dtype, other)
         for index, (member, value) in enumerate(zip(other.domain, values)):
@@ -241,7 +241,7 @@ def _raised_at_every_member(operation: Operation, variable: Variable, dtype: str
                 found = None
                 break
             found = found or refusal
-            told = refusal if member == alike else told
+            told = refusal if alike is not None and member is alike else told
         if found is not None:
             return told or found
     return None
