@@ -210,6 +210,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if unknown or not args.modes:
         parser.error(f"unknown mode {', '.join(unknown) or '(none)'}; choose from {', '.join(MODES)}")
     args.project = [n for names in args.project for n in names.split(",") if n]
+    args.cache = args.cache.resolve()  # the checks run inside each project's folder
     return args
 
 
