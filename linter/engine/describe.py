@@ -49,11 +49,18 @@ def spelled(value: Value) -> str:
         return dtype if record["weak"] is None else f"a {'weak' if record['weak'] else 'strong'} value of {dtype}"
     if record["dtype"] is None:
         library = record["library"]
+        if library and record.get("depends"):  # of one library, its dtype that of a variable's member
+            return f"a {library} value whose dtype follows {_names(record['depends'])}"
         return f"a {library} value of unknown dtype" if library else "a value of unknown dtype"
     if record["library"] == Library.PYTHON.value:
         return f"Python {record['dtype']}"
     weak = "weak " if record["weak"] else "weak or strong " if record["weak"] is None else ""
     return f"{weak}{record['dtype']}"
+
+
+def _names(names: list[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _symbolic(value: Symbolic) -> dict:

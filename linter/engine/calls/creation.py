@@ -194,11 +194,9 @@ def _jax_arange(call: Call, bounds: dict[str, Array]) -> Value:
                                     "floating, complexfloating.")  # fmt: skip
     if all(b.library is Library.PYTHON for b in bounds.values()):
         return default("f" if "f" in kinds else "i", Library.JAX, call.ctx, display_name(call.name), 1)
-    ranks = [b.rank for b in bounds.values()]
-    if any(ranks):
+    if any(b.rank for b in bounds.values()):
         return Refusal("ValueError", "jax.numpy.arange: arguments must be scalars")
-    if None in ranks:
-        return Array(frozenset(), Library.JAX, None, ndim=1)  # an array of unknown rank: raises unless 0-d
+    # A bound of unknown rank is 0-d where the program goes on (else it raises ValueError).
     promoted = operations.collect(operations.promote(list(bounds.values()), Library.JAX, call.ctx), Library.JAX, ndim=1)
     return replace(promoted, weak=False) if isinstance(promoted, Array) and promoted.dtypes else promoted
 

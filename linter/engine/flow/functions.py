@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -18,6 +18,8 @@ from promolint.engine.flow.frames import ChangedInputs, Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, rekeyed, variable
+from promolint.engine.symbolic.domains import COUNTS
+from promolint.engine.symbolic.variables import extended_key
 from promolint.engine.values import UNKNOWN, Array, Elements, Function, Instance, Items, Keyed, Library, Refusal, Value
 
 _MAX_CALL_DEPTH = 3
@@ -93,6 +95,8 @@ class Definition:
     enclosing: tuple[dict[str, Value], ...] = ()
     free: tuple[str, ...] = ()
     call_closures: list[dict[str, Value]] = field(default_factory=list)
+    # What its body counts with (``jnp.arange(n)``, ``arange(self.size)``): integers, as if annotated so.
+    counts: frozenset[str] = frozenset()
 
     @property
     def names(self) -> list[str]:
@@ -140,18 +144,21 @@ class Functions:
 
     def define(self, handle: object, params: Sequence[Param], transparent: bool, place: Hashable,
                enclosing: tuple[dict[str, Value], ...] = (),
-               free: Callable[[], tuple[str, ...]] = tuple) -> int:  # fmt: skip
+               free: Callable[[], tuple[str, ...]] = tuple,
+               counts: Callable[[], frozenset[str]] = frozenset) -> int:  # fmt: skip
         """The key of the definition at ``handle``, registered once: bodies are evaluated
         repeatedly (loops, calls) and must not register their nested functions again.  A
         function defined inside others reads the names ``free`` lists (asked once) from the
         ``enclosing`` frames of its latest definition.  ``place`` is what its parameters'
         variables are keyed by, unique in its module, so that the run-time shim can give them a
-        call's arguments."""
+        call's arguments.  ``counts`` (asked once): the parameters, and their fields, that its
+        body counts with."""
         key = self._index.get(id(handle))
         if key is None:
             key = self._index[id(handle)] = len(self._definitions)
             scope = self._flow.modules.current
-            self._definitions.append(Definition(handle, tuple(params), transparent, place, scope, free=free()))
+            self._definitions.append(Definition(handle, tuple(params), transparent, place, scope, free=free(),
+                                                counts=counts()))  # fmt: skip
             if scope.depth == 0:  # another module's functions run only where this one calls them
                 self._calls_left += _CALL_BUDGET_PER_DEFINITION
         self._definitions[key].enclosing = enclosing
@@ -488,6 +495,7 @@ class Functions:
         start, end = self._fed_calls.get(key, (0, 0))
         from_callers = start < end
         calls = [] if key in self._loose else definition.call_args
+        state.counted.update(self._counted(definition))
         seeds: dict[str, Value] = {}
         for index, param in enumerate(definition.params):
             name = param.name
@@ -524,6 +532,17 @@ class Functions:
                     seeds[name] = self._default(definition, param, ctx, state)
             seeds[name] = self._variable(definition, param, seeds.get(name, UNKNOWN), ctx, state)
         return seeds
+
+    @staticmethod
+    def _counted(definition: Definition) -> Iterator[tuple]:
+        """The keys of the variables ``definition``'s body counts with: its parameters', and
+        their fields' (``self.size``)."""
+        params = {param.name: param for param in definition.params}
+        for name in definition.counts:
+            head, _, rest = name.partition(".")
+            if head in params:
+                key = Functions._key(definition, params[head])
+                yield extended_key(key, f".{rest}") if rest else key
 
     def _followed(self, value: Value, definition: Definition, param: Param) -> Instance | None:
         """A parameter's object of one of the program's classes (``self``, or one its annotation
@@ -566,6 +585,8 @@ class Functions:
         # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine
         # cannot resolve, no annotation at all; `self` and `cls` without one are objects.
         if value == ARRAY_LIKE and (param.annotation is not None or param.name not in ("self", "cls")):
+            if key in state.counted and param.annotation is None:  # `jnp.arange(n)`: an integer, as if annotated
+                return variable(param.name, key, state.domain(NUMERIC, ctx, COUNTS), state=state)
             return variable(param.name, key, state.domain(NUMERIC, ctx), state=state)
         return value
 

@@ -2,7 +2,8 @@
 
 A parameter nothing types ranges over every numeric value (``NUMERIC``); one annotated with a
 library only (``jax.Array``) over that library's dtypes; one annotated with a Python scalar type
-(``x: float``) over every value of its kind and below, of any library (``annotated``).
+(``x: float``) over every value of its kind and below, of any library (``annotated``); one the
+code counts with over the integers of every library (``COUNTS``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from promolint.engine.context import Context
 from promolint.engine.values import Array, Library
 
 NUMERIC = (Library.PYTHON, Library.NUMPY_SCALAR, Library.NUMPY_ARRAY, Library.JAX)
+# What a value the code counts with holds (``jnp.arange(n)``): an integer, of any library (no
+# bool: arange refuses it).
+COUNTS = frozenset(d for d in DTYPES if DTYPES[d].kind in "iu" and DTYPES[d].bits >= 8)
 _PYTHON_KINDS = frozenset({"bool", "int64", "float64", "complex128"})  # the dtypes of Python's scalars
 # What a Python scalar annotation admits (PEP 484's numeric tower: an int is a float), by kind;
 # callers pass NumPy scalars and JAX arrays (tracers, under jit) of those kinds as well.

@@ -39,7 +39,8 @@ class EvaluationState:
     shape (``outcomes.representatives``), as members in the order of its variables, and
     ``outcome_values`` the values there; ``costly``: what the values whose classes took long to
     find look like at a glance (``outcomes._glance``), with the walks left to values alike;
-    ``spreads``: each domain's positions in the order ``spread`` gives, by the domain's identity."""
+    ``spreads``: each domain's positions in the order ``spread`` gives, by the domain's identity.
+    ``counted``: the keys of the variables the code counts with (``domains.COUNTS``)."""
 
     def __init__(self) -> None:
         self.memo: dict[tuple, Value] = {}
@@ -58,6 +59,7 @@ class EvaluationState:
         self.classes: dict[tuple[int, int], list[tuple[Value, ...]] | None] = {}
         self.outcome_values: dict[tuple[int, int], list[Value]] = {}
         self.costly: dict[tuple, int] = {}
+        self.counted: set[Hashable] = set()
         self.spreads: dict[int, tuple[tuple[Value, ...], list[int]]] = {}
 
     def shape_code(self, key: Hashable) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import Context
-from promolint.engine.symbolic.domains import NUMERIC
+from promolint.engine.symbolic.domains import COUNTS, NUMERIC
 from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import MEMO_LIMIT, EvaluationState
 from promolint.engine.values import (UNKNOWN, Array, Bound, Elements, Instance, Items, Library, Refusal, Value,
@@ -335,6 +335,8 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     if members:
         return variable(key[-1], key, members, annotation.library is Library.PYTHON, state=state)
     libraries = NUMERIC if library is None else (library,)
+    if key in state.counted:  # `jnp.arange(self.size)`: an integer, as if annotated `int`
+        return variable(key[-1], key, state.domain(libraries, ctx, COUNTS), state=state)
     return variable(key[-1], key, state.domain(libraries, ctx), state=state)
 
 

@@ -27,6 +27,7 @@ from promolint.engine.symbolic import join
 from promolint.engine.symbolic.choice import Split
 from promolint.engine.values import (NONE, UNKNOWN, Alternatives, Class, Function, Imported, Instance, OrNone, Reference,
                                      Value)
+from promolint.engine.walker.counts import counted
 from promolint.engine.walker.deep import deeply
 from promolint.engine.walker.expressions import BINARY_OPERATORS, EVALUATORS, ExpressionWalker
 from promolint.engine.walker.nodes import (FunctionNode, decorator_target, free_names, index_elements, key_literal,
@@ -484,8 +485,9 @@ class Analysis(ExpressionWalker):
         params = [Param(param.arg, param, param.annotation) for param, _ in parameters(node)]
         functions = self.flow.functions
         enclosing = (frame.names, *frame.enclosing) if frame.in_function else ()
-        key = functions.define(node, params, higher_order.keeps_body(names), place(node),
-                               enclosing, lambda: free_names(node, params) if enclosing else ())  # fmt: skip
+        key = functions.define(node, params, higher_order.keeps_body(names), place(node), enclosing,
+                               lambda: free_names(node, params) if enclosing else (),
+                               lambda: counted(node, [param.name for param in params]))  # fmt: skip
         function = Function(key)
         tracing = [d for d, name in zip(decorators, names) if name in higher_order.TRACING]
         if tracing:
