@@ -18,7 +18,7 @@ from promolint.engine.flow.frames import ChangedInputs, Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, rekeyed, variable
-from promolint.engine.symbolic.domains import COUNTS
+from promolint.engine.symbolic.domains import COUNTS, counting
 from promolint.engine.symbolic.variables import extended_key
 from promolint.engine.values import UNKNOWN, Array, Elements, Function, Instance, Items, Keyed, Library, Refusal, Value
 
@@ -519,6 +519,7 @@ class Functions:
                     members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
                         scalar = seeds[name].library is Library.PYTHON
+                        members = _counting(members, self._key(definition, param), state)
                         seeds[name] = variable(name, self._key(definition, param), members, scalar, state=state)
             else:
                 seen = [args[name] for args in calls if name in args]
@@ -568,7 +569,8 @@ class Functions:
         members = state.annotated_domain(replace(default, literal=None), ctx)
         if not members:
             return default
-        return variable(param.name, Functions._key(definition, param), members, True, state=state)
+        key = Functions._key(definition, param)
+        return variable(param.name, key, _counting(members, key, state), True, state=state)
 
     @staticmethod
     def _variable(definition: Definition, param: Param, value: Value, ctx: Context, state: EvaluationState) -> Value:
@@ -636,3 +638,8 @@ def _typed_arguments(calls: list[dict[str, Value]], name: str, annotated: Value)
     if isinstance(annotated, Array) and any(v.library is not annotated.library for v in seen):
         return None
     return join(seen)
+
+
+
+def _counting(members: tuple[Array, ...], key: Hashable, state: EvaluationState) -> tuple[Array, ...]:
+    return counting(members) if key in state.counted else members

@@ -61,3 +61,11 @@ def annotated(annotation: Array) -> tuple[tuple[Library, ...], frozenset[str]] |
     if len(annotation.dtypes) > 1:
         return (annotation.library,), annotation.dtypes
     return None
+
+
+def counting(members: tuple[Array, ...]) -> tuple[Array, ...]:
+    """The members of an integer parameter (``n: int``, ``n=10``) the code counts with, where
+    the program goes on: ``arange`` refuses a bool.  A wider annotation (``n: float``) is kept."""
+    kinds = {DTYPES[d].kind for m in members for d in m.dtypes}
+    counts = tuple(m for m in members if m.dtypes <= COUNTS)
+    return counts if counts and kinds <= {"b", "i", "u"} else members
