@@ -46,7 +46,7 @@ def counted(node: FunctionNode, parameters: Sequence[str]) -> frozenset[str]:
 
 def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """The nodes of a body, not those of the functions and classes it defines."""
-    stack: list[ast.AST] = list(body)
+    stack: list[ast.AST] = [node for node in body if not isinstance(node, _SCOPES)]
     while stack:
         node = stack.pop()
         yield node
