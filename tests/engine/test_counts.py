@@ -46,6 +46,12 @@ SOURCE = textwrap.dedent("""\
         return jnp.arange(n) * 0.5
 
 
+    def stepper(n):
+        def step(i):
+            return 0.5 * jnp.arange(n) + i
+        return step
+
+
     class Schedule:
         def __init__(self, size):
             self.size = size
@@ -79,7 +85,7 @@ SOURCE = textwrap.dedent("""\
         return 0.5 * jnp.arange(n)
 """)
 REPORTED = {"half_steps": "{n}", "from_one": "{n}", "through_local": "{n}", "annotated": "{n}",
-            "defaulted": "{n}", "Schedule": "{n}).weights(", "Grid": "{n}).centres("}  # fmt: skip
+            "defaulted": "{n}", "stepper": "{n})(1.0", "Schedule": "{n}).weights(", "Grid": "{n}).centres("}  # fmt: skip
 RUNS_FOR = {"float_annotation": "2.5", "float_start": "3.5", "with_step": "3.5", "reassigned": "5"}
 INTEGERS = ("5", "np.int64(5)", "np.uint8(5)", "jnp.int32(5)", "jnp.uint32(5)")
 
@@ -148,6 +154,9 @@ def test_what_is_not_reported_runs():
     ("n = n + 1\n    return jnp.arange(n)", set()),  # what the body assigns may be another value there
     ("self.size = 3\n    return jnp.arange(self.size)", set()),
     ("def inner(n):\n        return jnp.arange(n)\n    return inner", set()),  # the nested function's own
+    ("def body(i):\n        return jnp.arange(n) + i\n    return body", {"n"}),  # its parent's
+    ("return lambda i: jnp.arange(m.depth)", {"m.depth"}),
+    ("def body(n):\n        return jnp.arange(m.depth)\n    return body", {"m.depth"}),
 ])
 def test_what_a_body_counts_with(body, expected):
     node = ast.parse(f"def f(self, n, m):\n    {body}\n").body[0]

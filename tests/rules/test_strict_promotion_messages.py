@@ -29,6 +29,13 @@ import jax.numpy as jnp
 def f(x):
     return (x > 0) + jnp.int32(1)
 """
+# `jnp.floor(x / 2)` is a JAX float whose width follows `x`: it is named by the variable it follows.
+FLOAT_OF_UNTYPED_PLUS_INT32 = """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.floor(x / 2) + jnp.int32(1)
+"""
 STRICT = Settings(promotion="strict")
 
 
@@ -40,7 +47,8 @@ def _prm004(source: str) -> list[str]:
 @pytest.mark.parametrize(("source", "named"), [
     (BOOL_MASK_PLUS_INT, "weak or strong bool, Python int have"),
     (UNTYPED_COMPARISON_PLUS_INT32, "a value of unknown dtype, int32 have"),
-], ids=["symbolic-bool", "unknown-library"])  # fmt: skip
+    (FLOAT_OF_UNTYPED_PLUS_INT32, "a jax value whose dtype follows `x`, int32 have"),
+], ids=["symbolic-bool", "unknown-library", "jax-following"])  # fmt: skip
 def test_a_strict_refusal_names_both_operands_as_reveal_knows_them(source, named) -> None:
     (message,) = _prm004(source)
     assert f"TypePromotionError under strict promotion: {named} no implicit promotion path" in message
@@ -55,7 +63,8 @@ def test_the_operand_spelling_is_the_one_reveal_shows() -> None:
 @pytest.mark.parametrize(("source", "arguments"), [
     (BOOL_MASK_PLUS_INT, ("weak", "float32", "int8")),  # `x: jnp.ndarray`: arrays, weak ones too
     (UNTYPED_COMPARISON_PLUS_INT32, (1, 1.0, True, "float32", "int8")),
-], ids=["symbolic-bool", "unknown-library"])  # fmt: skip
+    (FLOAT_OF_UNTYPED_PLUS_INT32, (1, 1.0, "float32", "int8")),
+], ids=["symbolic-bool", "unknown-library", "jax-following"])  # fmt: skip
 def test_the_snippets_raise_in_jax(source, arguments) -> None:
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp

@@ -4,8 +4,9 @@
 (a size, a number of steps): such a parameter, or a field of one, is read as an integer, as a
 Python int default already says of a parameter (``n=10``).  It counts where it is ``arange``'s
 only bound, or its stop after an int start (``arange(1, n + 1)``), or integer arithmetic of it
-there (``n - 1``, ``n // 2``), directly or through a local name assigned once.  What the body
-assigns itself is not counted: its value there may be another.
+there (``n - 1``, ``n // 2``), directly or through a local name assigned once, in the function's
+body or one it defines.  What the body assigns itself is not counted: its value there may be
+another.
 """
 
 from __future__ import annotations
@@ -21,11 +22,17 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 def counted(node: FunctionNode, parameters: Sequence[str]) -> frozenset[str]:
     """The parameters among ``parameters``, and their fields (``self.size``), that ``node``'s
-    own body counts with."""
+    body counts with, or a function it defines that does not bind their names again (a loop's
+    body counting with its parent's ``n``)."""
+    return frozenset(_counts(node, frozenset(parameters)))
+
+
+def _counts(node: FunctionNode, names: frozenset[str]) -> set[str]:
     body = node.body if isinstance(node.body, list) else [node.body]
     assigned: dict[str, ast.expr | None] = {}  # a name's one value in the body; None: assigned otherwise
     aranges: list[ast.Call] = []
-    for child in _own_nodes(body):
+    nested: list[ast.AST] = []
+    for child in _own_nodes(body, nested):
         if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
             name = child.targets[0].id
             assigned[name] = None if name in assigned else child.value
@@ -35,22 +42,32 @@ def counted(node: FunctionNode, parameters: Sequence[str]) -> frozenset[str]:
                 assigned[dotted] = None
         elif isinstance(child, ast.Call) and _is_arange(child.func):
             aranges.append(child)
-    given = {name for name in parameters if name not in assigned}
+    given = {name for name in names if name not in assigned}
     found: set[str] = set()
     for call in aranges:
         stop = _stop(call)
-        names = _integer_arithmetic(stop, assigned, given, frozenset()) if stop is not None else None
-        found |= names or set()
-    return frozenset(name for name in found if name not in assigned)
+        counts = _integer_arithmetic(stop, assigned, given, frozenset()) if stop is not None else None
+        found |= counts or set()
+    for inner in nested:
+        if not isinstance(inner, ast.ClassDef):  # a class body's names are its own
+            arguments = inner.args
+            bound = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                     arguments.vararg, arguments.kwarg) if a is not None}  # fmt: skip
+            found |= _counts(inner, frozenset(name for name in given if name.partition(".")[0] not in bound))
+    return {name for name in found if name not in assigned}
 
 
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """The nodes of a body, not those of the functions and classes it defines."""
-    stack: list[ast.AST] = [node for node in body if not isinstance(node, _SCOPES)]
+def _own_nodes(body: list[ast.stmt], nested: list[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of a body, not those of the functions and classes it defines (``nested``
+    gathers those)."""
+    stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
+        if isinstance(node, _SCOPES):
+            nested.append(node)
+            continue
         yield node
-        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _is_arange(func: ast.expr) -> bool:

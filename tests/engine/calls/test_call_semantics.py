@@ -23,12 +23,13 @@ from promolint.engine.values import Array, DTypeRef, Items, Library, Refusal, Va
 @dataclass(frozen=True)
 class Arg:
     """One argument, made the same way for the engine and for the real call: an array of
-    ``library`` ('jax' or 'numpy') and ``dtype`` with ``ndim`` dimensions (3 long each), or a
-    Python scalar or a tuple of them (``library`` 'python', ``literal`` its value)."""
+    ``library`` ('jax' or 'numpy') and ``dtype`` with ``ndim`` dimensions (3 long each; None:
+    a rank the engine is not told, 0-d in the real call), or a Python scalar or a tuple of them
+    (``library`` 'python', ``literal`` its value)."""
 
     library: str
     dtype: str = ""
-    ndim: int = 1
+    ndim: int | None = 1
     literal: object = None
 
     def engine(self) -> Value:
@@ -43,10 +44,10 @@ class Arg:
         if self.library == "python":
             return self.literal
         ones = jnp.ones if self.library == "jax" else np.ones
-        return ones((3,) * self.ndim, self.dtype)
+        return ones((3,) * (self.ndim or 0), self.dtype)
 
 
-def jx(dtype: str, ndim: int = 1) -> Arg:
+def jx(dtype: str, ndim: int | None = 1) -> Arg:
     return Arg("jax", dtype, ndim)
 
 
@@ -164,6 +165,9 @@ CASES = [
     ("jax.numpy.arange", (jx("int8", 0), py(2.5))),
     ("jax.numpy.arange", (py(1), jx("bool", 0))),
     ("jax.numpy.arange", (jx("float32", 1),)),
+    # a bound of unknown rank (`jnp.ceil(w).astype(int)`) is 0-d where arange runs
+    ("jax.numpy.arange", (jx("int32", None),)),
+    ("jax.numpy.arange", (jx("int8", None), jx("int32", None))),
 ]
 
 
