@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Outcome, Symbolic, Variable, each_outcome, folded,
-                                       kept_dtype, lowered, outcomes as outcomes_of, probes, spread_outcomes)
+                                       kept_dtype, lowered, outcomes as outcomes_of, probes, raised_where_reached,
+                                       spread_outcomes)
 from promolint.engine.values import PYTHON_TYPE_NAMES, MAX_CANDIDATES, Array, Library, Refusal, Unknown, Value, join
 
 
@@ -77,8 +78,8 @@ def _symbolic(value: Symbolic) -> dict:
     if not outcomes:
         return unknown
     alive = [_refined(v, whatever) for _, v in outcomes if not isinstance(v, Refusal)]
-    if not alive:  # raises whatever the variables are
-        return {**describe(outcomes[0][1]), "depends": depends}
+    if not alive:  # raises whatever the variables are: its own exception where it is reached
+        return {**describe(raised_where_reached([v for _, v in outcomes])), "depends": depends}
     kept = kept_dtype(value)
     if kept is not None:
         return _kept(*kept, depends)
@@ -131,14 +132,15 @@ def _told_early(value: Symbolic, whatever: Array | None, depends: list[str], unk
 def _of_one_array(value: Symbolic, whatever: Array, outcomes: Iterable[Outcome], depends: list[str]) -> dict | None:
     """The record of a value that is ``whatever``'s one dtype, flag and library at every member
     where the program goes on: the first such outcome's, once one outcome shows that no
-    variable's dtype is kept (told apart from the variable's member); the first refusal's
-    where every member raises."""
+    variable's dtype is kept (told apart from the variable's member); what it raises where it
+    is reached where every member raises."""
     single = value.ordered[0] if len(value.ordered) == 1 else None
-    first = refused = None
+    first = None
+    refusals: list[Refusal] = []
     kept_broken = single is None
     for assignment, outcome in outcomes:
         if isinstance(outcome, Refusal):
-            refused = refused or outcome
+            refusals.append(outcome)
             continue
         outcome = _refined(outcome, whatever)
         if not (isinstance(outcome, Array) and outcome.dtypes == whatever.dtypes and outcome.weak == whatever.weak
@@ -148,8 +150,8 @@ def _of_one_array(value: Symbolic, whatever: Array, outcomes: Iterable[Outcome],
         kept_broken = kept_broken or outcome.dtypes != assignment[single].dtypes
         if kept_broken:
             return {**describe(first), "depends": depends}
-    if first is None and refused is not None:
-        return {**describe(refused), "depends": depends}
+    if first is None and refusals:
+        return {**describe(raised_where_reached(refusals)), "depends": depends}
     return None
 
 

@@ -1,13 +1,14 @@
 """Input contracts (PRM028; PRM027 for loops and conditionals; PRM004 where a float annotation
-alone makes every member raise): a function whose parameters have no dtype in the code is called
+alone makes every member raise, or every member that gets there): a function whose parameters have no dtype in the code is called
 with float32 arrays too (promolint.rules.shared.contract).  Each function below is
 linted uncalled, as a library's public function is, and then called with a float32 input under
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
 counterpart; those not reported run.  An unannotated parameter is no contract input where it may
 be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
 promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
-that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`),
-once where it raises (`spectrum`); where no one input decides the operation, the inputs are
+that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`);
+one that raises for every input that has a shape is PRM004's, once where it raises (`spectrum`,
+where a Python scalar `y` stops earlier); where no one input decides the operation, the inputs are
 weighed all at once, as one call with float32 data passes them (`planes`), else all but one (the
 mask of `pick_product`); a function defined inside another gets its arguments there
 (`count_down`'s `cond_func` unpacks a tuple), and a field a method assigns itself is computed
@@ -233,15 +234,15 @@ CALLS = {
 }
 # Unannotated, reported under strict promotion because they fail for bool and int32 arrays too.
 WHATEVER_ARRAY = ("hue_wrapped", "spectrum", "planes")
-REPORTED = {"select_default": ("PRM028", "y"), "update_buffer": ("PRM028", "x"),
-            "scatter_default": ("PRM028", "operand"), "tril_from_vector": ("PRM028", "t"),
-            "wavelet": ("PRM028", "data"),
-            "conjugate": ("PRM004", "unit_complex"), "rotate": ("PRM028", "x"),
-            "cond_default": ("PRM027", "y"), "switch_default": ("PRM027", "y"), "loop_default": ("PRM027", "y0"),
-            "while_default": ("PRM027", "y0"), "langevin": ("PRM028", "x0"), "drift": ("PRM028", "x0"),
-            "hue_wrapped": ("PRM028", "hue"), "spectrum": ("PRM028", "y"),
+REPORTED = {"select_default": ("PRM028", "`y`"), "update_buffer": ("PRM028", "`x`"),
+            "scatter_default": ("PRM028", "`operand`"), "tril_from_vector": ("PRM028", "`t`"),
+            "wavelet": ("PRM028", "`data`"),
+            "conjugate": ("PRM004", "`unit_complex`"), "rotate": ("PRM028", "`x`"),
+            "cond_default": ("PRM027", "`y`"), "switch_default": ("PRM027", "`y`"), "loop_default": ("PRM027", "`y0`"),
+            "while_default": ("PRM027", "`y0`"), "langevin": ("PRM028", "`x0`"), "drift": ("PRM028", "`x0`"),
+            "hue_wrapped": ("PRM028", "`hue`"), "spectrum": ("PRM004", "int32"),
             # No input alone decides these: the inputs all float32 at once do (all but the mask).
-            "planes": ("PRM028", "green"), "pick_product": ("PRM028", "a"), "place_slope": ("PRM028", "x")}  # fmt: skip
+            "planes": ("PRM028", "`green`"), "pick_product": ("PRM028", "`a`"), "place_slope": ("PRM028", "`x`")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
@@ -264,7 +265,7 @@ def test_reported_where_a_float32_input_breaks_the_contract(capsys, tmp_path, mo
     assert len(json.loads(out)) == len(found)  # once, where it raises: not again where the exception passes
     for finding in json.loads(out):  # the input named; a float annotation alone may raise for every member
         name = next(n for n in REPORTED if _line_of(n) == finding["line"])
-        assert f"`{REPORTED[name][1]}`" in finding["message"]
+        assert REPORTED[name][1] in finding["message"]
         if finding["code"] == "PRM027":  # a loop's body or a branch: the 64-bit value it makes is named
             assert re.search(r"`jnp\.(zeros|ones|zeros_like|array)\(.*` at line \d+ is 64-bit", finding["message"])
 

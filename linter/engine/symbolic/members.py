@@ -340,16 +340,27 @@ def summary(value: Value) -> Value:
     assignments = value.assignments()
     if assignments is None:
         return value
-    first = refused = None
+    first = None
+    refusals: list[Refusal] = []
     for assignment in assignments:
         outcome = value.at(assignment)
         if isinstance(outcome, Refusal):
-            refused = refused or outcome
+            refusals.append(outcome)
         elif outcome is UNKNOWN:
             return value
         elif first is None:
             first = outcome
         elif outcome != first:
             return value
-    return first if first is not None else refused if refused is not None else value
+    return first if first is not None else raised_where_reached(refusals) if refusals else value
+
+
+def raised_where_reached(refusals: list[Refusal]) -> Refusal:
+    """What a value that raises at every member raises: where it is reached (an operand raised
+    first at the other members), its own exception, where that is one error for one reason;
+    else the first one."""
+    own = [r for r in refusals if not passed_on(r)]
+    if own and all((r.error, r.reason) == (own[0].error, own[0].reason) for r in own):
+        return own[0]
+    return refusals[0]
 
