@@ -84,8 +84,8 @@ SOURCE = textwrap.dedent("""\
         n = n / 2
         return 0.5 * jnp.arange(n)
 """)
-REPORTED = {"half_steps": "{n}", "from_one": "{n}", "through_local": "{n}", "annotated": "{n}",
-            "defaulted": "{n}", "stepper": "{n})(1.0", "Schedule": "{n}).weights(", "Grid": "{n}).centres("}  # fmt: skip
+REPORTED = {"half_steps": "{n}", "from_one": "{n}", "through_local": "{n}", "annotated": "{n}", "defaulted": "{n}",
+            "stepper": "{n})(1.0", "Schedule": "{n}).weights(", "Grid": "{n}).centres("}  # fmt: skip
 RUNS_FOR = {"float_annotation": "2.5", "float_start": "3.5", "with_step": "3.5", "reassigned": "5"}
 INTEGERS = ("5", "np.int64(5)", "np.uint8(5)", "jnp.int32(5)", "jnp.uint32(5)")
 
@@ -124,9 +124,9 @@ print(json.dumps(out))
 
 
 def _called(calls: dict[str, tuple[str, str]]) -> dict[str, str | None]:
+    environment = {**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}
     done = subprocess.run([sys.executable, "-c", RUNNER, SOURCE, json.dumps(calls)], capture_output=True, text=True,
-                          check=True, timeout=300,
-                          env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUMPY_DTYPE_PROMOTION": "strict"})  # fmt: skip
+                          check=True, timeout=300, env=environment)
     return json.loads(done.stdout)
 
 

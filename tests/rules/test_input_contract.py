@@ -1,6 +1,7 @@
 """Input contracts (PRM028; PRM027 for loops and conditionals; PRM004 where a float annotation
-alone makes every member raise, or every member that gets there): a function whose parameters have no dtype in the code is called
-with float32 arrays too (promolint.rules.shared.contract).  Each function below is
+alone makes every member raise, or every member that gets there): a function whose parameters
+have no dtype in the code is called with float32 arrays too (promolint.rules.shared.contract).
+Each function below is
 linted uncalled, as a library's public function is, and then called with a float32 input under
 real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
 counterpart; those not reported run.  An unannotated parameter is no contract input where it may
@@ -242,7 +243,8 @@ REPORTED = {"select_default": ("PRM028", "`y`"), "update_buffer": ("PRM028", "`x
             "while_default": ("PRM027", "`y0`"), "langevin": ("PRM028", "`x0`"), "drift": ("PRM028", "`x0`"),
             "hue_wrapped": ("PRM028", "`hue`"), "spectrum": ("PRM004", "int32"),
             # No input alone decides these: the inputs all float32 at once do (all but the mask).
-            "planes": ("PRM028", "`green`"), "pick_product": ("PRM028", "`a`"), "place_slope": ("PRM028", "`x`")}  # fmt: skip
+            "planes": ("PRM028", "`green`"), "pick_product": ("PRM028", "`a`"),
+            "place_slope": ("PRM028", "`x`")}  # fmt: skip
 FLAGS = {"x64": ["--x64", "on"], "strict": ["--promotion", "strict", "--x64", "off"]}
 ENVIRONMENTS = {"x64": {"JAX_ENABLE_X64": "1"}, "strict": {"JAX_NUMPY_DTYPE_PROMOTION": "strict"}}
 
