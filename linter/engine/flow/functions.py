@@ -640,6 +640,6 @@ def _typed_arguments(calls: list[dict[str, Value]], name: str, annotated: Value)
     return join(seen)
 
 
-
 def _counting(members: tuple[Array, ...], key: Hashable, state: EvaluationState) -> tuple[Array, ...]:
+    """The members of the variable ``key``, narrowed to counts where its body counts with it."""
     return counting(members) if key in state.counted else members
