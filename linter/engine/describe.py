@@ -3,7 +3,7 @@ coverage read it: one record of plain fields."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from promolint.engine.symbolic import (MAX_ASSIGNMENTS, Outcome, Symbolic, Variable, each_outcome, folded,
                                        kept_dtype, lowered, outcomes as outcomes_of, probes, raised_where_reached,
@@ -51,7 +51,7 @@ def spelled(value: Value) -> str:
     if record["dtype"] is None:
         library = record["library"]
         if library and record.get("depends"):  # of one library, its dtype that of a variable's member
-            return f"a {library} value whose dtype follows {_names(record['depends'])}"
+            return f"a {library} value whose dtype follows {listed(record['depends'])}"
         return f"a {library} value of unknown dtype" if library else "a value of unknown dtype"
     if record["library"] == Library.PYTHON.value:
         return f"Python {record['dtype']}"
@@ -59,8 +59,11 @@ def spelled(value: Value) -> str:
     return f"{weak}{record['dtype']}"
 
 
-def _names(names: list[str]) -> str:
+def listed(names: Sequence[str], most: int | None = None) -> str:
+    """Names as a message lists them: "`x`", "`x` and `y`"; past ``most``, "`x`, `y` and 2 more"."""
     quoted = [f"`{n}`" for n in names]
+    if most is not None and len(quoted) > most:
+        quoted = quoted[: most - 1] + [f"{len(quoted) - most + 1} more"]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 

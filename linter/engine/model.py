@@ -18,8 +18,8 @@ queries rules ask of the engine:
 - values computed from variables and their members (``Symbolic``, ``Variable``, ``is_symbolic``,
   ``summary``, ``without_inputs``, ``passed_on``, ``variables_in``, ``with_arrays_of``, ``uniform_instances``,
   ``instances_with``, ``with_arrays_of_by_members``);
-- a dict's entries in JAX's order (``sorted_entries``) and a value as messages spell it
-  (``spelled``).
+- a dict's entries in JAX's order (``sorted_entries``), a value as messages spell it
+  (``spelled``) and names as they list them (``listed``).
 
 Rules import this module, their own package's shared modules and the registry; below the
 engine they may import the values (``promolint.engine.values``), the modes of an analysis
@@ -35,7 +35,7 @@ from promolint.engine.calls import apply as apply_call
 from promolint.engine.calls import call_function, call_method
 from promolint.engine.calls.conversions import as_traced
 from promolint.engine.calls.lax import JNP_EQUIVALENTS, SHAPE
-from promolint.engine.describe import spelled
+from promolint.engine.describe import listed, spelled
 from promolint.engine.flow.control import BRANCHES, CARRY, PREDICATE
 from promolint.engine.flow.trees import sorted_entries
 from promolint.engine.operations import (ARITHMETIC, NUMPY_TRUE_DIVIDE, binary, collect, compare, in_place, int_bounds,
@@ -79,6 +79,7 @@ __all__ = [
     "int_bounds",
     "is_symbolic",
     "jax_member",
+    "listed",
     "passed_on",
     "promote",
     "result_library",

@@ -18,7 +18,7 @@ from promolint.engine.flow.frames import ChangedInputs, Frame
 from promolint.engine.flow.modules import Modules, Scope
 from promolint.engine.records import Seeds
 from promolint.engine.symbolic import NUMERIC, EvaluationState, is_symbolic, join, rekeyed, variable
-from promolint.engine.symbolic.domains import COUNTS, counting
+from promolint.engine.symbolic.domains import COUNTS
 from promolint.engine.symbolic.variables import extended_key
 from promolint.engine.values import UNKNOWN, Array, Elements, Function, Instance, Items, Keyed, Library, Refusal, Value
 
@@ -519,7 +519,7 @@ class Functions:
                     members = state.annotated_domain(seeds[name], ctx) if isinstance(seeds[name], Array) else None
                     if members:  # x: float admits NumPy scalars and JAX tracers too
                         scalar = seeds[name].library is Library.PYTHON
-                        members = _counting(members, self._key(definition, param), state)
+                        members = state.counting(self._key(definition, param), members)
                         seeds[name] = variable(name, self._key(definition, param), members, scalar, state=state)
             else:
                 seen = [args[name] for args in calls if name in args]
@@ -570,7 +570,7 @@ class Functions:
         if not members:
             return default
         key = Functions._key(definition, param)
-        return variable(param.name, key, _counting(members, key, state), True, state=state)
+        return variable(param.name, key, state.counting(key, members), True, state=state)
 
     @staticmethod
     def _variable(definition: Definition, param: Param, value: Value, ctx: Context, state: EvaluationState) -> Value:
@@ -587,9 +587,9 @@ class Functions:
         # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine
         # cannot resolve, no annotation at all; `self` and `cls` without one are objects.
         if value == ARRAY_LIKE and (param.annotation is not None or param.name not in ("self", "cls")):
-            if key in state.counted and param.annotation is None:  # `jnp.arange(n)`: an integer, as if annotated
-                return variable(param.name, key, state.domain(NUMERIC, ctx, COUNTS), state=state)
-            return variable(param.name, key, state.domain(NUMERIC, ctx), state=state)
+            # `jnp.arange(n)` of an unannotated `n`: an integer, as if annotated
+            dtypes = COUNTS if param.annotation is None and key in state.counted else None
+            return variable(param.name, key, state.domain(NUMERIC, ctx, dtypes), state=state)
         return value
 
     @staticmethod
@@ -638,8 +638,3 @@ def _typed_arguments(calls: list[dict[str, Value]], name: str, annotated: Value)
     if isinstance(annotated, Array) and any(v.library is not annotated.library for v in seen):
         return None
     return join(seen)
-
-
-def _counting(members: tuple[Array, ...], key: Hashable, state: EvaluationState) -> tuple[Array, ...]:
-    """The members of the variable ``key``, narrowed to counts where its body counts with it."""
-    return counting(members) if key in state.counted else members

@@ -140,6 +140,11 @@ class EvaluationState:
             found = self._domains[key] = domains.members(libraries, ctx, dtypes)
         return found
 
+    def counting(self, key: Hashable, members: tuple[Array, ...]) -> tuple[Array, ...]:
+        """An annotated variable's ``members``, narrowed to counts where the code counts with it
+        (``domains.counting``)."""
+        return domains.counting(members) if key in self.counted else members
+
     def annotated_domain(self, annotation: Array, ctx: Context) -> tuple[Array, ...] | None:
         """The members a parameter annotated as ``annotation`` ranges over (``domains.annotated``);
         None when the annotation is exact already."""

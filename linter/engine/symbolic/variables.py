@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from promolint.engine.context import Context
-from promolint.engine.symbolic.domains import COUNTS, NUMERIC, counting
+from promolint.engine.symbolic.domains import COUNTS, NUMERIC
 from promolint.engine.symbolic.raised import raised
 from promolint.engine.symbolic.state import MEMO_LIMIT, EvaluationState
 from promolint.engine.values import (UNKNOWN, Array, Bound, Elements, Instance, Items, Library, Refusal, Value,
@@ -333,12 +333,10 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     key = extended_key(owner, f".{name}")
     members = state.annotated_domain(annotation, ctx) if annotation is not None else None
     if members:
-        members = counting(members) if key in state.counted else members
-        return variable(key[-1], key, members, annotation.library is Library.PYTHON, state=state)
+        return variable(key[-1], key, state.counting(key, members), annotation.library is Library.PYTHON, state=state)
     libraries = NUMERIC if library is None else (library,)
-    if key in state.counted:  # `jnp.arange(self.size)`: an integer, as if annotated `int`
-        return variable(key[-1], key, state.domain(libraries, ctx, COUNTS), state=state)
-    return variable(key[-1], key, state.domain(libraries, ctx), state=state)
+    dtypes = COUNTS if key in state.counted else None  # `jnp.arange(self.size)`: an integer, as if annotated `int`
+    return variable(key[-1], key, state.domain(libraries, ctx, dtypes), state=state)
 
 
 def extended_key(owner: object, suffix: str) -> tuple:

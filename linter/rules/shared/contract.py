@@ -30,6 +30,7 @@ from promolint.engine.model import (
     Variable,
     is_symbolic,
     jax_member,
+    listed,
     passed_on,
     variables_in,
     with_arrays,
@@ -122,10 +123,7 @@ class Breach:
 
     def inputs(self) -> str:
         """The inputs as a message names them: "`x`", "`x` and `y`", "`x`, `y` and 2 more"."""
-        quoted = [f"`{n}`" for n in self.names]
-        if len(quoted) > 3:
-            quoted = quoted[:2] + [f"{len(quoted) - 2} more"]
-        return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+        return listed(self.names, most=3)
 
 
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
