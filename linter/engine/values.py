@@ -42,6 +42,17 @@ class Unknown(Value):
 
 
 UNKNOWN = Unknown()
+MAX_AMONG = 64  # more members than a variable's widest domain holds: unknown
+
+
+@dataclass(frozen=True)
+class Among(Unknown):
+    """One of ``members`` (arrays of one dtype each), which depend on the parameters of the
+    function that computed it: unknown to every operation, as ``Unknown``, but where a
+    parameter's object holds it (``self.n`` after ``self.n = n`` of an ``n: int``), a variable
+    over them (``promolint.engine.flow.objects``)."""
+
+    members: tuple[Array, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,6 +271,8 @@ def join(values: Iterable[Value]) -> Value:
             source = next((v.source for v in values if v.source is not None), None)
             return replace(first, source=source) if source is not None else first
         return first
+    if any(type(v) is Among for v in values):
+        return among(values)
     if not all(isinstance(v, Array) for v in values):
         return join_objects(values)
     libraries = {v.library for v in values}
@@ -282,6 +295,22 @@ def join(values: Iterable[Value]) -> Value:
         source=next((v.source for v in values if v.source is not None), None),
         provenance=first.provenance,
     )
+
+
+def among(values: Iterable[Value]) -> Value:
+    """One of ``values``, ``Among`` values and arrays: every member of each, where each array is a
+    few exact ones (a candidate set of dtypes, weak or strong as it is); else unknown."""
+    members: dict[Array, None] = {}
+    for value in values:
+        if type(value) is Among:
+            members.update(dict.fromkeys(value.members))
+        elif type(value) is Array and value.dtypes and value.weak is not None:
+            rank = 0 if value.library is Library.NUMPY_SCALAR else None
+            members.update(dict.fromkeys(Array(frozenset([d]), value.library, value.weak, ndim=rank)
+                                         for d in sorted(value.dtypes)))  # fmt: skip
+        else:
+            return UNKNOWN
+    return Among(members=tuple(members)) if len(members) <= MAX_AMONG else UNKNOWN
 
 
 # --- objects of the program (``promolint.engine.flow.objects``) -----------------------------

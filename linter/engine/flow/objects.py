@@ -30,10 +30,10 @@ from promolint.engine.flow.classes import (DATACLASS_DECORATORS, ENUM_BASES, FIE
 from promolint.engine.flow.containers import DICT_METHODS, DICT_MUTATORS, device_put, dict_call, dict_method, followed
 from promolint.engine.flow.modules import Modules
 from promolint.engine.flow.functions import Functions
-from promolint.engine.values import (UNKNOWN, Array, Bound, Class, Function, Instance, Items, Keyed, Library, Member,
-                                     Reference, Refusal, Unknown, Value, join, python_scalar)
+from promolint.engine.values import (UNKNOWN, Among, Array, Bound, Class, Function, Instance, Items, Keyed, Library,
+                                     Member, Reference, Refusal, Unknown, Value, join, python_scalar)
 from promolint.engine.symbolic import (EvaluationState, Symbolic, alike_but_weak, attribute_variable, extended_key,
-                                      is_symbolic, lowered, settled)
+                                      going_on_among, is_symbolic, lowered, settled)
 
 
 def _outside(value: Value) -> Value:
@@ -47,6 +47,15 @@ def _outside(value: Value) -> Value:
     if type(known) is Symbolic:  # one dtype wherever the function goes on, weak or strong
         known = alike_but_weak(known)
     return UNKNOWN if is_symbolic(known) else known
+
+
+def _held(value: Value) -> Value:
+    """What an object's field given ``value`` holds to code elsewhere (``_outside``), and where
+    that is unknown, one of the arrays ``value`` is where the function goes on (``Among``): the
+    object's methods read it as a variable over them (``self.dimension = dimension`` of an
+    ``int``, in an object the program makes with its own caller's ``int``)."""
+    known = _outside(value)
+    return going_on_among(value) if type(value) is Symbolic and type(known) is Unknown else known
 
 
 # Methods that assign what the others read: flax runs ``setup`` before any other method.
@@ -291,9 +300,14 @@ class Objects:
                 or _made_elsewhere(value, owner)):  # fmt: skip
             # what a parameter's object holds there, of a dtype nothing in the program gives (or
             # given by another function's arguments, its constructor's): a variable of its own (of
-            # every dtype of its library, where that is known)
+            # every dtype of its library, where that is known; one of the arrays the program's
+            # code gives it, where it says)
             library = value.library if type(value) is Array else None
-            return attribute_variable(owner, name, ctx, library, state=self._flow.evaluation_state)
+            given = going_on_among(value) if type(value) is Symbolic else value
+            members = given.members if type(given) is Among else ()
+            return attribute_variable(owner, name, ctx, library, state=self._flow.evaluation_state, members=members)
+        if type(value) is Among:  # no parameter's object: nothing more is known
+            return UNKNOWN
         if owner is not None and not name.startswith("__") and type(value) is Instance and value.origin is None \
                 and value.receiver is None:  # fmt: skip
             # an object a parameter's object holds (a Field's NamedArray): what it holds of no
@@ -409,7 +423,7 @@ class Objects:
     # --- assigning -------------------------------------------------------------------------
     def assign(self, base: Value, name: str, value: Value, ctx: Context) -> None:
         """``base.name = value``."""
-        value = _outside(value)
+        value = _held(value)
         if isinstance(base, Class):  # a class attribute, set from outside or in a classmethod
             info = self._classes[base.cls]
             joined = join([info.values[name], value]) if name in info.values else value
@@ -548,7 +562,7 @@ class Objects:
         for name, value in fields:
             if isinstance(lowered(value), Refusal):
                 continue  # it raises whatever the parameters are: no object is made with it
-            key, value = (family, name), _outside(value)
+            key, value = (family, name), _held(value)
             before, by = self._made(key), self._made_by.setdefault(key, {})
             by[source] = value if source not in by else join([by[source], value])
             changed = changed or self._made(key) != before

@@ -18,8 +18,8 @@ from promolint.engine.symbolic.claims import (instances, instances_with, jax_mem
                                               weighed, with_arrays, with_arrays_of, with_arrays_of_by_members,
                                               without_inputs)
 from promolint.engine.symbolic.domains import NUMERIC
-from promolint.engine.symbolic.members import (Outcome, alike_but_weak, each_outcome, folded, lowered, outcomes,
-                                               probes, raised_where_reached, settled, spread_outcomes, summary)
+from promolint.engine.symbolic.members import (Outcome, alike_but_weak, each_outcome, folded, going_on_among, lowered,
+                                               outcomes, probes, raised_where_reached, settled, spread_outcomes, summary)
 from promolint.engine.symbolic.raised import passed_on, raised_in
 from promolint.engine.symbolic.state import EvaluationState
 from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Variable, apply, attribute_variable,
@@ -29,7 +29,7 @@ from promolint.engine.symbolic.variables import (MAX_ASSIGNMENTS, Symbolic, Vari
 __all__ = [
     "MAX_ASSIGNMENTS", "NUMERIC", "EvaluationState", "Outcome", "Symbolic", "Variable", "alike_but_weak", "apply",
     "attribute_variable", "each_outcome",
-    "extended_key", "folded", "instances", "instances_with", "is_attribute_of", "is_symbolic", "item_variable", "jax_member", "join", "kept_dtype", "lifted",
+    "extended_key", "folded", "going_on_among", "instances", "instances_with", "is_attribute_of", "is_symbolic", "item_variable", "jax_member", "join", "kept_dtype", "lifted",
     "lowered", "outcomes", "passed_on", "probes", "raised_in", "raised_where_reached", "rekeyed", "settled", "spread_outcomes", "summary", "uniform_instances", "variable",
     "variables_in", "weighed", "with_arrays", "with_arrays_of", "with_arrays_of_by_members", "without_inputs",
 ]

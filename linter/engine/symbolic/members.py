@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from promolint.engine import outcomes as outcome_classes
 from promolint.engine.symbolic.raised import passed_on, raised
 from promolint.engine.symbolic.variables import ITSELF, MAX_ASSIGNMENTS, Symbolic, Variable, is_symbolic, substitute
-from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value, join as join_exact
+from promolint.engine.values import UNKNOWN, Array, Items, Refusal, Value, among, join as join_exact
 
 Outcome = tuple[dict[Variable, Value], Value]  # an assignment of the variables, and the value there
 
@@ -198,6 +198,15 @@ def _settled_over_needed(value: Symbolic) -> Value:
     if all(isinstance(outcome, Refusal) for outcome in values):
         return values[0]
     return _alike(value, values)
+
+
+def going_on_among(value: Symbolic) -> Value:
+    """What ``value`` is to code that does not know its variables: one of the arrays it is at its
+    members where the program goes on (``Among``); unknown where an outcome is no array of known
+    dtype, or every one raises."""
+    found = outcomes(value)
+    going_on = [outcome for _, outcome in found or () if not isinstance(outcome, Refusal)]
+    return among(going_on) if going_on and all(type(o) is Array for o in going_on) else UNKNOWN
 
 
 def _members_differ(value: Symbolic, weak: bool = True) -> bool:

@@ -322,15 +322,19 @@ def item_variable(mapping: Variable, index: object, ctx: Context, *, state: Eval
 
 
 def attribute_variable(owner: object, name: str, ctx: Context, library: Library | None = None, *,
-                       state: EvaluationState, annotation: Array | None = None) -> Symbolic:  # fmt: skip
+                       state: EvaluationState, annotation: Array | None = None,
+                       members: tuple[Array, ...] = ()) -> Symbolic:  # fmt: skip
     """``x.name`` where ``x`` is the variable keyed ``owner`` and ``name`` no attribute of a
     number, or the parameter ``owner`` holds an object of one of the program's classes whose
     field ``name`` nothing else types: ``x`` holds an object (optax's ``state``, mctx's
     ``tree``), and what it holds there is a variable of its own, over every numeric value (or
     every dtype of ``library``; what a parameter annotated ``annotation`` ranges over where
-    that is narrower: ``d_model: int``, the ints of every library, never float data), named
-    ``x.name`` (its key: ``x``'s, the name extended)."""
+    that is narrower: ``d_model: int``, the ints of every library, never float data; the
+    ``members`` the program's code gives the field where it says), named ``x.name`` (its key:
+    ``x``'s, the name extended)."""
     key = extended_key(owner, f".{name}")
+    if members:
+        return variable(key[-1], key, state.counting(key, members), state=state)
     members = state.annotated_domain(annotation, ctx) if annotation is not None else None
     if members:
         return variable(key[-1], key, state.counting(key, members), annotation.library is Library.PYTHON, state=state)
