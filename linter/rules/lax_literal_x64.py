@@ -160,6 +160,17 @@ class LaxLiteralX64(Rule):
             def pick(flag, a: int):
                 return jax.lax.select(flag, a, 4)
         """, x64="on"),
+        # A length the code counts with (`arange`'s stop) is an int, as if annotated: cr-nimble
+        # 0.4.0's `werner_sorrows(n=512)` raises only for an int32 JAX array `n`.
+        Example("""
+            import jax
+            import jax.numpy as jnp
+            def ramp(n):
+                t = jnp.arange(1, n + 1) / n
+                def update(j, y):
+                    return y + jnp.array([4.0, 5.0])[j] * t
+                return jax.lax.fori_loop(0, 2, update, t)
+        """, x64="on"),
     )
 
     def check(self, operation, operations: Sequence[Operation] = ()):
@@ -189,7 +200,8 @@ def _bound_to_the_default(operation: Operation) -> tuple[str, str, tuple[str, ..
                if isinstance(operation.operands[i], Array) and operation.operands[i].library is Library.PYTHON
                and operation.operands[i].exact} & NARROW.keys()  # fmt: skip
     arrays = [variables_in(operation.symbolic_operands[i]) for i in positions]
-    variables = frozenset().union(*(v for v in arrays if v and not any(x.scalar_annotated for x in v)))
+    # a parameter annotated with a Python scalar type (or counted with) is taken at its word
+    variables = frozenset(x for v in arrays for x in v if not x.scalar_annotated)
     if len(scalars) != 1 or not variables:
         return None
     wide = scalars.pop()

@@ -587,9 +587,10 @@ class Functions:
         # Unknowns compare equal whatever their provenance: ArrayLike, an annotation the engine
         # cannot resolve, no annotation at all; `self` and `cls` without one are objects.
         if value == ARRAY_LIKE and (param.annotation is not None or param.name not in ("self", "cls")):
-            # `jnp.arange(n)` of an unannotated `n`: an integer, as if annotated
-            dtypes = COUNTS if param.annotation is None and key in state.counted else None
-            return variable(param.name, key, state.domain(NUMERIC, ctx, dtypes), state=state)
+            # `jnp.arange(n)` of an unannotated `n`: an integer, as if annotated `int`
+            counted = param.annotation is None and key in state.counted
+            return variable(param.name, key, state.domain(NUMERIC, ctx, COUNTS if counted else None), counted,
+                            state=state)  # fmt: skip
         return value
 
     @staticmethod

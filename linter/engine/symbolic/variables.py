@@ -38,9 +38,10 @@ class Variable:
     name: str
     key: object  # what identifies it: a function's def line and parameter name
     domain: tuple[Array, ...] = field(repr=False)
-    # Annotated with a Python scalar type (`x: float`), or given a Python number as default
-    # (`y=0.0`): the domain admits arrays too (tracers under jit), but the author said what is
-    # meant, which rules that guess may take at its word.
+    # Annotated with a Python scalar type (`x: float`), given a Python number as default
+    # (`y=0.0`), or counted with (`jnp.arange(n)`, as if annotated `int`): the domain admits
+    # arrays too (tracers under jit), but the author said what is meant, which rules that guess
+    # may take at its word.
     scalar_annotated: bool = False
     # Annotated as a mapping (``indexers: dict[str, Any]``): what it holds at a key is a variable
     # of its own (``item_variable``), as a pytree's leaves are.
@@ -339,8 +340,8 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     if members:
         return variable(key[-1], key, state.counting(key, members), annotation.library is Library.PYTHON, state=state)
     libraries = NUMERIC if library is None else (library,)
-    dtypes = COUNTS if key in state.counted else None  # `jnp.arange(self.size)`: an integer, as if annotated `int`
-    return variable(key[-1], key, state.domain(libraries, ctx, dtypes), state=state)
+    counted = key in state.counted  # `jnp.arange(self.size)`: an integer, as if annotated `int`
+    return variable(key[-1], key, state.domain(libraries, ctx, COUNTS if counted else None), counted, state=state)
 
 
 def extended_key(owner: object, suffix: str) -> tuple:

@@ -354,16 +354,20 @@ def branches_bound_to_the_default(operation: Operation) -> tuple[str, str, str, 
     int32 (float32) because its branches (its body) do not agree, but runs where they are int64
     (float64): a branch returns a Python scalar, or JAX's default dtype, beside them (jumanji's
     `lax.cond(mask[a], lambda: a, lambda: 0)`).  The reason (branches or carry), the kind, the
-    narrow dtype and the names of the variables."""
+    narrow dtype and the names of the variables.  A parameter annotated with a Python scalar
+    type or given a Python number (``n=512``, a signal's length) is taken at its word: no array."""
     result = operation.symbolic_result
     if operation.kind != OperationKind.CONTROL or not operation.ctx.x64 or result is None:
         return None
+    inputs = [v for v in variables_in(result) if not v.scalar_annotated]
+    if not inputs:
+        return None
     for wide, (kind, narrow) in NARROW.items():
-        refused = with_arrays_of(result, None, narrow)
-        ran = with_arrays_of(result, None, wide)
+        refused = with_arrays_of(result, inputs, narrow)
+        ran = with_arrays_of(result, inputs, wide)
         if (isinstance(refused, Refusal) and refused.reason in (CARRY, BRANCHES) and refused.error == "TypeError"
                 and not isinstance(ran, Refusal) and ran is not UNKNOWN):  # fmt: skip
-            return refused.reason, kind, narrow, tuple(sorted(v.name for v in variables_in(result)))
+            return refused.reason, kind, narrow, tuple(sorted(v.name for v in inputs))
     return None
 
 
