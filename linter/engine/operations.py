@@ -408,6 +408,16 @@ def _with_overflow(values, result: Value, library: Library, ctx: Context, compar
     return result
 
 
+def kept_name(values: Iterable[Value], result: Value) -> Value:
+    """``result``, marked as 64 bits the code named (``named64``, so asked for) where an operand
+    of its dtype was: ``jnp.sqrt(jnp.asarray(x, dtype=float))`` keeps ``dtype=float``'s request,
+    as ``jnp.asarray(x, dtype=float) - c`` does (``_with_overflow``)."""
+    if isinstance(result, Array) and result.dtype is not None and not result.named64 and any(
+            isinstance(v, Array) and v.named64 and result.dtype in v.dtypes for v in values):  # fmt: skip
+        return replace(result, intended64=True, named64=True, literal=None)
+    return result
+
+
 def _to_inexact(outcome: Promoted | Refused, library: Library) -> Promoted | Refused:
     if isinstance(outcome, Refused):
         return outcome

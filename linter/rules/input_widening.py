@@ -114,6 +114,16 @@ class InputWidening(ContractRule):
                 x = jnp.asarray(x, dtype=float)
                 return kappa * x
         """, x64="on"),
+        # ... through the functions it calls on such a value too (jaxtronomy 0.1.5's lens profiles:
+        # the radius of coordinates that `shift_center` made float64 by name).
+        Example("""
+            import jax.numpy as jnp
+            def deflection(x, y, theta_E):
+                x_ = jnp.asarray(x, dtype=float)
+                y_ = jnp.asarray(y, dtype=float)
+                r = jnp.sqrt(x_**2 + y_**2)
+                return theta_E / jnp.maximum(r, 1e-6)
+        """, x64="on"),
         # A Python scalar is weak: the input keeps its dtype.
         Example("""
             def scale(x):

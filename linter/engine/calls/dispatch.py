@@ -196,7 +196,7 @@ def apply(call: Call) -> Value:
                 overflow = python_int_overflow(value, call.ctx)
                 if overflow:
                     return overflow
-    return shaped(call, SEMANTICS[call.fn.semantics](call))
+    return operations.kept_name(call.arrays(), shaped(call, SEMANTICS[call.fn.semantics](call)))
 
 
 # --- entry points -----------------------------------------------------------------------------
