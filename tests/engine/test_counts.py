@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
+import jax_calls
 import pytest
 from cli_run import run
 
@@ -105,29 +103,10 @@ def test_what_counts_is_reported_under_strict_promotion(capsys, tmp_path):
     assert found == sorted((_line_of(name), "PRM004") for name in REPORTED)
 
 
-RUNNER = """
-import json, sys
-import jax.numpy as jnp
-import numpy as np
-namespace = {}
-exec(sys.argv[1], namespace)
-out = {}
-for name, (template, argument) in json.loads(sys.argv[2]).items():
-    call = name + "(" + template.format(n=argument) + ")"
-    try:
-        eval(call, {**namespace, "jnp": jnp, "np": np})
-        out[call] = None
-    except Exception as error:
-        out[call] = type(error).__name__
-print(json.dumps(out))
-"""
-
-
 def _called(calls: dict[str, tuple[str, str]]) -> dict[str, str | None]:
-    environment = {**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}
-    done = subprocess.run([sys.executable, "-c", RUNNER, SOURCE, json.dumps(calls)], capture_output=True, text=True,
-                          check=True, timeout=300, env=environment)
-    return json.loads(done.stdout)
+    """Each function called with its template's argument (``{n}``), and what it raises."""
+    return jax_calls.raised(SOURCE, [name + "(" + template.format(n=argument) + ")"
+                                     for name, (template, argument) in calls.items()])  # fmt: skip
 
 
 @pytest.mark.parametrize("argument", INTEGERS)

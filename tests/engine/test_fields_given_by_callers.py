@@ -10,11 +10,9 @@ and the one that is not reported runs for a float."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
+import jax_calls
 import pytest
 from cli_run import run
 
@@ -60,35 +58,11 @@ def test_a_field_from_an_int_parameter_counts_where_a_caller_makes_the_object(ca
     assert "follows `self.dimension`" in json.loads(out)[0]["message"]
 
 
-RUNNER = """
-import json, sys
-import jax.numpy as jnp
-import numpy as np
-namespace = {}
-exec(sys.argv[1], namespace)
-out = {}
-for call in json.loads(sys.argv[2]):
-    try:
-        eval(call, {**namespace, "jnp": jnp, "np": np})
-        out[call] = None
-    except Exception as error:
-        out[call] = type(error).__name__
-print(json.dumps(out))
-"""
-
-
-def _called(calls: list[str]) -> dict[str, str | None]:
-    environment = {**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}
-    done = subprocess.run([sys.executable, "-c", RUNNER, SOURCE, json.dumps(calls)], capture_output=True, text=True,
-                          check=True, timeout=300, env=environment)
-    return json.loads(done.stdout)
-
-
 @pytest.mark.parametrize("argument", INTEGERS)
 def test_what_is_reported_raises_for_every_integer(argument):
-    raised = _called([f"Correlation({argument})", f"Onion({argument})"])
+    raised = jax_calls.raised(SOURCE, [f"Correlation({argument})", f"Onion({argument})"])
     assert set(raised.values()) == {"TypePromotionError"}, raised
 
 
 def test_what_is_not_reported_runs_for_a_float():
-    assert _called(["Ramps(2.5)"]) == {"Ramps(2.5)": None}
+    assert jax_calls.raised(SOURCE, ["Ramps(2.5)"]) == {"Ramps(2.5)": None}

@@ -9,11 +9,9 @@ outcome is the one running the function under real JAX gives."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
+import jax_calls
 from cli_run import run
 
 SOURCE = textwrap.dedent("""\
@@ -46,24 +44,5 @@ def test_reported_where_every_input_that_reaches_it_raises(capsys, tmp_path):
     assert "TypePromotionError" in product and "(whatever y is)" in product
 
 
-RUNNER = """
-import json, sys
-import jax.numpy as jnp
-namespace = {"jnp": jnp}
-exec(sys.argv[1], namespace)
-out = {}
-for call in json.loads(sys.argv[2]):
-    try:
-        eval(call, namespace)
-        out[call] = None
-    except Exception as error:
-        out[call] = type(error).__name__
-print(json.dumps(out))
-"""
-
-
 def test_the_calls_raise_as_claimed():
-    environment = {**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUMPY_DTYPE_PROMOTION": "strict"}
-    done = subprocess.run([sys.executable, "-c", RUNNER, SOURCE, json.dumps(list(CALLS))], capture_output=True,
-                          text=True, check=True, timeout=300, env=environment)
-    assert json.loads(done.stdout) == CALLS
+    assert jax_calls.raised(SOURCE, CALLS) == CALLS
