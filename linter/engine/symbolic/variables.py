@@ -334,13 +334,14 @@ def attribute_variable(owner: object, name: str, ctx: Context, library: Library 
     ``members`` the program's code gives the field where it says), named ``x.name`` (its key:
     ``x``'s, the name extended)."""
     key = extended_key(owner, f".{name}")
-    if members:
-        return variable(key[-1], key, state.counting(key, members), state=state)
-    members = state.annotated_domain(annotation, ctx) if annotation is not None else None
-    if members:
-        return variable(key[-1], key, state.counting(key, members), annotation.library is Library.PYTHON, state=state)
-    libraries = NUMERIC if library is None else (library,)
     counted = key in state.counted  # `jnp.arange(self.size)`: an integer, as if annotated `int`
+    if members:
+        return variable(key[-1], key, state.counting(key, members), counted, state=state)
+    annotated = state.annotated_domain(annotation, ctx) if annotation is not None else None
+    if annotated:
+        return variable(key[-1], key, state.counting(key, annotated), annotation.library is Library.PYTHON,
+                        state=state)  # fmt: skip
+    libraries = NUMERIC if library is None else (library,)
     return variable(key[-1], key, state.domain(libraries, ctx, COUNTS if counted else None), counted, state=state)
 
 
