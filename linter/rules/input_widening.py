@@ -9,7 +9,7 @@ from promolint.core.dtypes import CONTRACT_WIDE
 from promolint.engine.model import Operation, OperationKind, instances_with, variables_in, without_inputs
 from promolint.engine.values import Array, Items, Library, Refusal
 from promolint.rules.base import Example
-from promolint.rules.shared.contract import NOT_INPUTS, ContractRule, reached
+from promolint.rules.shared.contract import NOT_INPUTS, ContractRule, contract_inputs, reached
 
 # What widens: an operator, a catalogued call, an augmented assignment.  A comparison's result is
 # a bool whatever it promotes to; a lax loop or conditional is PRM025's and PRM028's.
@@ -159,8 +159,7 @@ def _widened(operation: Operation) -> str | None:
     operands = operation.symbolic_operands
     if len(operands) != len(operation.operands) or len(_flat(operands)) < 2:
         return None
-    variables = sorted((v for v in variables_in(operation.symbolic_result)
-                        if v.name not in NOT_INPUTS and not v.scalar_annotated), key=lambda v: v.name)  # fmt: skip
+    variables = contract_inputs(operation.symbolic_result)
     for dtype in operation.ctx.input_dtypes:
         if dtype not in _WIDENED:
             continue

@@ -1,20 +1,19 @@
-"""Input contracts (PRM028; PRM027 for loops and conditionals; PRM004 where a float annotation
-alone makes every member raise, or every member that gets there): a function whose parameters
-have no dtype in the code is called with float32 arrays too (promolint.rules.shared.contract).
-Each function below is
-linted uncalled, as a library's public function is, and then called with a float32 input under
-real JAX: those reported raise, in the mode they are reported in, and run for the input's 64-bit
-counterpart; those not reported run.  An unannotated parameter is no contract input where it may
-be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
-promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one
-that fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`);
-one that raises for every input that has a shape is PRM004's, once where it raises (`spectrum`,
-where a Python scalar `y` stops earlier); where no one input decides the operation, the inputs are
-weighed all at once, as one call with float32 data passes them (`planes`), else all but one (the
-mask of `pick_product`); a function defined inside another gets its arguments there
-(`count_down`'s `cond_func` unpacks a tuple), and a field a method assigns itself is computed
-there, not given (`Adjacency.adj`, numpyro's CAR).
-A float32 input never reaches what a test on the way excludes (`update_int`)."""
+"""Input contracts (PRM028; PRM027 for loops and conditionals; PRM004 where a float annotation alone
+makes every member raise, or every member that gets there): a function whose parameters have no
+dtype in the code is called with float32 arrays too (promolint.rules.shared.contract). Each function
+below is linted uncalled, as a library's public function is, and then called with a float32 input
+under real JAX: those reported raise, in the mode they are reported in, and run for the input's
+64-bit counterpart; those not reported run.  An unannotated parameter is no contract input where it
+may be a count the code meant (it runs as one): `conjugate_any` is not reported; nor, under strict
+promotion, is one annotated `jax.Array` only (`conjugate_array`).  Under strict promotion, one that
+fails for bool and int32 arrays as well fails whatever array it is, and is (`hue_wrapped`); one that
+raises for every input that has a shape is PRM004's, once where it raises (`spectrum`, where a
+Python scalar `y` stops earlier); where no one input decides the operation, the inputs are weighed
+all at once, as one call with float32 data passes them (`planes`), else all but one (the mask of
+`pick_product`); a function defined inside another gets its arguments there (`count_down`'s
+`cond_func` unpacks a tuple), and a field a method assigns itself is computed there, not given
+(`Adjacency.adj`, numpyro's CAR). A float32 input never reaches what a test on the way excludes
+(`update_int`)."""
 
 from __future__ import annotations
 

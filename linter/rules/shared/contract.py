@@ -126,6 +126,14 @@ class Breach:
         return listed(self.names, most=3)
 
 
+def contract_inputs(value: object) -> list[Variable]:
+    """The variables ``value`` depends on that a caller passes as data, by name: not the object a
+    method belongs to, nor a parameter taken at its word as a Python scalar (annotated ``x:
+    float``, given ``n=512``, counted with)."""
+    return sorted((v for v in variables_in(value) if v.name not in NOT_INPUTS and not v.scalar_annotated),
+                  key=lambda v: v.name)  # fmt: skip
+
+
 def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: bool = False,
            kinds: str | None = None, also: tuple[str, ...] = ()) -> Breach | None:  # fmt: skip
     """The contract input for which ``operation`` raises a refusal ``raises`` accepts (callers
@@ -145,9 +153,8 @@ def breach(operation: Operation, raises: Callable[[Refusal], bool], wide_runs: b
     result = operation.symbolic_result
     if result is None:
         return None
-    variables = sorted((v for v in variables_in(result) if v.name not in NOT_INPUTS and not v.scalar_annotated
-                        and (wide_runs or also or _holds_arrays(v, kinds or "")) and not _nested(operation, v)
-                        and not _computed_here(operation, v)), key=lambda v: v.name)  # fmt: skip
+    variables = [v for v in contract_inputs(result) if (wide_runs or also or _holds_arrays(v, kinds or ""))
+                 and not _nested(operation, v) and not _computed_here(operation, v)]  # fmt: skip
     if not variables:
         return None
     for dtype in operation.ctx.input_dtypes:  # the project's contract, the first dtype tried first
